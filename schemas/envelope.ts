@@ -1,0 +1,22 @@
+// The success envelope `{data, meta}` of every 200 (spec 2.1, 2.2).
+import { z } from "zod";
+import { Accession, IsoDate, IsoDateTime } from "./primitives.ts";
+
+/** Per-response metadata that traces the answer back to EDGAR. */
+export const Meta = z
+  .object({
+    retrieved_at: IsoDateTime.meta({ description: "When the service assembled this response." }),
+    cache: z.enum(["hit", "miss"]).meta({ description: "Whether the document came from the gateway's memory cache." }),
+    source_api: z.string().optional().meta({ example: "https://data.sec.gov/submissions/CIK0000320193.json" }),
+    source_accession: Accession.nullable().optional(),
+    filed_at: IsoDate.nullable().optional(),
+    built_at: IsoDateTime.optional().meta({ description: "When the snapshot holding this document was built." }),
+    snapshot: z.string().optional().meta({ description: "Build id of the snapshot served." }),
+  })
+  .meta({ id: "Meta" });
+export type Meta = z.infer<typeof Meta>;
+
+/** Wraps a payload schema in the envelope. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ data, meta: Meta });
+}

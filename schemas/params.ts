@@ -1,0 +1,67 @@
+// Query parameters of every endpoint, with the spec's constraints (spec 4.2–4.5, 8).
+// The gateway validates requests with these; OpenAPI and the MCP tool inputs are generated from them.
+import { z } from "zod";
+import { IsoDate, TickerInput } from "./primitives.ts";
+
+/** `limit`: 1..100, default 20 (spec 4.3, 8); digits only, so `1e2` or ` 5` are refused. */
+const Limit = z
+  .string()
+  .regex(/^\d{1,3}$/, "limit must be a whole number from 1 to 100")
+  .transform(Number)
+  .pipe(z.number().int().min(1, "limit must be at least 1").max(100, "limit must be at most 100"))
+  .default(20)
+  .meta({ description: "Maximum number of filings returned, 1 to 100.", example: "20" });
+
+/** The period forms of spec 4.4. */
+export const PERIOD_PATTERN = /^(annual|quarterly|interim|(FY)?\d{4}|CY\d{4}(Q[1-4])?)$/i;
+
+export const ProbeQuery = z.object({
+  ticker: TickerInput.optional(),
+});
+
+export const FilingsQuery = z.object({
+  ticker: TickerInput,
+  form: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 \-/]{0,19}$/, "form must be an SEC form type like 10-K, 8-K, 4 or 10-K/A")
+    .optional()
+    .meta({ description: "SEC form type; matches exactly, case-insensitively (10-K does not match 10-K/A).", example: "10-K" }),
+  limit: Limit,
+});
+
+export const EarningsQuery = z.object({
+  ticker: TickerInput,
+  period: z
+    .string()
+    .regex(PERIOD_PATTERN, "period must be annual, quarterly, interim, a year (2023 or FY2023) or a frame (CY2023Q4, CY2023)")
+    .optional()
+    .meta({
+      description:
+        "annual (fiscal years), quarterly (three-month periods, Q4 included), interim (all quarterly-report periods), " +
+        "2023 or FY2023 (that fiscal year and its quarters), CY2023Q4 / CY2023 (the SEC calendar frame).",
+      example: "quarterly",
+    }),
+});
+
+export const InsidersQuery = z.object({
+  ticker: TickerInput,
+  since: IsoDate.optional().meta({ description: "Only transactions on or after this date (YYYY-MM-DD)." }),
+});
+
+/** A `period` parameter, interpreted. */
+export type PeriodFilter =
+  | { kind: "annual" }
+  | { kind: "quarterly" }
+  | { kind: "interim" }
+  | { kind: "fiscal_year"; year: number }
+  | { kind: "calendar_frame"; frame: string };
+
+/** Interprets a `period` value already validated against PERIOD_PATTERN. */
+export function parsePeriod(value: string): PeriodFilter {
+  const upper = value.toUpperCase();
+  if (upper === "ANNUAL") return { kind: "annual" };
+  if (upper === "QUARTERLY") return { kind: "quarterly" };
+  if (upper === "INTERIM") return { kind: "interim" };
+  if (upper.startsWith("CY")) return { kind: "calendar_frame", frame: upper };
+  return { kind: "fiscal_year", year: Number(upper.replace("FY", "")) };
+}

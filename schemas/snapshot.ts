@@ -1,0 +1,100 @@
+// What the builder publishes and the gateway reads: per-ticker documents, the manifest, current.json.
+// Layout (DESIGN "Storage and publishing"): snapshots/<build_id>/{manifest.json, tickers/<T>/<kind>.json}.
+import { z } from "zod";
+import { EarningsPeriod } from "./earnings.ts";
+import { FilingItem } from "./filing.ts";
+import { InsiderTransaction } from "./insider.ts";
+import { Accession, Cik, IsoDate, IsoDateTime, Ticker } from "./primitives.ts";
+
+/** The three documents every covered ticker has, one per paid endpoint. */
+export const DOCUMENT_KINDS = ["filings", "earnings", "insiders"] as const;
+export const DocumentKind = z.enum(DOCUMENT_KINDS);
+export type DocumentKind = z.infer<typeof DocumentKind>;
+
+/** Why a ticker of the universe is not served. */
+export const CoverageReason = z.enum([
+  "no_xbrl_history", // the CIK has no us-gaap/ifrs-full facts: a post-reorganisation shell or a non-operating filer
+  "source_failed", // EDGAR could not be read for it in this build and no earlier documents exist
+]);
+export type CoverageReason = z.infer<typeof CoverageReason>;
+
+/** Provenance of a per-ticker document. */
+export const DocumentMeta = z.object({
+  source_api: z.string(),
+  source_accession: Accession.nullable(),
+  filed_at: IsoDate.nullable(),
+  built_at: IsoDateTime,
+});
+export type DocumentMeta = z.infer<typeof DocumentMeta>;
+
+function document<T extends z.ZodType>(row: T) {
+  return z.object({ data: z.array(row), meta: DocumentMeta });
+}
+export const FilingsDocument = document(FilingItem);
+export const EarningsDocument = document(EarningsPeriod);
+export const InsidersDocument = document(InsiderTransaction);
+export type FilingsDocument = z.infer<typeof FilingsDocument>;
+export type EarningsDocument = z.infer<typeof EarningsDocument>;
+export type InsidersDocument = z.infer<typeof InsidersDocument>;
+
+/** Schema of each document kind, for build-time validation and audit. */
+export const DOCUMENT_SCHEMAS = {
+  filings: FilingsDocument,
+  earnings: EarningsDocument,
+  insiders: InsidersDocument,
+} as const;
+
+export const Counts = z.object({
+  filings: z.number().int().nonnegative(),
+  earnings_periods: z.number().int().nonnegative(),
+  insider_transactions: z.number().int().nonnegative(),
+});
+export type Counts = z.infer<typeof Counts>;
+
+export const Freshness = z.object({
+  newest_filing: IsoDate.nullable(),
+  newest_period_end: IsoDate.nullable(),
+  newest_form4: IsoDate.nullable(),
+  built_at: IsoDateTime.nullable(),
+});
+export type Freshness = z.infer<typeof Freshness>;
+
+/** Which paid endpoints return a non-empty answer for the ticker. */
+export const Endpoints = z.object({
+  "/filings/latest": z.boolean(),
+  "/earnings/summary": z.boolean(),
+  "/insiders": z.boolean(),
+});
+export type Endpoints = z.infer<typeof Endpoints>;
+
+/** One ticker of the universe in the manifest. */
+export const ManifestTicker = z.object({
+  cik: Cik,
+  name: z.string(),
+  covered: z.boolean(),
+  reason: CoverageReason.optional(),
+  counts: Counts,
+  freshness: Freshness,
+  endpoints: Endpoints,
+  documents_from: z.string().optional().meta({
+    description: "Build id whose documents this ticker serves, when its source failed in this build and earlier ones were kept.",
+  }),
+  error: z.string().optional(),
+});
+export type ManifestTicker = z.infer<typeof ManifestTicker>;
+
+export const Manifest = z.object({
+  build_id: z.string(),
+  built_at: IsoDateTime,
+  source: z.string(),
+  tickers: z.record(Ticker, ManifestTicker),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+/** `current.json`: the pointer to the published snapshot, written last. */
+export const CurrentPointer = z.object({
+  build_id: z.string(),
+  built_at: IsoDateTime,
+  manifest: z.string(),
+});
+export type CurrentPointer = z.infer<typeof CurrentPointer>;

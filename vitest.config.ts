@@ -1,0 +1,11 @@
+// Vitest configuration: tests sit beside the code; a plain "N passed, N failed" line closes the run for CI.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["{schemas,build,gateway,storage,test}/**/*.test.ts"],
+    reporters: ["default", "./test/_summary-reporter.ts"],
+    testTimeout: 30_000,
+    pool: "forks",
+  },
+});
