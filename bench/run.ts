@@ -1,0 +1,26 @@
+// Benchmark runner: `npm run bench -- NAME` runs bench/NAME.ts; `npm run bench` runs them all.
+// Each benchmark exports `run()` and its result is printed last as one JSON line {"bench": NAME, …}.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+
+/** The contract of a benchmark module. */
+export interface Benchmark {
+  run(args: string[]): Promise<Record<string, unknown>>;
+}
+
+const dir = import.meta.dirname;
+const all = readdirSync(dir)
+  .filter((f) => f.endsWith(".ts") && !f.startsWith("_") && f !== "run.ts")
+  .map((f) => f.slice(0, -3))
+  .sort();
+
+const [name, ...rest] = process.argv.slice(2);
+if (name && !all.includes(name)) {
+  console.error(`unknown benchmark "${name}"; available: ${all.join(", ")}`);
+  process.exit(2);
+}
+for (const bench of name ? [name] : all) {
+  const mod = (await import(join(dir, `${bench}.ts`))) as Benchmark;
+  const result = await mod.run(rest);
+  console.log(JSON.stringify({ bench, ...result }));
+}

@@ -1,0 +1,42 @@
+// Typed builder errors: each names what failed (a CIK, an accession, a path) so an operator can find it.
+
+/** What a parse error is about: the company or filing whose input was bad. */
+export interface ParseSubject {
+  cik?: number | string;
+  accession?: string;
+  path?: string;
+}
+
+/** Input from EDGAR that a parser cannot turn into records (truncated, wrong document, missing fields). */
+export class EdgarParseError extends Error {
+  override readonly name = "EdgarParseError";
+  readonly subject: ParseSubject;
+  constructor(subject: ParseSubject, message: string, options?: { cause?: unknown }) {
+    super(`${describeSubject(subject)}: ${message}`, options);
+    this.subject = subject;
+  }
+}
+
+/** A company facts file without us-gaap or ifrs-full facts: the company has no XBRL financial history. */
+export class NoXbrlHistoryError extends EdgarParseError {
+  override readonly name = "NoXbrlHistoryError";
+}
+
+/** "CIK 320193", "accession 0000320193-24-000123", or the path, whichever the subject names. */
+export function describeSubject(subject: ParseSubject): string {
+  const parts: string[] = [];
+  if (subject.cik !== undefined) parts.push(`CIK ${subject.cik}`);
+  if (subject.accession) parts.push(`accession ${subject.accession}`);
+  if (subject.path) parts.push(subject.path);
+  return parts.join(", ") || "EDGAR input";
+}
+
+/** Parses JSON text, turning a syntax error (a truncated body, an HTML page) into an EdgarParseError. */
+export function parseJsonText(text: string, subject: ParseSubject): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    const head = text.slice(0, 60).replace(/\s+/g, " ");
+    throw new EdgarParseError(subject, `not valid JSON (${text.length} bytes, starts "${head}")`, { cause });
+  }
+}
