@@ -9,7 +9,7 @@ export interface ParseSubject {
 
 /** Input from EDGAR that a parser cannot turn into records (truncated, wrong document, missing fields). */
 export class EdgarParseError extends Error {
-  override readonly name = "EdgarParseError";
+  override readonly name: string = "EdgarParseError";
   readonly subject: ParseSubject;
   constructor(subject: ParseSubject, message: string, options?: { cause?: unknown }) {
     super(`${describeSubject(subject)}: ${message}`, options);
