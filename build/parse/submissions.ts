@@ -1,0 +1,152 @@
+// Submissions JSON (data.sec.gov/submissions/CIK##########.json and its older pages) → filing items.
+// Pure: text or object in, records out. URLs are absolute (www.sec.gov Archives), items a list.
+import { z } from "zod";
+import type { FilingItem } from "../../schemas/filing.ts";
+import { IsoDate, IsoDateTime, toCik } from "../../schemas/primitives.ts";
+import { EdgarParseError, parseJsonText, type ParseSubject } from "../errors.ts";
+
+const ARCHIVES = "https://www.sec.gov/Archives/edgar/data";
+
+// EDGAR's columnar block, loose: parallel arrays, one entry per filing (recent block and older pages alike).
+const Column = z.array(z.unknown());
+const FilingsBlock = z.looseObject({
+  accessionNumber: z.array(z.string()),
+  filingDate: z.array(z.string()),
+  form: z.array(z.string()),
+  reportDate: Column.optional(),
+  acceptanceDateTime: Column.optional(),
+  act: Column.optional(),
+  fileNumber: Column.optional(),
+  items: Column.optional(),
+  size: Column.optional(),
+  isXBRL: Column.optional(),
+  isInlineXBRL: Column.optional(),
+  primaryDocument: Column.optional(),
+  primaryDocDescription: Column.optional(),
+});
+type FilingsBlock = z.infer<typeof FilingsBlock>;
+
+const SubmissionsFile = z.looseObject({
+  cik: z.union([z.string(), z.number()]),
+  name: z.string().nullable().optional(),
+  entityType: z.string().nullable().optional(),
+  tickers: z.array(z.string()).optional(),
+  fiscalYearEnd: z.string().nullable().optional(),
+  filings: z.object({
+    recent: FilingsBlock,
+    files: z.array(z.object({ name: z.string() }).loose()).optional(),
+  }),
+});
+
+/** The company part of a submissions file and the filings of its recent block. */
+export interface Submissions {
+  cik: number;
+  name: string;
+  entityType: string | null;
+  tickers: string[];
+  /** MMDD, e.g. "0926" for Apple; null for individuals. */
+  fiscalYearEnd: string | null;
+  filings: FilingItem[];
+  /** File names of the older pages (`CIK##########-submissions-001.json`), fetched separately. */
+  olderPages: string[];
+}
+
+/** Parses a company's main submissions file. */
+export function parseSubmissions(input: string | unknown, subject: ParseSubject = {}): Submissions {
+  const raw = typeof input === "string" ? parseJsonText(input, subject) : input;
+  const parsed = SubmissionsFile.safeParse(raw);
+  if (!parsed.success) throw shapeError(subject, parsed.error);
+  const file = parsed.data;
+  const cik = toCik(file.cik);
+  if (cik === null) throw new EdgarParseError(subject, `bad cik ${JSON.stringify(file.cik)}`);
+  return {
+    cik,
+    name: file.name ?? "",
+    entityType: file.entityType ?? null,
+    tickers: file.tickers ?? [],
+    fiscalYearEnd: file.fiscalYearEnd || null,
+    filings: sortNewestFirst(readBlock(file.filings.recent, cik, { ...subject, cik })),
+    olderPages: (file.filings.files ?? []).map((f) => f.name),
+  };
+}
+
+/** Parses an older page: the same columns as the recent block, at the top level. */
+export function parseSubmissionsPage(input: string | unknown, cik: number, subject: ParseSubject = {}): FilingItem[] {
+  const named = { cik, ...subject };
+  const raw = typeof input === "string" ? parseJsonText(input, named) : input;
+  const parsed = FilingsBlock.safeParse(raw);
+  if (!parsed.success) throw shapeError(named, parsed.error);
+  return readBlock(parsed.data, cik, named);
+}
+
+/** Merges pages into one list without duplicates, newest first (acceptance time, then accession). */
+export function mergeFilings(...pages: FilingItem[][]): FilingItem[] {
+  const byAccession = new Map<string, FilingItem>();
+  for (const page of pages) for (const f of page) if (!byAccession.has(f.accession_number)) byAccession.set(f.accession_number, f);
+  return sortNewestFirst([...byAccession.values()]);
+}
+
+/** Newest first: acceptance time (filing date when EDGAR has none), then accession, both descending. */
+export function sortNewestFirst(filings: FilingItem[]): FilingItem[] {
+  const key = (f: FilingItem) => f.accepted_at ?? `${f.filed_at}T00:00:00.000Z`;
+  return filings.sort((a, b) => cmp(key(b), key(a)) || cmp(b.accession_number, a.accession_number));
+}
+
+function readBlock(block: FilingsBlock, cik: number, subject: ParseSubject): FilingItem[] {
+  const n = block.accessionNumber.length;
+  for (const [column, values] of Object.entries(block)) {
+    if (Array.isArray(values) && values.length !== n) {
+      throw new EdgarParseError(subject, `column ${column} has ${values.length} entries, accessionNumber has ${n}`);
+    }
+  }
+  const out: FilingItem[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const accession = block.accessionNumber[i]!;
+    const filedAt = block.filingDate[i]!;
+    if (!/^\d{10}-\d{2}-\d{6}$/.test(accession)) throw new EdgarParseError(subject, `bad accession number "${accession}" at row ${i}`);
+    if (!IsoDate.safeParse(filedAt).success) throw new EdgarParseError({ ...subject, accession }, `bad filingDate "${filedAt}"`);
+    const folder = `${ARCHIVES}/${cik}/${accession.replace(/-/g, "")}`;
+    const primary = text(block.primaryDocument?.[i]);
+    out[i] = {
+      accession_number: accession,
+      form: block.form[i]!,
+      filed_at: filedAt,
+      accepted_at: dateTime(block.acceptanceDateTime?.[i]),
+      report_date: date(block.reportDate?.[i]),
+      primary_document: primary,
+      primary_document_description: text(block.primaryDocDescription?.[i]),
+      url: primary ? `${folder}/${primary.split("/").map(encodeURIComponent).join("/")}` : null,
+      index_url: `${folder}/${accession}-index.htm`,
+      items: (text(block.items?.[i]) ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+      size: typeof block.size?.[i] === "number" ? (block.size[i] as number) : null,
+      is_xbrl: block.isXBRL?.[i] === 1 || block.isXBRL?.[i] === true,
+      is_inline_xbrl: block.isInlineXBRL?.[i] === 1 || block.isInlineXBRL?.[i] === true,
+      file_number: text(block.fileNumber?.[i]),
+      act: text(block.act?.[i]),
+    };
+  }
+  return out;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+function date(value: unknown): string | null {
+  const t = text(value);
+  return t && IsoDate.safeParse(t).success ? t : null;
+}
+
+function dateTime(value: unknown): string | null {
+  const t = text(value);
+  return t && IsoDateTime.safeParse(t).success ? t : null;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function shapeError(subject: ParseSubject, error: z.ZodError): EdgarParseError {
+  const issue = error.issues[0];
+  return new EdgarParseError(subject, `not a submissions file: ${issue?.path.join(".") || "(root)"} ${issue?.message}`);
+}
