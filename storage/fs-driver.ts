@@ -1,0 +1,80 @@
+// unstorage driver over a local folder that writes atomically (temp file + rename), so a reader
+// never sees half a document or half a pointer, and lists keys under a base without walking the tree.
+import { randomBytes } from "node:crypto";
+import { promises as fsp } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
+import { defineDriver } from "unstorage";
+
+const DRIVER_NAME = "fs-atomic";
+
+/** Options of the folder driver. */
+export interface FsDriverOptions {
+  /** Folder holding the store; created on first write. */
+  base: string;
+}
+
+/** A folder as an unstorage driver; keys `a:b:c.json` are files `a/b/c.json` under the base. */
+export const fsDriver = defineDriver((opts: FsDriverOptions) => {
+  const base = resolve(opts.base);
+  const path = (key: string) => {
+    const file = resolve(base, key.replace(/:/g, "/"));
+    // unstorage keys never contain "..": this guards against a caller that builds keys from input.
+    if (file !== base && !file.startsWith(base + sep)) throw new Error(`[${DRIVER_NAME}] key escapes the store: ${key}`);
+    return file;
+  };
+  return {
+    name: DRIVER_NAME,
+    options: opts,
+    async hasItem(key: string) {
+      return (await fsp.stat(path(key)).catch(ignoreMissing)) !== null;
+    },
+    getItem(key: string) {
+      return fsp.readFile(path(key), "utf8").catch(ignoreMissing);
+    },
+    getItemRaw(key: string) {
+      return fsp.readFile(path(key)).catch(ignoreMissing);
+    },
+    setItem(key: string, value: string) {
+      return writeAtomic(path(key), value);
+    },
+    setItemRaw(key: string, value: Uint8Array) {
+      return writeAtomic(path(key), value);
+    },
+    async removeItem(key: string) {
+      await fsp.rm(path(key), { force: true });
+    },
+    async getKeys(keyBase: string) {
+      const root = path(keyBase.replace(/:$/, ""));
+      const files = await listFiles(root);
+      return files.map((f) => join(root, f).slice(base.length + 1).split(sep).join(":"));
+    },
+    async clear(keyBase: string) {
+      await fsp.rm(path(keyBase.replace(/:$/, "")), { recursive: true, force: true });
+    },
+  };
+});
+
+async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  await fsp.mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    await fsp.writeFile(temp, data);
+    await fsp.rename(temp, file);
+  } catch (error) {
+    await fsp.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await fsp.readdir(dir, { withFileTypes: true, recursive: true }).catch(ignoreMissing);
+  if (!entries) return [];
+  return entries
+    .filter((e) => e.isFile() && !e.name.endsWith(".tmp"))
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): null {
+  if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+  throw error;
+}

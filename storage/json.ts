@@ -1,0 +1,37 @@
+// Reading and writing JSON documents in the store, validated at the edge with a zod schema.
+import type { Storage } from "unstorage";
+import type { z } from "zod";
+
+/** Reads a key as JSON and validates it; null when the key does not exist. Throws on bad JSON or shape. */
+export async function readJson<T extends z.ZodType>(storage: Storage, key: string, schema: T): Promise<z.infer<T> | null> {
+  const text = await readText(storage, key);
+  if (text === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new Error(`${key}: not valid JSON (${text.length} bytes)`, { cause });
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`${key}: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).slice(0, 3).join("; ")}`);
+  return parsed.data;
+}
+
+/** Reads a key's bytes as UTF-8 text; null when missing. */
+export async function readText(storage: Storage, key: string): Promise<string | null> {
+  const raw = await storage.getItemRaw(key);
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === "string") return raw;
+  return new TextDecoder().decode(raw as Uint8Array);
+}
+
+/** Validates a value against its schema, then writes it as compact JSON; returns the bytes written. */
+export async function writeJson<T extends z.ZodType>(storage: Storage, key: string, schema: T, value: z.input<T>): Promise<string> {
+  const checked = schema.safeParse(value);
+  if (!checked.success) {
+    throw new Error(`refusing to write ${key}: ${checked.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).slice(0, 3).join("; ")}`);
+  }
+  const text = JSON.stringify(value);
+  await storage.setItemRaw(key, new TextEncoder().encode(text));
+  return text;
+}

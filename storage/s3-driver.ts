@@ -1,0 +1,115 @@
+// unstorage driver over S3-compatible object storage (AWS S3, R2, MinIO, s3rver) with @aws-sdk/client-s3.
+// Each PUT is atomic per object, which is all publishing needs (current.json is one object, written last).
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import { defineDriver } from "unstorage";
+
+const DRIVER_NAME = "s3";
+/** S3 deletes at most 1,000 keys per DeleteObjects call. */
+const MAX_BULK_DELETE = 1000;
+
+/** Options of the S3 driver; credentials come from the standard AWS chain (AWS_ACCESS_KEY_ID, …). */
+export interface S3DriverOptions {
+  bucket: string;
+  /** Key prefix inside the bucket, without a trailing slash ("" for the bucket root). */
+  prefix: string;
+  /** Custom endpoint for S3-compatible stores, e.g. http://127.0.0.1:4568 (s3rver) or an R2 URL. */
+  endpoint?: string;
+  /** Path-style addressing (bucket in the path), needed by s3rver and MinIO. */
+  forcePathStyle?: boolean;
+  region?: string;
+}
+
+/** A bucket (and prefix) as an unstorage driver. */
+export const s3Driver = defineDriver((opts: S3DriverOptions) => {
+  const client = new S3Client({
+    region: opts.region ?? "us-east-1",
+    ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
+    forcePathStyle: opts.forcePathStyle ?? false,
+    maxAttempts: 3,
+  });
+  const prefix = opts.prefix ? `${opts.prefix.replace(/\/+$/, "")}/` : "";
+  const objectKey = (key: string) => prefix + key.replace(/:/g, "/");
+  const Bucket = opts.bucket;
+
+  async function get(key: string): Promise<Uint8Array | null> {
+    try {
+      const out = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key) }));
+      return (await out.Body?.transformToByteArray()) ?? new Uint8Array();
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async function list(keyBase: string): Promise<string[]> {
+    const keys: string[] = [];
+    let token: string | undefined;
+    do {
+      const out = await client.send(
+        new ListObjectsV2Command({ Bucket, Prefix: objectKey(keyBase), ContinuationToken: token }),
+      );
+      for (const o of out.Contents ?? []) if (o.Key) keys.push(o.Key.slice(prefix.length).replace(/\//g, ":"));
+      token = out.IsTruncated ? out.NextContinuationToken : undefined;
+    } while (token);
+    return keys;
+  }
+
+  return {
+    name: DRIVER_NAME,
+    options: opts,
+    async hasItem(key: string) {
+      try {
+        await client.send(new HeadObjectCommand({ Bucket, Key: objectKey(key) }));
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    },
+    async getItem(key: string) {
+      const bytes = await get(key);
+      return bytes === null ? null : new TextDecoder().decode(bytes);
+    },
+    getItemRaw: get,
+    async setItem(key: string, value: string) {
+      await client.send(new PutObjectCommand({ Bucket, Key: objectKey(key), Body: value, ContentType: contentType(key) }));
+    },
+    async setItemRaw(key: string, value: Uint8Array) {
+      await client.send(new PutObjectCommand({ Bucket, Key: objectKey(key), Body: value, ContentType: contentType(key) }));
+    },
+    async removeItem(key: string) {
+      await removeKeys([objectKey(key)]);
+    },
+    getKeys: list,
+    async clear(keyBase: string) {
+      const keys = await list(keyBase);
+      await removeKeys(keys.map(objectKey));
+    },
+    dispose() {
+      client.destroy();
+    },
+  };
+
+  async function removeKeys(keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += MAX_BULK_DELETE) {
+      const Objects = keys.slice(i, i + MAX_BULK_DELETE).map((Key) => ({ Key }));
+      await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
+    }
+  }
+});
+
+function isMissing(error: unknown): boolean {
+  return error instanceof S3ServiceException && (error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata.httpStatusCode === 404);
+}
+
+function contentType(key: string): string {
+  return key.endsWith(".json") ? "application/json" : key.endsWith(".html") ? "text/html; charset=utf-8" : "application/octet-stream";
+}

@@ -1,0 +1,52 @@
+// The behaviours every storage back end must have (fs folder and S3 alike): one suite, run per back end.
+import type { Storage } from "unstorage";
+import { expect, it } from "vitest";
+import { readJson, readText, writeJson } from "./json.ts";
+import { removePrefix } from "./remove.ts";
+import { z } from "zod";
+
+/** Registers the contract tests for a back end; `open` returns a fresh, empty store. */
+export function storageContract(open: () => Storage): void {
+  it("reads back what it wrote, byte for byte, and null for a missing key", async () => {
+    const storage = open();
+    const text = '{"a":"Zürich ✓","b":[1,2]}';
+    await storage.setItemRaw("snapshots/b1/tickers/AAPL/filings.json", new TextEncoder().encode(text));
+    expect(await readText(storage, "snapshots/b1/tickers/AAPL/filings.json")).toBe(text);
+    expect(await readText(storage, "snapshots/b1/tickers/MSFT/filings.json")).toBeNull();
+    expect(await storage.hasItem("snapshots/b1/tickers/AAPL/filings.json")).toBe(true);
+    expect(await storage.hasItem("snapshots/b1/tickers/MSFT/filings.json")).toBe(false);
+  });
+
+  it("lists keys under a base only, with ':' separators", async () => {
+    const storage = open();
+    for (const key of ["snapshots/b1/manifest.json", "snapshots/b1/tickers/A/x.json", "snapshots/b2/manifest.json", "current.json"]) {
+      await storage.setItemRaw(key, new TextEncoder().encode("{}"));
+    }
+    expect((await storage.getKeys("snapshots/b1")).sort()).toEqual(["snapshots:b1:manifest.json", "snapshots:b1:tickers:A:x.json"]);
+    expect((await storage.getKeys("snapshots")).length).toBe(3);
+  });
+
+  it("overwrites and removes, and removes a folder without touching its neighbours", async () => {
+    const storage = open();
+    await storage.setItemRaw("current.json", new TextEncoder().encode('{"v":1}'));
+    await storage.setItemRaw("current.json", new TextEncoder().encode('{"v":2}'));
+    expect(await readText(storage, "current.json")).toBe('{"v":2}');
+    await storage.setItemRaw("snapshots/old/a.json", new TextEncoder().encode("{}"));
+    await storage.setItemRaw("snapshots/keep/a.json", new TextEncoder().encode("{}"));
+    await removePrefix(storage, "snapshots/old");
+    expect(await storage.getKeys("snapshots")).toEqual(["snapshots:keep:a.json"]);
+    await storage.removeItem("current.json");
+    expect(await readText(storage, "current.json")).toBeNull();
+  });
+
+  it("validates documents on the way in and on the way out", async () => {
+    const storage = open();
+    const Doc = z.object({ n: z.number() });
+    await expect(writeJson(storage, "doc.json", Doc, { n: "x" } as never)).rejects.toThrow(/refusing to write doc\.json/);
+    expect(await storage.hasItem("doc.json")).toBe(false);
+    await writeJson(storage, "doc.json", Doc, { n: 1 });
+    expect(await readJson(storage, "doc.json", Doc)).toEqual({ n: 1 });
+    await storage.setItemRaw("bad.json", new TextEncoder().encode('{"n":'));
+    await expect(readJson(storage, "bad.json", Doc)).rejects.toThrow(/bad\.json: not valid JSON/);
+  });
+}
