@@ -1,0 +1,44 @@
+// EDGAR paths, the only module that builds them (same layout under www.sec.gov, data.sec.gov or a mirror root).
+import { padCik } from "../../schemas/primitives.ts";
+
+/** SEC's ticker → CIK map. */
+export const TICKERS_PATH = "files/company_tickers.json";
+
+/** A company's main submissions file. */
+export function submissionsPath(cik: number): string {
+  return `submissions/CIK${padCik(cik)}.json`;
+}
+
+/** An older submissions page, by the name the main file gives in `filings.files`. */
+export function submissionsPagePath(name: string): string {
+  if (!/^CIK\d{10}-submissions-\d{3}\.json$/.test(name)) throw new Error(`unexpected submissions page name "${name}"`);
+  return `submissions/${name}`;
+}
+
+/** A company's XBRL company facts. */
+export function companyFactsPath(cik: number): string {
+  return `api/xbrl/companyfacts/CIK${padCik(cik)}.json`;
+}
+
+/**
+ * The raw ownership XML of a Form 3/4/5: `primaryDocument` names the XSL rendering (`xslF345X05/form4.xml`);
+ * the raw file is its base name at the root of the filing folder (pitfall 30).
+ */
+export function ownershipXmlPath(cik: number, accession: string, primaryDocument: string): string {
+  const base = primaryDocument.split("/").pop() ?? "";
+  if (!/^[\w.\-]+\.xml$/i.test(base)) throw new Error(`accession ${accession}: primary document "${primaryDocument}" is not an XML file`);
+  return `Archives/edgar/data/${cik}/${accession.replace(/-/g, "")}/${base}`;
+}
+
+/** EDGAR's daily form index for one day (`Archives/edgar/daily-index/2026/QTR4/form.20261120.idx`). */
+export function dailyFormIndexPath(date: string): string {
+  const [year, month, day] = date.split("-");
+  const quarter = Math.ceil(Number(month) / 3);
+  return `Archives/edgar/daily-index/${year}/QTR${quarter}/form.${year}${month}${day}.idx`;
+}
+
+/** Which live host serves a path: data.sec.gov for the JSON APIs, www.sec.gov for files and Archives. */
+export function liveUrl(path: string): string {
+  const host = path.startsWith("submissions/") || path.startsWith("api/") ? "https://data.sec.gov" : "https://www.sec.gov";
+  return `${host}/${path}`;
+}

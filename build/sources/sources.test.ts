@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEdgar } from "../../test/_edgar.ts";
+import { startMirror, type Mirror } from "../../test/_mirror.ts";
+import { createDirSource } from "./dir.ts";
+import { createHttpSource, isThrottlePage, retryAfterMs } from "./http.ts";
+import { liveUrl, ownershipXmlPath } from "./paths.ts";
+import { TokenBucket } from "./rate-limit.ts";
+import { SourceError } from "./source.ts";
+import { sourceContract } from "./source.contract.ts";
+import { EDGAR_DIR } from "../../test/_edgar.ts";
+
+const FAST = { backoffMs: 20, maxBackoffMs: 200, timeoutMs: 2_000 };
+
+describeEdgar("dir source", () => {
+  sourceContract(() => createDirSource(EDGAR_DIR));
+  it("refuses a path that leaves the folder", async () => {
+    await expect(createDirSource(EDGAR_DIR).getText("../shared/DESIGN.md")).rejects.toBeInstanceOf(SourceError);
+  });
+});
+
+describeEdgar("http mirror source", () => {
+  let mirror: Mirror;
+  beforeAll(async () => {
+    mirror = await startMirror();
+  });
+  afterAll(() => mirror.close());
+  const open = (extra: Record<string, unknown> = {}) =>
+    createHttpSource({ base: mirror.url, userAgent: "Test Co test@example.com", bucket: new TokenBucket(1000), ...FAST, ...extra });
+
+  describe("contract", () => sourceContract(() => open()));
+
+  it("sends the declared User-Agent", async () => {
+    await open().getText("files/company_tickers.json");
+    expect(mirror.log.at(-1)!.userAgent).toBe("Test Co test@example.com");
+  });
+
+  it("retries 429 (honouring Retry-After), 503, resets, truncated bodies and SEC's block page, then succeeds", async () => {
+    const faults = ["429", "503", "reset", "truncate", "page"] as const;
+    const path = "submissions/CIK0001318605.json";
+    for (const fault of faults) {
+      mirror.setFaults((p, n) => {
+        if (p !== path || n > 1) return undefined;
+        if (fault === "429") return { kind: "status", status: 429, retryAfter: "1" };
+        if (fault === "503") return { kind: "status", status: 503 };
+        if (fault === "page") return { kind: "throttle-page" };
+        return { kind: fault };
+      });
+      const source = open();
+      const started = performance.now();
+      const text = await source.getText(path);
+      expect(JSON.parse(text).cik).toBe("0001318605");
+      expect(source.stats).toMatchObject({ requests: 2, retries: 1 });
+      if (fault === "429") expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+      if (fault === "429" || fault === "page") expect(source.stats.throttled).toBe(1);
+    }
+    mirror.setFaults(undefined);
+  });
+
+  it("gives up with a SourceError naming the path after its attempts, and times out slow answers", async () => {
+    mirror.setFaults(() => ({ kind: "status", status: 500 }));
+    const source = open({ attempts: 3 });
+    await expect(source.getText("files/company_tickers.json")).rejects.toThrow(/files\/company_tickers\.json: gave up after 3 attempts \(HTTP 500\)/);
+    expect(source.stats.requests).toBe(3);
+    mirror.setFaults(() => ({ kind: "slow", ms: 500 }));
+    await expect(open({ attempts: 1, timeoutMs: 100 }).getText("files/company_tickers.json")).rejects.toThrow(/network/);
+    mirror.setFaults(undefined);
+  });
+
+  it("keeps to 10 requests per second across concurrent callers (the server's own log)", async () => {
+    const source = open({ bucket: new TokenBucket(10), concurrency: 8 });
+    const first = mirror.log.length;
+    const paths = Array.from({ length: 25 }, () => "Archives/edgar/data/320193/000114036126017175/form4.xml");
+    await Promise.all(paths.map((p) => source.getText(p)));
+    expect(mirror.log.length - first).toBe(25);
+    const peak = mirror.maxPerSecond(first);
+    expect(peak).toBeLessThanOrEqual(10);
+    expect(peak).toBeGreaterThanOrEqual(8); // spaced, not starved
+  });
+});
+
+describe("http source without a mirror", () => {
+  it("live refuses to start without EDGAR_USER_AGENT and says what to set", () => {
+    expect(() => createHttpSource({ base: "live" })).toThrow(/EDGAR_USER_AGENT is not set.*\n.*export EDGAR_USER_AGENT=/);
+    expect(createHttpSource({ base: "live", userAgent: "Acme a@b.c" }).name).toBe("live");
+  });
+
+  it("routes live paths to the right SEC host", () => {
+    expect(liveUrl("submissions/CIK0000320193.json")).toBe("https://data.sec.gov/submissions/CIK0000320193.json");
+    expect(liveUrl("api/xbrl/companyfacts/CIK0000320193.json")).toBe("https://data.sec.gov/api/xbrl/companyfacts/CIK0000320193.json");
+    expect(liveUrl("files/company_tickers.json")).toBe("https://www.sec.gov/files/company_tickers.json");
+  });
+
+  it("finds the raw ownership XML behind the XSL rendering path", () => {
+    expect(ownershipXmlPath(320193, "0001059235-26-000004", "xslF345X05/wk-form4_1772148856.xml")).toBe(
+      "Archives/edgar/data/320193/000105923526000004/wk-form4_1772148856.xml",
+    );
+    expect(() => ownershipXmlPath(1, "0000000001-26-000001", "xslF345X05/primary_doc.html")).toThrow(/not an XML file/);
+  });
+
+  it("reads Retry-After in both forms and tells SEC's block page from data", () => {
+    expect(retryAfterMs("120")).toBe(120_000);
+    expect(retryAfterMs(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
+    expect(retryAfterMs("soon")).toBeUndefined();
+    expect(isThrottlePage("<!DOCTYPE html><title>Request Rate Threshold Exceeded</title>")).toBe(true);
+    expect(isThrottlePage('{"name":"Traffic Limit Inc"}')).toBe(false);
+  });
+});
