@@ -80,6 +80,14 @@ export const ManifestTicker = z.object({
     description: "Build id whose documents this ticker serves, when its source failed in this build and earlier ones were kept.",
   }),
   error: z.string().optional(),
+  form4: z
+    .object({
+      cached: z.number().int().nonnegative(),
+      fetched: z.number().int().nonnegative(),
+      missing: z.array(Accession).meta({ description: "Form 4s whose XML EDGAR does not have (HTTP 404)." }),
+      unreadable: z.array(Accession).meta({ description: "Form 4s whose XML is not a readable ownership document." }),
+    })
+    .optional(),
 });
 export type ManifestTicker = z.infer<typeof ManifestTicker>;
 
@@ -87,6 +95,8 @@ export const Manifest = z.object({
   build_id: z.string(),
   built_at: IsoDateTime,
   source: z.string(),
+  form4_since: IsoDate,
+  requests: z.number().int().nonnegative().meta({ description: "Requests this build made to the source." }),
   tickers: z.record(Ticker, ManifestTicker),
 });
 export type Manifest = z.infer<typeof Manifest>;

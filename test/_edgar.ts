@@ -1,7 +1,8 @@
 // Shared access to the real EDGAR files in ../shared/edgar, read in place (never copied into the project).
 // Suites that need them use describeEdgar, which skips them visibly when the folder is absent.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { describe } from "vitest";
 
 /** Root of the EDGAR mirror: $EDGAR_FIXTURES, else ../shared/edgar beside the project. */
@@ -44,4 +45,27 @@ export function listOwnershipXml(): string[] {
   walk("Archives/edgar/data");
   walk("Archives/edgar/unknown");
   return out.sort();
+}
+
+/**
+ * A temporary mirror: the shared EDGAR folders linked in (never copied) with test/fixtures/overlay laid over them.
+ * Returns its root; the caller removes it.
+ */
+export function makeOverlayMirror(): string {
+  const root = mkdtempSync(join(tmpdir(), "edgar-overlay-"));
+  const overlay = join(import.meta.dirname, "fixtures", "overlay");
+  const link = (rel: string) => {
+    const from = join(EDGAR_DIR, rel);
+    const over = join(overlay, rel);
+    if (existsSync(over) && statSync(over).isDirectory()) {
+      mkdirSync(join(root, rel), { recursive: true });
+      const names = [...(existsSync(from) ? readdirSync(from) : []), ...readdirSync(over)];
+      for (const name of new Set(names)) link(join(rel, name));
+    } else {
+      mkdirSync(dirname(join(root, rel)), { recursive: true });
+      symlinkSync(existsSync(over) ? over : from, join(root, rel));
+    }
+  };
+  for (const top of readdirSync(EDGAR_DIR)) link(top);
+  return root;
 }

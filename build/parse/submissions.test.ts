@@ -45,13 +45,13 @@ describeEdgar("parseSubmissions on every submissions file of the mirror", () => 
     // The newest row of the file is a Form 4 accepted 2026-02-26T18:34:19Z, rendered through its XSL folder.
     expect(subs.filings[0]).toMatchObject({ accession_number: "0001059235-26-000004", form: "4", items: [] });
     expect(subs.filings[0]!.url).toBe("https://www.sec.gov/Archives/edgar/data/320193/000105923526000004/xslF345X05/wk-form4_1772148856.xml");
-    expect(subs.olderPages).toEqual(["CIK0000320193-submissions-001.json"]);
+    expect(subs.olderPages).toEqual([{ name: "CIK0000320193-submissions-001.json", filingFrom: "1994-01-26", filingTo: "2015-03-11" }]);
   });
 
   it("Tesla: the recent block and its older page merge into one history", () => {
     // CIK0001318605.json: 1,002 recent rows naming page -001; the page holds 720 rows filed 2005-02-17..2018-02-12.
     const main = parseSubmissions(readEdgar("submissions/CIK0001318605.json"));
-    expect(main.olderPages).toEqual(["CIK0001318605-submissions-001.json"]);
+    expect(main.olderPages.map((p) => p.name)).toEqual(["CIK0001318605-submissions-001.json"]);
     const page = parseSubmissionsPage(readEdgar("submissions/CIK0001318605-submissions-001.json"), main.cik);
     expect(page).toHaveLength(720);
     const all = mergeFilings(main.filings, page, page);

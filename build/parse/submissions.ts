@@ -34,7 +34,7 @@ const SubmissionsFile = z.looseObject({
   fiscalYearEnd: z.string().nullable().optional(),
   filings: z.object({
     recent: FilingsBlock,
-    files: z.array(z.object({ name: z.string() }).loose()).optional(),
+    files: z.array(z.looseObject({ name: z.string(), filingFrom: z.string().optional(), filingTo: z.string().optional() })).optional(),
   }),
 });
 
@@ -47,8 +47,15 @@ export interface Submissions {
   /** MMDD, e.g. "0926" for Apple; null for individuals. */
   fiscalYearEnd: string | null;
   filings: FilingItem[];
-  /** File names of the older pages (`CIK##########-submissions-001.json`), fetched separately. */
-  olderPages: string[];
+  /** The older pages (`CIK##########-submissions-001.json`) and the filing dates they span, fetched separately. */
+  olderPages: OlderPage[];
+}
+
+/** An older submissions page named by the main file. */
+export interface OlderPage {
+  name: string;
+  filingFrom: string | null;
+  filingTo: string | null;
 }
 
 /** Parses a company's main submissions file. */
@@ -66,7 +73,7 @@ export function parseSubmissions(input: string | unknown, subject: ParseSubject 
     tickers: file.tickers ?? [],
     fiscalYearEnd: file.fiscalYearEnd || null,
     filings: sortNewestFirst(readBlock(file.filings.recent, cik, { ...subject, cik })),
-    olderPages: (file.filings.files ?? []).map((f) => f.name),
+    olderPages: (file.filings.files ?? []).map((f) => ({ name: f.name, filingFrom: date(f.filingFrom), filingTo: date(f.filingTo) })),
   };
 }
 

@@ -1,0 +1,63 @@
+// `dataset audit`: is the published snapshot sound? Reads only; returns findings (empty when sound).
+import type { Storage } from "unstorage";
+import { DOCUMENT_KINDS, DOCUMENT_SCHEMAS, type Counts, type DocumentKind } from "../schemas/snapshot.ts";
+import { readJson } from "../storage/json.ts";
+import { documentKey } from "../storage/layout.ts";
+import { readPublished } from "./publish/snapshot.ts";
+
+const COUNT_OF: Record<DocumentKind, keyof Counts> = {
+  filings: "filings",
+  earnings: "earnings_periods",
+  insiders: "insider_transactions",
+};
+
+/** The audit's verdict. */
+export interface AuditReport {
+  build_id: string | null;
+  tickers: number;
+  covered: number;
+  findings: string[];
+}
+
+/**
+ * Checks that current.json names a complete snapshot: a manifest, and for every covered ticker its three
+ * documents, each valid against its schema, with as many rows as the manifest counts and endpoints that
+ * match; and no documents for a ticker that is not covered.
+ */
+export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
+  let published;
+  try {
+    published = await readPublished(storage);
+  } catch (error) {
+    return { build_id: null, tickers: 0, covered: 0, findings: [(error as Error).message] };
+  }
+  if (!published) return { build_id: null, tickers: 0, covered: 0, findings: ["current.json is missing: nothing is published"] };
+  const { manifest, pointer } = published;
+  const findings: string[] = [];
+  if (manifest.build_id !== pointer.build_id) findings.push(`current.json names ${pointer.build_id} but its manifest says ${manifest.build_id}`);
+  let covered = 0;
+  for (const [ticker, entry] of Object.entries(manifest.tickers)) {
+    for (const kind of DOCUMENT_KINDS) {
+      const key = documentKey(pointer.build_id, ticker, kind);
+      if (!entry.covered) {
+        if (await storage.hasItem(key)) findings.push(`${ticker}: not covered (${entry.reason}) but ${key} exists`);
+        continue;
+      }
+      let doc;
+      try {
+        doc = await readJson(storage, key, DOCUMENT_SCHEMAS[kind]);
+      } catch (error) {
+        findings.push(`${ticker}: ${(error as Error).message}`);
+        continue;
+      }
+      if (!doc) {
+        findings.push(`${ticker}: covered but ${key} is missing`);
+        continue;
+      }
+      const expected = entry.counts[COUNT_OF[kind]];
+      if (doc.data.length !== expected) findings.push(`${ticker}: ${kind}.json has ${doc.data.length} rows, the manifest counts ${expected}`);
+    }
+    if (entry.covered) covered++;
+  }
+  return { build_id: pointer.build_id, tickers: Object.keys(manifest.tickers).length, covered, findings };
+}

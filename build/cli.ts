@@ -1,0 +1,106 @@
+// The operator CLI: `dataset build | inspect TICKER | audit` (contract: DESIGN "Commands").
+// Exit 0 on success, 1 when a build publishes nothing or an audit has findings, 2 on a usage error.
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { openStorage } from "../storage/open.ts";
+import { auditSnapshot } from "./audit.ts";
+import { inspectTicker } from "./inspect.ts";
+import { createLogger } from "./log.ts";
+import { createProgress } from "./progress.ts";
+import { runBuild } from "./run.ts";
+import { openSource } from "./sources/open.ts";
+
+const USAGE = `usage:
+  dataset build   [--source live|http://host:port|dir:PATH] [--out DEST] [--tickers A,B,…]
+                  [--lookback-days 730] [--retention 4] [--concurrency 4]
+  dataset inspect TICKER [--data DEST]
+  dataset audit   [--data DEST]
+DEST is a folder, fs:PATH or s3://bucket/prefix (with S3_ENDPOINT and the AWS variables); default $DATA_URL or data/.`;
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        source: { type: "string" },
+        out: { type: "string" },
+        data: { type: "string" },
+        tickers: { type: "string" },
+        "lookback-days": { type: "string" },
+        retention: { type: "string" },
+        concurrency: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...rest] = args.positionals;
+  const { values } = args;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const log = createLogger(env.LOG_LEVEL);
+  const dest = values.out ?? values.data ?? env.DATA_URL ?? "data";
+  try {
+    if (command === "build") {
+      const numbers = { lookbackDays: values["lookback-days"], retention: values.retention, concurrency: values.concurrency };
+      const parsed = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, v === undefined ? undefined : positiveInt(k, v)]));
+      const source = openSource(values.source ?? env.EDGAR_SOURCE ?? "live", env, {
+        onRetry: (e) => log.log("warn", "retry", e),
+      });
+      const progress = createProgress(log);
+      const summary = await runBuild({
+        source,
+        storage: openStorage(dest, env),
+        log,
+        ...(values.tickers ? { tickers: values.tickers.split(",").map((t) => t.trim()).filter(Boolean) } : {}),
+        ...(parsed.lookbackDays ? { lookbackDays: parsed.lookbackDays } : {}),
+        ...(parsed.retention ? { retention: parsed.retention } : {}),
+        ...(parsed.concurrency ? { concurrency: parsed.concurrency } : {}),
+        onProgress: progress.update,
+      });
+      const notCovered = Object.entries(summary.not_covered).map(([r, n]) => `${n} ${r}`).join(", ") || "none";
+      console.log(
+        `published ${summary.build_id}: ${summary.tickers} tickers, ${summary.covered} covered, not covered: ${notCovered}; ` +
+          `${summary.failed} failed (${summary.kept_previous} kept their previous documents); ${summary.requests} requests in ${summary.seconds}s`,
+      );
+      console.log(JSON.stringify({ summary }));
+      return 0;
+    }
+    if (command === "inspect") {
+      if (!rest[0]) throw new UsageError("inspect needs a TICKER");
+      console.log(await inspectTicker(openStorage(dest, env), rest[0]));
+      return 0;
+    }
+    if (command === "audit") {
+      const report = await auditSnapshot(openStorage(dest, env));
+      for (const finding of report.findings) console.log(`FINDING ${finding}`);
+      console.log(`audit ${report.build_id ?? "-"}: ${report.tickers} tickers, ${report.covered} covered, ${report.findings.length} findings`);
+      return report.findings.length ? 1 : 0;
+    }
+    throw new UsageError(`unknown command "${command}"`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n${USAGE}`);
+      return 2;
+    }
+    log.log("error", "failed", { command, error: (error as Error).message });
+    console.error(`dataset ${command} failed: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+class UsageError extends Error {}
+
+function positiveInt(name: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a positive whole number, got "${value}"`);
+  return Number(value);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,52 @@
+// `dataset inspect TICKER`: a readable summary of one ticker in the published snapshot. Reads only.
+import type { Storage } from "unstorage";
+import { normalizeTicker } from "../schemas/primitives.ts";
+import { EarningsDocument, FilingsDocument, InsidersDocument } from "../schemas/snapshot.ts";
+import { readJson } from "../storage/json.ts";
+import { documentKey } from "../storage/layout.ts";
+import { readPublished } from "./publish/snapshot.ts";
+
+/** Renders the summary as plain text lines; throws when nothing is published or the ticker is not in the universe. */
+export async function inspectTicker(storage: Storage, input: string): Promise<string> {
+  const published = await readPublished(storage);
+  if (!published) throw new Error("nothing is published yet: run `npm run dataset -- build` first");
+  const ticker = normalizeTicker(input);
+  const entry = published.manifest.tickers[ticker];
+  if (!entry) throw new Error(`${ticker} is not in the universe of snapshot ${published.pointer.build_id}`);
+  const out = [
+    `${ticker} — ${entry.name} (CIK ${entry.cik}), snapshot ${published.pointer.build_id}`,
+    `coverage   ${entry.covered ? "covered" : `NOT covered: ${entry.reason}`}${entry.error ? ` (last error: ${entry.error})` : ""}`,
+    `counts     filings ${entry.counts.filings}, earnings periods ${entry.counts.earnings_periods}, insider rows ${entry.counts.insider_transactions}`,
+    `freshness  newest filing ${entry.freshness.newest_filing ?? "-"}, newest period end ${entry.freshness.newest_period_end ?? "-"}, ` +
+      `newest Form 4 ${entry.freshness.newest_form4 ?? "-"}, built ${entry.freshness.built_at ?? "-"}`,
+  ];
+  if (entry.documents_from) out.push(`documents  kept from snapshot ${entry.documents_from} (the source failed in this build)`);
+  if (entry.form4) {
+    out.push(`form 4     ${entry.form4.cached} cached, ${entry.form4.fetched} fetched, ${entry.form4.missing.length} missing, ${entry.form4.unreadable.length} unreadable`);
+  }
+  if (!entry.covered) return out.join("\n");
+
+  const id = published.pointer.build_id;
+  const filings = await readJson(storage, documentKey(id, ticker, "filings"), FilingsDocument);
+  const earnings = await readJson(storage, documentKey(id, ticker, "earnings"), EarningsDocument);
+  const insiders = await readJson(storage, documentKey(id, ticker, "insiders"), InsidersDocument);
+  out.push("", "newest filings:");
+  for (const f of filings?.data.slice(0, 5) ?? []) out.push(`  ${f.filed_at}  ${f.form.padEnd(8)} ${f.accession_number}  ${f.primary_document_description ?? ""}`);
+  out.push("", "latest periods:");
+  for (const p of earnings?.data.slice(0, 6) ?? []) {
+    const m = p.metrics;
+    const fmt = (v: number | undefined) => (v === undefined ? "-" : v.toLocaleString("en-US"));
+    out.push(
+      `  ${p.fiscal_quarter} ${p.fiscal_year} ${p.period_start}..${p.period_end} (${p.months}m${p.derived ? ", derived" : ""})  ` +
+        `revenue ${fmt(m.revenue?.value)}  net income ${fmt(m.net_income?.value)}  EPS diluted ${fmt(m.eps_diluted?.value)}  [${p.source_accession}]`,
+    );
+  }
+  out.push("", "latest insider rows:");
+  for (const t of insiders?.data.slice(0, 5) ?? []) {
+    out.push(
+      `  ${t.transaction_date ?? "-"} ${t.transaction_code ?? "?"} ${t.acquired_disposed ?? ""} ${t.shares ?? "-"} @ ${t.price_per_share ?? "-"}  ` +
+        `${t.owners.map((o) => o.name).join(" / ")}  [${t.source_accession}${t.superseded_by ? `, superseded by ${t.superseded_by}` : ""}]`,
+    );
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,26 @@
+// Structured logs for the builder: one JSON line per event on stderr, levels from LOG_LEVEL. Never logs secrets.
+
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
+export type Level = keyof typeof LEVELS;
+
+/** A logger that writes `{"t":…, "level":…, "event":…, …fields}` lines. */
+export interface Logger {
+  log(level: Level, event: string, fields?: Record<string, unknown>): void;
+}
+
+/** A logger writing to stderr at or above `level` (default: LOG_LEVEL or info). */
+export function createLogger(level: string = process.env.LOG_LEVEL ?? "info", write = (line: string) => process.stderr.write(line)): Logger {
+  const min = LEVELS[level as Level] ?? LEVELS.info;
+  return {
+    log(lvl, event, fields = {}) {
+      if (LEVELS[lvl] < min) return;
+      write(`${JSON.stringify({ t: new Date().toISOString(), level: lvl, event, ...fields })}\n`);
+    },
+  };
+}
+
+/** A logger that keeps its lines in memory, for tests. */
+export function memoryLogger(): Logger & { lines: { level: Level; event: string; fields: Record<string, unknown> }[] } {
+  const lines: { level: Level; event: string; fields: Record<string, unknown> }[] = [];
+  return { lines, log: (level, event, fields = {}) => void lines.push({ level, event, fields }) };
+}

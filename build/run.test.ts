@@ -1,0 +1,186 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CurrentPointer, Manifest } from "../schemas/snapshot.ts";
+import { readJson, readText } from "../storage/json.ts";
+import { CURRENT_KEY, documentKey, manifestKey } from "../storage/layout.ts";
+import { openStorage } from "../storage/open.ts";
+import { describeEdgar, makeOverlayMirror } from "../test/_edgar.ts";
+import { startMirror, type Mirror } from "../test/_mirror.ts";
+import { removeDir, startS3, type S3Server } from "../test/_s3.ts";
+import { auditSnapshot } from "./audit.ts";
+import { memoryLogger } from "./log.ts";
+import { runBuild } from "./run.ts";
+import { createDirSource } from "./sources/dir.ts";
+import { createHttpSource } from "./sources/http.ts";
+import { TokenBucket } from "./sources/rate-limit.ts";
+
+// The mirror's companies with company facts and submissions (covered), JNJ through the synthetic overlay
+// (covered, with real Form 4 XMLs), and MSFT (submissions but no company facts: not covered).
+const TICKERS = ["AAPL", "WMT", "HD", "DIS", "UAA", "UA", "MRVL", "MCD", "TXN", "JNJ", "MSFT", "KO"];
+const NOW = () => new Date("2026-07-01T12:00:00.000Z");
+const LOOKBACK = 90; // Form 4s filed since 2026-04-02: about 160 of them, so the HTTP tests stay short.
+
+describeEdgar("dataset build on the shared mirror", () => {
+  let overlay: string;
+  let mirror: Mirror;
+  let s3: S3Server;
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const d = mkdtempSync(join(tmpdir(), "build-"));
+    dirs.push(d);
+    return d;
+  };
+  beforeAll(async () => {
+    overlay = makeOverlayMirror();
+    mirror = await startMirror(overlay);
+    s3 = await startS3();
+  });
+  afterAll(async () => {
+    await mirror?.close();
+    await s3?.stop();
+    [overlay, ...dirs].forEach(removeDir);
+  });
+
+  const build = (storage: ReturnType<typeof openStorage>, source = createDirSource(overlay), extra = {}) =>
+    runBuild({ source, storage, log: memoryLogger(), tickers: TICKERS, now: NOW, lookbackDays: LOOKBACK, ...extra });
+
+  it("publishes a sound snapshot: covered tickers with three documents, MSFT not covered (no_xbrl_history)", async () => {
+    const storage = openStorage(tempDir());
+    const summary = await build(storage);
+    expect(summary).toMatchObject({ tickers: TICKERS.length, failed: 0, not_covered: { no_xbrl_history: 2 } });
+    const pointer = (await readJson(storage, CURRENT_KEY, CurrentPointer))!;
+    const manifest = (await readJson(storage, manifestKey(pointer.build_id), Manifest))!;
+    expect(manifest.tickers.MSFT).toMatchObject({ covered: false, reason: "no_xbrl_history", endpoints: { "/insiders": false } });
+    expect(manifest.tickers.KO).toMatchObject({ covered: false, reason: "no_xbrl_history" });
+    expect(await storage.hasItem(documentKey(pointer.build_id, "MSFT", "filings"))).toBe(false);
+    // UAA and UA share Under Armour's CIK and its documents.
+    expect(await readText(storage, documentKey(pointer.build_id, "UA", "earnings"))).toBe(
+      await readText(storage, documentKey(pointer.build_id, "UAA", "earnings")),
+    );
+    // JNJ: three real Form 4 XMLs in the mirror (0000200406-26-000108/111/113, each one derivative grant row).
+    expect(manifest.tickers.JNJ).toMatchObject({ covered: true, counts: { insider_transactions: 3 }, endpoints: { "/insiders": true } });
+    expect(manifest.tickers.JNJ!.form4!.fetched).toBe(3);
+    expect(manifest.tickers.JNJ!.form4!.missing.length).toBeGreaterThan(0); // listed in submissions, absent from the mirror
+    expect(manifest.tickers.AAPL!.freshness).toMatchObject({ newest_filing: "2026-02-26", built_at: "2026-07-01T12:00:00.000Z" });
+    expect(await auditSnapshot(storage)).toMatchObject({ covered: 10, findings: [] });
+  });
+
+  it("gives identical documents in a folder and in S3 (s3rver over HTTP)", async () => {
+    const folder = openStorage(tempDir());
+    const bucket = openStorage(`s3://${s3.bucket}/identical`, s3.env);
+    const [a, b] = [await build(folder), await build(bucket)];
+    for (const ticker of ["AAPL", "JNJ", "UA", "WMT"]) {
+      for (const kind of ["filings", "earnings", "insiders"] as const) {
+        const left = await readText(folder, documentKey(a.build_id, ticker, kind));
+        expect(left).not.toBeNull();
+        expect(await readText(bucket, documentKey(b.build_id, ticker, kind))).toBe(left);
+      }
+    }
+    expect(await auditSnapshot(bucket)).toMatchObject({ covered: 10, findings: [] });
+  });
+
+  it("caches parsed Form 4s: a second build fetches none of them again", async () => {
+    const storage = openStorage(tempDir());
+    const first = createDirSource(overlay);
+    await build(storage, first);
+    const second = createDirSource(overlay);
+    await build(storage, second);
+    const manifest = (await readJson(storage, manifestKey((await readJson(storage, CURRENT_KEY, CurrentPointer))!.build_id), Manifest))!;
+    expect(manifest.tickers.JNJ!.form4).toMatchObject({ cached: 3, fetched: 0 });
+    expect(second.stats.requests).toBe(first.stats.requests - 3);
+  });
+
+  it("through a faulty HTTP mirror: completes with nothing lost, never over 10 requests in a second", async () => {
+    const clean = openStorage(tempDir());
+    const reference = await build(clean);
+    const from = mirror.log.length;
+    let n = 0;
+    mirror.setFaults((path, count) => {
+      if (count > 1) return undefined;
+      n++;
+      if (n % 11 === 0) return { kind: "status", status: 429, retryAfter: "1" };
+      if (n % 7 === 0) return { kind: "status", status: 503 };
+      if (n % 13 === 0) return { kind: "truncate" };
+      if (n % 17 === 0) return { kind: "reset" };
+      if (path.startsWith("submissions/") && n % 3 === 0) return { kind: "slow", ms: 300 };
+      return undefined;
+    });
+    const storage = openStorage(tempDir());
+    const source = createHttpSource({ base: mirror.url, userAgent: "Test Co test@example.com", bucket: new TokenBucket(10), backoffMs: 50, timeoutMs: 5_000 });
+    const summary = await build(storage, source);
+    mirror.setFaults(undefined);
+    expect(summary.failed).toBe(0);
+    expect(source.stats.retries).toBeGreaterThan(5);
+    expect(mirror.maxPerSecond(from)).toBeLessThanOrEqual(10);
+    for (const ticker of ["AAPL", "JNJ", "WMT"]) {
+      for (const kind of ["filings", "earnings", "insiders"] as const) {
+        const doc = await readText(storage, documentKey(summary.build_id, ticker, kind));
+        const ref = await readText(clean, documentKey(reference.build_id, ticker, kind));
+        expect(JSON.parse(doc!).data).toEqual(JSON.parse(ref!).data);
+      }
+    }
+  }, 120_000);
+
+  it("keeps a ticker's previous documents when its source fails, and says so in the manifest", async () => {
+    const storage = openStorage(tempDir());
+    const first = await build(storage);
+    mirror.setFaults((path) => (path === "submissions/CIK0000104169.json" ? { kind: "status", status: 500 } : undefined));
+    const source = createHttpSource({ base: mirror.url, bucket: new TokenBucket(1000), attempts: 2, backoffMs: 5 });
+    const second = await build(storage, source, { tickers: ["WMT", "AAPL"] });
+    mirror.setFaults(undefined);
+    expect(second).toMatchObject({ failed: 1, kept_previous: 1, covered: 1 });
+    const manifest = (await readJson(storage, manifestKey(second.build_id), Manifest))!;
+    expect(manifest.tickers.WMT).toMatchObject({ covered: true, documents_from: first.build_id, error: expect.stringMatching(/HTTP 500/) });
+    expect(await readText(storage, documentKey(second.build_id, "WMT", "earnings"))).toBe(
+      await readText(storage, documentKey(first.build_id, "WMT", "earnings")),
+    );
+    expect((await auditSnapshot(storage)).findings).toEqual([]);
+  });
+
+  it("keeps only the newest snapshots (retention), never the current one", async () => {
+    const storage = openStorage(tempDir());
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const now = () => new Date(Date.UTC(2026, 6, 1, 12, i));
+      ids.push((await build(storage, createDirSource(overlay), { tickers: ["AAPL"], retention: 2, now })).build_id);
+    }
+    const left = [...new Set((await storage.getKeys("snapshots")).map((k) => k.split(":")[1]))].sort();
+    expect(left).toEqual(ids.slice(-2).sort());
+  });
+
+  it("publishes nothing, and throws, when nothing can be built", async () => {
+    const storage = openStorage(tempDir());
+    mirror.setFaults((path) => (path.startsWith("submissions/") ? { kind: "status", status: 500 } : undefined));
+    const source = createHttpSource({ base: mirror.url, bucket: new TokenBucket(1000), attempts: 1 });
+    await expect(build(storage, source, { tickers: ["AAPL", "WMT"] })).rejects.toThrow(/nothing could be built/);
+    mirror.setFaults(undefined);
+    expect(await storage.hasItem(CURRENT_KEY)).toBe(false);
+  });
+
+  it("a build killed midway (SIGKILL) leaves current.json on the previous snapshot", async () => {
+    const dir = tempDir();
+    const storage = openStorage(dir);
+    await build(storage);
+    const before = await readText(storage, CURRENT_KEY);
+    mirror.setFaults((path) => (path.startsWith("Archives/") ? { kind: "slow", ms: 400 } : undefined));
+    const child = spawn(process.execPath, ["--import", "tsx", "build/cli.ts", "build", "--source", mirror.url, "--out", dir, "--tickers", TICKERS.join(",")], {
+      env: { ...process.env, LOG_LEVEL: "error" },
+      stdio: "ignore",
+    });
+    // Wait until the new snapshot has documents on disk, then kill the build without warning.
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const ids = new Set((await storage.getKeys("snapshots")).map((k) => k.split(":")[1]));
+      if (ids.size > 1) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    mirror.setFaults(undefined);
+    expect(await readText(storage, CURRENT_KEY)).toBe(before);
+    expect((await auditSnapshot(storage)).findings).toEqual([]);
+  }, 90_000);
+});

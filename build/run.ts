@@ -1,0 +1,148 @@
+// A whole build: the universe from company_tickers.json, every company with bounded concurrency, then one
+// snapshot published (current.json last) and old snapshots pruned. Tickers whose source failed keep their
+// previous documents. Throws (and publishes nothing) when nothing could be built.
+import { randomBytes } from "node:crypto";
+import pLimit from "p-limit";
+import type { Storage } from "unstorage";
+import { normalizeTicker } from "../schemas/primitives.ts";
+import type { CoverageReason, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
+import { buildCompany, type CompanyOutcome } from "./company.ts";
+import type { Logger } from "./log.ts";
+import { parseCompanyTickers, type TickerEntry } from "./parse/tickers.ts";
+import { pruneSnapshots, readPublished, SnapshotWriter, type Published } from "./publish/snapshot.ts";
+import { TICKERS_PATH } from "./sources/paths.ts";
+import type { Source } from "./sources/source.ts";
+
+/** Options of one build (CLI flags map onto these). */
+export interface BuildOptions {
+  source: Source;
+  storage: Storage;
+  log: Logger;
+  /** Only these tickers (any spelling); default: every ticker of company_tickers.json. */
+  tickers?: string[];
+  /** Form 4 look-back in days (default 730, two years). */
+  lookbackDays?: number;
+  /** Snapshots kept after publishing, the new one included (default 4). */
+  retention?: number;
+  /** Companies built at once (requests are still capped by the source's own limits). */
+  concurrency?: number;
+  now?: () => Date;
+  onProgress?: (progress: { done: number; total: number; requests: number }) => void;
+}
+
+/** What a build did, for the summary line and the exit code. */
+export interface BuildSummary {
+  build_id: string;
+  tickers: number;
+  covered: number;
+  not_covered: Partial<Record<CoverageReason, number>>;
+  failed: number;
+  kept_previous: number;
+  requests: number;
+  seconds: number;
+  pruned: string[];
+}
+
+/** Runs one build and publishes it. */
+export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
+  const now = opts.now ?? (() => new Date());
+  const started = now();
+  const builtAt = started.toISOString();
+  const buildId = `${builtAt.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${randomBytes(3).toString("hex")}`;
+  const form4Since = new Date(started.getTime() - (opts.lookbackDays ?? 730) * 86_400_000).toISOString().slice(0, 10);
+  const { source, storage, log } = opts;
+
+  const previous = await readPublished(storage).catch((error: Error) => {
+    log.log("warn", "previous_snapshot_unreadable", { error: error.message });
+    return null;
+  });
+  const universe = selectUniverse(parseCompanyTickers(await source.getText(TICKERS_PATH)).byTicker, opts.tickers, log);
+  const byCik = new Map<number, TickerEntry[]>();
+  for (const entry of universe) byCik.set(entry.cik, [...(byCik.get(entry.cik) ?? []), entry]);
+  log.log("info", "build_started", { build_id: buildId, source: source.name, tickers: universe.length, companies: byCik.size, form4_since: form4Since });
+
+  const writer = new SnapshotWriter(storage, buildId);
+  const entries: Record<string, ManifestTicker> = {};
+  const summary: BuildSummary = { build_id: buildId, tickers: universe.length, covered: 0, not_covered: {}, failed: 0, kept_previous: 0, requests: 0, seconds: 0, pruned: [] };
+  let done = 0;
+  const limit = pLimit(opts.concurrency ?? 4);
+  await Promise.all(
+    [...byCik].map(([cik, tickers]) =>
+      limit(async () => {
+        const names = tickers.map((t) => t.ticker);
+        let outcome: CompanyOutcome | { kind: "failed"; error: string };
+        try {
+          outcome = await buildCompany({ source, storage, builtAt, form4Since }, cik);
+        } catch (error) {
+          outcome = { kind: "failed", error: (error as Error).message };
+          log.log("warn", "company_failed", { cik, tickers: names, error: outcome.error });
+        }
+        if (outcome.kind === "covered") await writer.writeDocuments(names, outcome.docs);
+        for (const entry of tickers) entries[entry.ticker] = await manifestEntry(entry, outcome, writer, previous, summary);
+        done += tickers.length;
+        opts.onProgress?.({ done, total: universe.length, requests: source.stats.requests });
+      }),
+    ),
+  );
+
+  if (summary.covered === 0 && summary.kept_previous === 0) {
+    throw new Error(`nothing could be built: ${summary.failed} of ${universe.length} tickers failed, none covered (snapshot ${buildId} not published)`);
+  }
+  const manifest: Manifest = { build_id: buildId, built_at: builtAt, source: source.name, form4_since: form4Since, requests: source.stats.requests, tickers: sortKeys(entries) };
+  await writer.publish(manifest);
+  log.log("info", "published", { build_id: buildId, documents: writer.documentsWritten });
+  summary.pruned = await pruneSnapshots(storage, opts.retention ?? 4, new Set([buildId]));
+  if (summary.pruned.length) log.log("info", "pruned", { snapshots: summary.pruned });
+  summary.requests = source.stats.requests;
+  summary.seconds = Math.round((now().getTime() - started.getTime()) / 100) / 10;
+  return summary;
+}
+
+async function manifestEntry(
+  entry: TickerEntry,
+  outcome: CompanyOutcome | { kind: "failed"; error: string },
+  writer: SnapshotWriter,
+  previous: Published | null,
+  summary: BuildSummary,
+): Promise<ManifestTicker> {
+  const base = { cik: entry.cik, name: entry.name };
+  if (outcome.kind === "covered") {
+    summary.covered++;
+    return { ...base, covered: true, counts: outcome.counts, freshness: outcome.freshness, endpoints: outcome.endpoints, form4: outcome.form4 };
+  }
+  if (outcome.kind === "not_covered") {
+    summary.not_covered[outcome.reason] = (summary.not_covered[outcome.reason] ?? 0) + 1;
+    return { ...base, covered: false, reason: outcome.reason, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS };
+  }
+  summary.failed++;
+  // The source failed for this ticker: keep what the previous snapshot served (DESIGN "Storage and publishing").
+  const before = previous?.manifest.tickers[entry.ticker];
+  if (before?.covered && previous && (await writer.copyDocuments(entry.ticker, previous.pointer.build_id))) {
+    summary.kept_previous++;
+    return { ...before, documents_from: before.documents_from ?? previous.pointer.build_id, error: outcome.error };
+  }
+  summary.not_covered.source_failed = (summary.not_covered.source_failed ?? 0) + 1;
+  return { ...base, covered: false, reason: "source_failed", counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error: outcome.error };
+}
+
+function selectUniverse(byTicker: Map<string, TickerEntry>, wanted: string[] | undefined, log: Logger): TickerEntry[] {
+  if (!wanted?.length) return [...byTicker.values()];
+  const found: TickerEntry[] = [];
+  const unknown: string[] = [];
+  for (const raw of wanted) {
+    const entry = byTicker.get(normalizeTicker(raw));
+    if (entry) found.push(entry);
+    else unknown.push(raw);
+  }
+  if (unknown.length) log.log("warn", "unknown_tickers", { tickers: unknown });
+  if (!found.length) throw new Error(`none of the requested tickers is in company_tickers.json: ${unknown.join(", ")}`);
+  return found;
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+const ZERO_COUNTS = { filings: 0, earnings_periods: 0, insider_transactions: 0 };
+const NO_FRESHNESS = { newest_filing: null, newest_period_end: null, newest_form4: null, built_at: null };
+const NO_ENDPOINTS = { "/filings/latest": false, "/earnings/summary": false, "/insiders": false };
