@@ -9,7 +9,7 @@ export interface Logger {
 }
 
 /** A logger writing to stderr at or above `level` (default: LOG_LEVEL or info). */
-export function createLogger(level: string = process.env.LOG_LEVEL ?? "info", write = (line: string) => process.stderr.write(line)): Logger {
+export function createLogger(level: string = process.env.LOG_LEVEL ?? "info", write: (line: string) => void = (line) => void process.stderr.write(line)): Logger {
   const min = LEVELS[level as Level] ?? LEVELS.info;
   return {
     log(lvl, event, fields = {}) {
