@@ -90,6 +90,9 @@ export const InsiderTransaction = z
     equity_swap_involved: z.boolean().nullable(),
     timeliness: z.enum(["E", "L"]).nullable().meta({ description: "E early, L late; null when on time." }),
     shares: z.number().nullable(),
+    transaction_total_value: z.number().nullable().optional().meta({
+      description: "transactionTotalValue: the amount of a row reported by value instead of shares (table II).",
+    }),
     price_per_share: z.number().nullable().meta({ description: "Null when not given, or given only in a footnote." }),
     value: z.number().nullable().meta({ description: "shares × price for non-derivative rows with a numeric price." }),
     acquired_disposed: z.enum(["A", "D"]).nullable(),
@@ -108,3 +111,23 @@ export const InsiderTransaction = z
   })
   .meta({ id: "InsiderTransaction" });
 export type InsiderTransaction = z.infer<typeof InsiderTransaction>;
+
+/** One parsed ownership document (Form 3, 4, 5 or amendment): its header and its transaction records. */
+export const OwnershipFiling = z
+  .object({
+    accession: Accession,
+    form: z.string().meta({ description: "documentType as filed: 3, 4, 5, 3/A, 4/A, 5/A.", example: "4/A" }),
+    filed_at: IsoDate.nullable(),
+    schema_version: z.string().nullable().meta({ example: "X0609" }),
+    period_of_report: IsoDate.nullable(),
+    date_of_original_submission: IsoDate.nullable(),
+    not_subject_to_section16: z.boolean(),
+    no_securities_owned: z.boolean(),
+    issuer: z.object({ cik: Cik, name: z.string().nullable(), ticker: z.string().nullable() }),
+    owners: z.array(Owner).min(1),
+    transactions: z.array(InsiderTransaction),
+    holdings_count: z.number().int().nonnegative().meta({ description: "Holding rows of both tables (not transactions)." }),
+    remarks: z.string().nullable(),
+  })
+  .meta({ id: "OwnershipFiling" });
+export type OwnershipFiling = z.infer<typeof OwnershipFiling>;
