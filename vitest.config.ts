@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["{schemas,build,gateway,storage,test}/**/*.test.ts"],
+    include: ["{schemas,build,gateway,storage,logging,bin,test}/**/*.test.ts"],
     reporters: ["default", "./test/_summary-reporter.ts"],
     testTimeout: 30_000,
     pool: "forks",

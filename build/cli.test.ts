@@ -8,7 +8,7 @@ import { openStorage } from "../storage/open.ts";
 import { describeEdgar, makeOverlayMirror } from "../test/_edgar.ts";
 import { removeDir } from "../test/_s3.ts";
 import { main } from "./cli.ts";
-import { createLogger } from "./log.ts";
+import { createLogger } from "../logging/log.ts";
 import { createProgress } from "./progress.ts";
 
 /** Runs the CLI in-process and captures what it prints. */

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { openStorage } from "../storage/open.ts";
 import { auditSnapshot } from "./audit.ts";
 import { inspectTicker } from "./inspect.ts";
-import { createLogger } from "./log.ts";
+import { createLogger } from "../logging/log.ts";
 import { createProgress } from "./progress.ts";
 import { runBuild } from "./run.ts";
 import { openSource } from "./sources/open.ts";

@@ -1,5 +1,5 @@
 // Build progress for operators: a redrawn bar on a TTY (tickers done/total, requests/s, ETA), plain log lines otherwise.
-import type { Logger } from "./log.ts";
+import type { Logger } from "../logging/log.ts";
 
 /** A progress reporter fed by runBuild's onProgress. */
 export function createProgress(log: Logger, stream: NodeJS.WriteStream = process.stderr) {

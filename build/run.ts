@@ -7,7 +7,7 @@ import type { Storage } from "unstorage";
 import { normalizeTicker } from "../schemas/primitives.ts";
 import type { CoverageReason, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
 import { buildCompany, type CompanyOutcome } from "./company.ts";
-import type { Logger } from "./log.ts";
+import type { Logger } from "../logging/log.ts";
 import { parseCompanyTickers, type TickerEntry } from "./parse/tickers.ts";
 import { pruneSnapshots, readPublished, SnapshotWriter, type Published } from "./publish/snapshot.ts";
 import { TICKERS_PATH } from "./sources/paths.ts";

@@ -1,4 +1,4 @@
-// Structured logs for the builder: one JSON line per event on stderr, levels from LOG_LEVEL. Never logs secrets.
+// Structured logs for builder and gateway: one JSON line per event on stderr, levels from LOG_LEVEL. Never logs secrets.
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 export type Level = keyof typeof LEVELS;

@@ -1,0 +1,99 @@
+// The HTTP app: routes from the table, each request through one pipeline, read top to bottom —
+// method → parameters → coverage → payment → document → filter → envelope → settle (DESIGN "Gateway").
+import { H3, type H3Event } from "h3";
+import { ROUTES, type PaidRoute, type RouteEntry } from "../schemas/api.ts";
+import type { Meta } from "../schemas/envelope.ts";
+import { requireCoverage } from "./coverage.ts";
+import { envelopeBytes, envelopeOf } from "./envelope.ts";
+import { ApiError, errorResponse } from "./errors.ts";
+import { selectRows } from "./filters.ts";
+import { requireQuery } from "./params.ts";
+import { PaymentResponse, type Payments } from "./payment.ts";
+import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
+import type { EventLog, SnapshotStore } from "./snapshot.ts";
+
+/** What the app needs; tests build it with real parts and no port. */
+export interface AppDeps {
+  snapshots: SnapshotStore;
+  payments: Payments;
+  log: EventLog;
+  now?: () => Date;
+}
+
+const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
+
+/** Creates the gateway app (no port: `app.fetch(request)` answers; `serve(app)` listens). */
+export function createApp(deps: AppDeps): H3 {
+  const now = deps.now ?? (() => new Date());
+  const app = new H3({
+    onError: (error, event) => {
+      const cause = error.cause ?? error;
+      if (cause instanceof PaymentResponse) return cause.response;
+      if (cause instanceof ApiError) return errorResponse(cause);
+      if (error.status === 404) return errorResponse(new ApiError("not_found", `No endpoint at ${event.url.pathname.slice(0, 80)}.`));
+      if (error.status === 400) return errorResponse(new ApiError("invalid_parameter", "The request URL is malformed."));
+      deps.log("error", "unhandled", { path: event.url.pathname, error: String((cause as Error)?.stack ?? cause) });
+      return errorResponse(cause);
+    },
+  });
+
+  for (const route of ROUTES) {
+    app.all(route.path, async (event) => {
+      requireMethod(event, route);
+      return route.document ? paid(event, route) : free(event, route);
+    });
+  }
+  return app;
+
+  async function free(event: H3Event, route: RouteEntry): Promise<Response> {
+    const query = requireQuery(event, route.query) as { ticker?: string };
+    const meta: Meta = { retrieved_at: now().toISOString(), cache: "hit" };
+    if (route.path === "/health") return json(envelopeOf(healthPayload(deps.snapshots.held), meta));
+    const snapshot = await deps.snapshots.current();
+    const data = query.ticker ? tickerProbe(snapshot, query.ticker) : serviceProbe(snapshot);
+    return json(envelopeOf(data, { ...meta, built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id }));
+  }
+
+  async function paid(event: H3Event, route: PaidRoute): Promise<Response> {
+    const query = requireQuery(event, route.query) as { ticker: string; form?: string; limit?: number; period?: string; since?: string };
+    const snapshot = await deps.snapshots.current();
+    requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
+    const ticket = await deps.payments.require(event);
+    let body: string;
+    let rows: number[];
+    try {
+      const { doc, cache } = await deps.snapshots.document(snapshot, query.ticker, route.document);
+      rows = selectRows(route.document, doc.rows, query);
+      body = envelopeBytes(doc.rowJson, rows, {
+        retrieved_at: now().toISOString(),
+        cache,
+        source_api: doc.meta.source_api,
+        source_accession: doc.meta.source_accession,
+        filed_at: doc.meta.filed_at,
+        built_at: doc.meta.built_at,
+        snapshot: snapshot.pointer.build_id,
+      });
+    } catch (error) {
+      await deps.payments.release(ticket, 503);
+      throw error;
+    }
+    // Settle only for a 200 with data: an empty answer is never charged (DESIGN "Gateway"; pitfall 44).
+    if (rows.length === 0) {
+      await deps.payments.release(ticket, 200);
+      return new Response(body, { status: 200, headers: { ...JSON_TYPE, "cache-control": "private, no-store" } });
+    }
+    const paidHeaders = await deps.payments.settle(ticket, body);
+    return new Response(body, { status: 200, headers: { ...JSON_TYPE, "cache-control": "private, no-store", ...paidHeaders } });
+  }
+}
+
+/** 405 with Allow for any other method (spec 4: every endpoint is GET). */
+function requireMethod(event: H3Event, route: RouteEntry): void {
+  const method = event.req.method;
+  if (method === route.method) return;
+  throw new ApiError("method_not_allowed", `${method.slice(0, 16)} is not allowed on ${route.path}.`, { headers: { allow: route.method } });
+}
+
+function json(body: string): Response {
+  return new Response(body, { status: 200, headers: { ...JSON_TYPE, "cache-control": "no-store" } });
+}

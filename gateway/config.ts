@@ -1,0 +1,79 @@
+// Gateway configuration, read once from the environment and validated (DESIGN "Configuration").
+// Secrets (payTo is not secret, facilitator credentials are) are kept out of `describeConfig`, which is what gets logged.
+import { z } from "zod";
+
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
+
+const Env = z.object({
+  PORT: z.string().regex(/^\d{1,5}$/).transform(Number).default(3000),
+  HOST: z.string().default("127.0.0.1"),
+  PUBLIC_BASE_URL: z.url().optional(),
+  DATA_URL: z.string().min(1).default("data"),
+  X402_PAY_TO: Address.optional(),
+  X402_FACILITATOR_URL: z.url().optional(),
+  CDP_API_KEY_ID: z.string().optional(),
+  CDP_API_KEY_SECRET: z.string().optional(),
+  NODE_ENV: z.string().optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  SNAPSHOT_POLL_MS: z.string().regex(/^\d+$/).transform(Number).default(5000),
+  DOCUMENT_CACHE_MB: z.string().regex(/^\d+$/).transform(Number).default(256),
+  FACILITATOR_TIMEOUT_MS: z.string().regex(/^\d+$/).transform(Number).default(10_000),
+});
+
+/** Validated gateway settings. */
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  dataUrl: string;
+  /** Production payments when set; dev mode (in-memory test USDC) when null. */
+  payTo: `0x${string}` | null;
+  facilitatorUrl: string | null;
+  cdp: { keyId: string; keySecret: string } | null;
+  production: boolean;
+  logLevel: "debug" | "info" | "warn" | "error";
+  snapshotPollMs: number;
+  documentCacheBytes: number;
+  facilitatorTimeoutMs: number;
+}
+
+/** Reads and validates the environment; throws one message listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: { port?: number; dataUrl?: string } = {}): GatewayConfig {
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
+  if (!parsed.success) {
+    throw new Error(`bad configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === "production";
+  if (production && !e.X402_PAY_TO) {
+    throw new Error("NODE_ENV=production needs X402_PAY_TO (and X402_FACILITATOR_URL): dev-mode payments with test USDC are refused in production");
+  }
+  if (e.X402_PAY_TO && !e.X402_FACILITATOR_URL) throw new Error("X402_PAY_TO is set but X402_FACILITATOR_URL is not: name the Base-mainnet facilitator");
+  const port = overrides.port ?? e.PORT;
+  return {
+    port,
+    host: e.HOST,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${port}`).replace(/\/+$/, ""),
+    dataUrl: overrides.dataUrl ?? e.DATA_URL,
+    payTo: (e.X402_PAY_TO as `0x${string}` | undefined) ?? null,
+    facilitatorUrl: e.X402_FACILITATOR_URL ?? null,
+    cdp: e.CDP_API_KEY_ID && e.CDP_API_KEY_SECRET ? { keyId: e.CDP_API_KEY_ID, keySecret: e.CDP_API_KEY_SECRET } : null,
+    production,
+    logLevel: e.LOG_LEVEL,
+    snapshotPollMs: e.SNAPSHOT_POLL_MS,
+    documentCacheBytes: e.DOCUMENT_CACHE_MB * 1024 * 1024,
+    facilitatorTimeoutMs: e.FACILITATOR_TIMEOUT_MS,
+  };
+}
+
+/** The configuration as it may be logged: no credentials. */
+export function describeConfig(config: GatewayConfig): Record<string, unknown> {
+  return {
+    port: config.port,
+    public_base_url: config.publicBaseUrl,
+    data_url: config.dataUrl,
+    payments: config.payTo ? "x402 production" : "x402 DEV MODE (in-memory test USDC, no real money)",
+    facilitator: config.facilitatorUrl ?? "in-process (dev)",
+    facilitator_auth: config.cdp ? "CDP credentials set" : "none",
+  };
+}

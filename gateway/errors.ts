@@ -1,0 +1,30 @@
+// Gateway errors: one class carrying a stable code (schemas/errors.ts), rendered in one place as the error body.
+// No stack trace or internal message ever reaches a client.
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from "../schemas/errors.ts";
+
+/** An error the pipeline throws on purpose; its code decides status and default hint. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly hint: string;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: { hint?: string; headers?: Record<string, string>; status?: number } = {}) {
+    super(message);
+    this.code = code;
+    this.status = options.status ?? ERROR_CODES[code].status;
+    this.hint = options.hint ?? ERROR_CODES[code].hint;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** The JSON error body for an error; anything that is not an ApiError becomes internal_error without details. */
+export function errorResponse(error: unknown): Response {
+  const api = error instanceof ApiError ? error : new ApiError("internal_error", "The service failed to answer this request.");
+  const body: ErrorBody = { error: { code: api.code, message: api.message, hint: api.hint } };
+  return new Response(JSON.stringify(body), {
+    status: api.status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...api.headers },
+  });
+}

@@ -1,0 +1,36 @@
+// Query validation for every route (400 invalid_parameter): the route's zod schema, plus the rules a schema
+// cannot see in a parsed object — no repeated parameters, no unknown ones.
+import type { H3Event } from "h3";
+import type { z } from "zod";
+import { ApiError } from "./errors.ts";
+
+/** The route's validated query, or a 400 naming the parameter and what is wrong with it. */
+export function requireQuery<T extends z.ZodObject>(event: H3Event, schema: T): z.infer<T> {
+  const params = event.url.searchParams;
+  const allowed = Object.keys(schema.shape);
+  const raw: Record<string, string> = {};
+  for (const name of new Set(params.keys())) {
+    if (!allowed.includes(name)) {
+      throw invalid(name, `unknown parameter "${printable(name)}"`, allowed.length ? `Allowed: ${allowed.join(", ")}.` : "This endpoint takes no parameters.");
+    }
+    const values = params.getAll(name);
+    if (values.length > 1) throw invalid(name, `parameter "${name}" is given ${values.length} times`, "Give each parameter once.");
+    raw[name] = values[0]!;
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const name = String(issue.path[0] ?? "query");
+  const message = issue.code === "invalid_type" && raw[name] === undefined ? `parameter "${name}" is required` : `${name}: ${issue.message}`;
+  throw invalid(name, message);
+}
+
+function invalid(name: string, message: string, hint?: string): ApiError {
+  return new ApiError("invalid_parameter", message, hint ? { hint } : { hint: `Fix "${printable(name)}" and retry; /openapi.json lists every parameter.` });
+}
+
+/** Echoes a client's text safely: printable ASCII only, bounded. */
+function printable(text: string): string {
+  const clean = text.replace(/[^\x20-\x7e]/g, "?");
+  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
+}
