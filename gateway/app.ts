@@ -26,6 +26,7 @@ const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
 export function createApp(deps: AppDeps): H3 {
   const now = deps.now ?? (() => new Date());
   const app = new H3({
+    silent: true, // unexpected errors are logged below, once, as structured lines
     onError: (error, event) => {
       const cause = error.cause ?? error;
       if (cause instanceof PaymentResponse) return cause.response;

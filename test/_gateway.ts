@@ -1,0 +1,46 @@
+// A gateway over a real snapshot for tests: the shared mirror (with the overlay) built once into a temp folder,
+// then the real app wired with an injectable facilitator. No port: requests go through app.fetch.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FacilitatorClient } from "@x402/core/server";
+import { runBuild } from "../build/run.ts";
+import { createDirSource } from "../build/sources/dir.ts";
+import { loadConfig } from "../gateway/config.ts";
+import { createGateway, type Gateway } from "../gateway/server.ts";
+import { memoryLogger } from "../logging/log.ts";
+import { openStorage } from "../storage/open.ts";
+import { makeOverlayMirror } from "./_edgar-files.ts";
+
+/** Tickers every gateway test can rely on (see build/run.test.ts for what each exercises). */
+export const GATEWAY_TICKERS = ["AAPL", "WMT", "HD", "DIS", "UA", "UAA", "JNJ", "MSFT", "TSM", "BRK-B"];
+
+/** Builds the test snapshot into a new folder; returns the folder and the mirror (both for removal). */
+export async function buildTestData(): Promise<{ dataDir: string; mirror: string }> {
+  const mirror = makeOverlayMirror();
+  const dataDir = mkdtempSync(join(tmpdir(), "gateway-data-"));
+  await runBuild({
+    source: createDirSource(mirror),
+    storage: openStorage(dataDir),
+    log: memoryLogger(),
+    tickers: GATEWAY_TICKERS,
+    now: () => new Date("2026-07-01T12:00:00.000Z"),
+    lookbackDays: 730,
+  });
+  return { dataDir, mirror };
+}
+
+/** The wired gateway over `dataDir`, with env overrides and an optional facilitator. */
+export function testGateway(dataDir: string, options: { env?: Record<string, string>; facilitator?: FacilitatorClient } = {}): Gateway & {
+  get(path: string, init?: RequestInit): Promise<Response>;
+  logs: ReturnType<typeof memoryLogger>["lines"];
+} {
+  const config = loadConfig({ DATA_URL: dataDir, PUBLIC_BASE_URL: "https://api.example.test", FACILITATOR_TIMEOUT_MS: "1500", ...options.env });
+  const logger = memoryLogger();
+  const gateway = createGateway(config, { log: logger.log.bind(logger), ...(options.facilitator ? { facilitator: options.facilitator } : {}) });
+  return {
+    ...gateway,
+    logs: logger.lines,
+    get: async (path, init) => gateway.app.fetch(new Request(`http://gateway.test${path}`, init)),
+  };
+}
