@@ -1,0 +1,103 @@
+// Which XBRL concepts feed each earnings metric, in priority order (DESIGN "Derivation rules" → Earnings; pitfalls 16–18).
+// Data only: no logic beyond lookups, never label or fuzzy matching (pitfall 17: match concepts exactly).
+import type { MetricName } from "../../schemas/earnings.ts";
+
+/** How a metric's unit relates to the company's reporting currency: money, money per share, or a share count. */
+export type UnitKind = "currency" | "per_share" | "shares";
+
+/** A metric's concepts, highest priority first, and the kind of unit its values carry. */
+export interface MetricConcepts {
+  kind: UnitKind;
+  /** Additive over time (a fiscal year is the sum of its quarters), so Q4 = FY − nine months is sound (pitfall 13). */
+  additive: boolean;
+  concepts: readonly string[];
+}
+
+/**
+ * Taxonomy-qualified concepts per metric. The concept is chosen per period and per filing (pitfall 14: companies
+ * change tags), so each list mixes the old and new tags; us-gaap first, then ifrs-full (a filer uses one of them).
+ */
+export const METRIC_CONCEPTS: Readonly<Record<MetricName, MetricConcepts>> = {
+  revenue: {
+    kind: "currency",
+    additive: true,
+    concepts: [
+      "us-gaap:Revenues", // the total-revenue line; for banks and insurers the all-in total (pitfall 16: MetLife, SoFi)
+      "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", // ASC 606 total (2018+) for most industrials (Apple)
+      "us-gaap:SalesRevenueNet", // pre-2018 "net sales" (Apple, Home Depot, Texas Instruments before ASC 606)
+      "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax", // ASC 606 variant with sales taxes inside (REITs, some retailers)
+      "us-gaap:RevenuesNetOfInterestExpense", // banks and brokers: total net revenue after interest expense
+      "us-gaap:RealEstateRevenueNet", // REITs before ASC 606
+      "us-gaap:SalesRevenueGoodsNet", // Under Armour tagged its pre-2018 total here (a slice elsewhere: McDonald's own-store sales)
+      "ifrs-full:Revenue", // IFRS total revenue (TSMC's "net revenue")
+      "ifrs-full:RevenueFromContractsWithCustomers", // IFRS 15 revenue, used when the total line is not tagged
+    ],
+  },
+  net_income: {
+    kind: "currency",
+    additive: true,
+    concepts: [
+      // Only the parent's share: us-gaap:ProfitLoss includes noncontrolling interests and
+      // NetIncomeLossAvailableToCommonStockholdersBasic is after preferred dividends (pitfall 17, Micron).
+      "us-gaap:NetIncomeLoss", // net income attributable to the parent
+      "ifrs-full:ProfitLossAttributableToOwnersOfParent", // IFRS parent's share, preferred whenever tagged
+      "ifrs-full:ProfitLoss", // IFRS filers without a noncontrolling-interest split tag only the total
+    ],
+  },
+  operating_income: {
+    kind: "currency",
+    additive: true,
+    concepts: [
+      "us-gaap:OperatingIncomeLoss", // operating income; often absent for banks and insurers → null, never computed (pitfall 18)
+      "ifrs-full:ProfitLossFromOperatingActivities", // IFRS operating profit
+    ],
+  },
+  gross_profit: {
+    kind: "currency",
+    additive: true,
+    concepts: [
+      "us-gaap:GrossProfit", // revenue less cost of revenue, as tagged; not computed when absent
+      "ifrs-full:GrossProfit", // the same line under IFRS
+    ],
+  },
+  eps_basic: {
+    kind: "per_share",
+    additive: false,
+    concepts: [
+      "us-gaap:EarningsPerShareBasic", // basic EPS
+      "us-gaap:EarningsPerShareBasicAndDiluted", // one tag when basic equals diluted (loss years, simple structures)
+      "ifrs-full:BasicEarningsLossPerShare", // IFRS basic EPS
+      "ifrs-full:BasicAndDilutedEarningsLossPerShare", // IFRS single EPS line
+    ],
+  },
+  eps_diluted: {
+    kind: "per_share",
+    additive: false,
+    concepts: [
+      "us-gaap:EarningsPerShareDiluted", // diluted EPS
+      "us-gaap:EarningsPerShareBasicAndDiluted", // one tag when basic equals diluted
+      "ifrs-full:DilutedEarningsLossPerShare", // IFRS diluted EPS
+      "ifrs-full:BasicAndDilutedEarningsLossPerShare", // IFRS single EPS line
+    ],
+  },
+  diluted_shares: {
+    kind: "shares",
+    additive: false,
+    concepts: [
+      "us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding", // diluted weighted-average shares (pitfall 7: not dei cover counts)
+      "us-gaap:WeightedAverageNumberOfShareOutstandingBasicAndDiluted", // one count when basic equals diluted
+      "ifrs-full:AdjustedWeightedAverageShares", // IFRS diluted count ("adjusted for the effects of dilutive potential shares")
+    ],
+  },
+};
+
+/**
+ * Revenue tags that state the same revenue gross of taxes collected for governments: a candidate only when the filing
+ * tagged no other revenue for the period, never "the total" over a net figure (see pick in earnings.ts).
+ */
+export const REVENUE_GROSS_OF_TAX: ReadonlySet<string> = new Set(["us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax"]);
+
+/** Every concept any metric reads; the company facts parser keeps these and drops the other ~500. */
+export const EARNINGS_CONCEPTS: ReadonlySet<string> = new Set(
+  Object.values(METRIC_CONCEPTS).flatMap((m) => m.concepts),
+);

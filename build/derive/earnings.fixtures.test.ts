@@ -1,0 +1,263 @@
+// Rules the real files do not exercise (or not cleanly), on small hand-made company facts run through the parser.
+import { describe, expect, it } from "vitest";
+import type { EarningsPeriod } from "../../schemas/earnings.ts";
+import { NoXbrlHistoryError } from "../errors.ts";
+import { parseCompanyFacts } from "../parse/companyfacts.ts";
+import { deriveEarnings } from "./earnings.ts";
+import { addDays } from "./periods.ts";
+
+interface Fact {
+  start?: string;
+  end: string;
+  val: number;
+  accn: string;
+  fy: number;
+  fp: string;
+  form: string;
+  filed: string;
+}
+type Concepts = Record<string, Record<string, Fact[]>>;
+
+describe("a 16+12+12+12 fiscal calendar", () => {
+  const start = "2023-02-26";
+  const [q1, h1, nine, year] = [111, 195, 279, 363].map((d) => addDays(start, d)) as [string, string, string, string];
+  const q1f = filing("0000001234-23-000001", "10-Q", "2023-07-10", 2023, "Q1");
+  const q2f = filing("0000001234-23-000002", "10-Q", "2023-10-01", 2023, "Q2");
+  const q3f = filing("0000001234-23-000003", "10-Q", "2023-12-20", 2023, "Q3");
+  const kf = filing("0000001234-24-000004", "10-K", "2024-04-01", 2023, "FY");
+  const periods = derive({
+    "us-gaap:Revenues": {
+      USD: [
+        q1f(start, q1, 400),
+        q2f(addDays(q1, 1), h1, 300),
+        q2f(start, h1, 700),
+        q3f(addDays(h1, 1), nine, 300),
+        q3f(start, nine, 1000),
+        kf(start, year, 1350),
+      ],
+    },
+    "us-gaap:NetIncomeLoss": { USD: [q1f(start, q1, 40), q3f(start, nine, 100), kf(start, year, 140)] },
+    "us-gaap:EarningsPerShareDiluted": { "USD/shares": [kf(start, year, 1.4)] },
+  });
+
+  it("classes the 16-week Q1, 28-week half and 40-week nine months, labelled by their own filings", () => {
+    expect(find(periods, start, q1)).toMatchObject({ months: 3, duration_days: 112, fiscal_year: 2023, fiscal_quarter: "Q1" });
+    expect(find(periods, start, h1)).toMatchObject({ months: 6, duration_days: 196, fiscal_quarter: "Q2", calendar_frame: null });
+    expect(find(periods, start, nine)).toMatchObject({ months: 9, duration_days: 280, fiscal_quarter: "Q3" });
+    expect(find(periods, start, year)).toMatchObject({ months: 12, duration_days: 364, fiscal_quarter: "FY" });
+  });
+
+  it("derives the 12-week Q4 from the fiscal year and nine months; never its EPS", () => {
+    const q4 = find(periods, addDays(nine, 1), year);
+    expect(q4).toMatchObject({ months: 3, duration_days: 84, fiscal_year: 2023, fiscal_quarter: "Q4", derived: true });
+    expect(q4.label_accession).toBe("0000001234-24-000004");
+    expect(q4.metrics.revenue).toMatchObject({ value: 350, derived: true, source_accession: "0000001234-24-000004" });
+    expect(q4.metrics.net_income?.value).toBe(40);
+    expect([q4.metrics.eps_diluted, q4.metrics.diluted_shares]).toEqual([null, null]);
+  });
+
+  it("lists newest first, the quarter before the year that ends with it", () => {
+    expect(periods.slice(0, 2).map((p) => p.months)).toEqual([3, 12]);
+    expect(periods[0]!.period_end).toBe(year);
+  });
+});
+
+describe("restatements, comparatives and non-periodic forms", () => {
+  const k23 = filing("0000001234-24-000010", "10-K", "2024-02-20", 2023, "FY");
+  const k24 = filing("0000001234-25-000010", "10-K", "2025-02-20", 2024, "FY");
+  const eightK = filing("0000001234-25-000020", "8-K", "2025-03-01", 2024, "FY");
+  const proxy = filing("0000001234-25-000030", "DEF 14A", "2025-04-01", 0, "");
+  const periods = derive({
+    "us-gaap:NetIncomeLoss": {
+      USD: [
+        k23("2023-01-01", "2023-12-31", 100),
+        k23("2022-01-01", "2022-12-31", 80),
+        k23("2021-01-01", "2021-12-31", 70),
+        k24("2024-01-01", "2024-12-31", 120),
+        k24("2023-01-01", "2023-12-31", 95),
+        k24("2022-01-01", "2022-12-31", 80),
+        k24("2024-01-01", "2024-04-30", 33), // four months: no period
+        { ...k24("2024-01-01", "2024-12-31", 1), start: undefined }, // an instant: no period
+        eightK("2024-01-01", "2024-12-31", 999),
+        eightK("2020-01-01", "2020-12-31", 50),
+        proxy("2024-01-01", "2024-12-31", 120_000),
+      ],
+    },
+  });
+
+  it("takes the latest periodic filing's value and keeps the first reported one", () => {
+    const fy2023 = find(periods, "2023-01-01", "2023-12-31");
+    expect(fy2023.metrics.net_income).toMatchObject({
+      value: 95,
+      source_accession: "0000001234-25-000010",
+      restated: true,
+      original_value: 100,
+      original_accession: "0000001234-24-000010",
+    });
+    expect(find(periods, "2022-01-01", "2022-12-31").metrics.net_income).toMatchObject({ value: 80, restated: false, original_value: null });
+  });
+
+  it("labels a period by its original filing, never by a comparative's fy", () => {
+    expect(find(periods, "2023-01-01", "2023-12-31")).toMatchObject({
+      fiscal_year: 2023,
+      label_accession: "0000001234-24-000010",
+      label_inferred: false,
+    });
+  });
+
+  it("infers the labels of comparative-only periods from the company's calendar", () => {
+    expect(find(periods, "2022-01-01", "2022-12-31")).toMatchObject({ fiscal_year: 2022, label_accession: null, label_inferred: true });
+    expect(find(periods, "2021-01-01", "2021-12-31")).toMatchObject({ fiscal_year: 2021, label_inferred: true });
+  });
+
+  it("ignores 8-K and proxy facts, instants and durations of no class", () => {
+    expect(find(periods, "2024-01-01", "2024-12-31").metrics.net_income).toMatchObject({ value: 120, restated: false });
+    expect(periods.map((p) => `${p.period_start}/${p.period_end}`)).toEqual([
+      "2024-01-01/2024-12-31",
+      "2023-01-01/2023-12-31",
+      "2022-01-01/2022-12-31",
+      "2021-01-01/2021-12-31",
+    ]);
+  });
+
+  it("a company with facts only from non-periodic forms has no earnings history", () => {
+    expect(() => derive({ "us-gaap:NetIncomeLoss": { USD: [eightK("2024-01-01", "2024-12-31", 9)] } })).toThrow(NoXbrlHistoryError);
+  });
+});
+
+describe("stock splits", () => {
+  const k21 = filing("0000001234-22-000001", "10-K", "2022-02-01", 2021, "FY");
+  const k22 = filing("0000001234-23-000001", "10-K", "2023-02-01", 2022, "FY");
+  const k23 = filing("0000001234-24-000001", "10-K", "2024-02-01", 2023, "FY"); // after a 4-for-1 split
+  const year = (y: number): [string, string] => [`${y}-01-01`, `${y}-12-31`];
+  const periods = derive({
+    "us-gaap:EarningsPerShareDiluted": {
+      "USD/shares": [
+        k21(...year(2021), 4),
+        k21(...year(2020), 3),
+        k22(...year(2022), 5),
+        k22(...year(2021), 4),
+        k23(...year(2023), 1.5),
+        k23(...year(2022), 1.25),
+        k23(...year(2021), 1),
+      ],
+    },
+  });
+
+  it("flags the period last filed before the split, not those re-reported after it", () => {
+    expect(find(periods, ...year(2020))).toMatchObject({ split_unadjusted: true });
+    for (const y of [2021, 2022, 2023]) expect(find(periods, ...year(y)).split_unadjusted).toBe(false);
+    expect(find(periods, ...year(2022)).metrics.eps_diluted).toMatchObject({ value: 1.25, restated: true, original_value: 5 });
+  });
+
+  it("one EPS restated by a round ratio is a restatement, not a split", () => {
+    const single = derive({
+      "us-gaap:EarningsPerShareDiluted": {
+        "USD/shares": [k21(...year(2020), 3), k22(...year(2021), 2), k23(...year(2021), 1)],
+      },
+    });
+    expect(single.map((p) => p.split_unadjusted)).toEqual([false, false]);
+  });
+});
+
+describe("a filed Q4 share count", () => {
+  const q3 = filing("0000001234-23-000003", "10-Q", "2023-11-01", 2023, "Q3");
+  const k = filing("0000001234-24-000004", "10-K", "2024-02-01", 2023, "FY");
+  const periods = derive({
+    "us-gaap:NetIncomeLoss": { USD: [q3("2023-01-01", "2023-09-30", 300), k("2023-01-01", "2023-12-31", 400)] },
+    "us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding": {
+      shares: [k("2023-10-01", "2023-12-31", 50), k("2023-01-01", "2023-12-31", 49)],
+    },
+  });
+
+  it("keeps the filed Q4, derives its net income and diluted EPS = net income ÷ shares", () => {
+    const q4 = find(periods, "2023-10-01", "2023-12-31");
+    expect(q4).toMatchObject({ derived: false, fiscal_quarter: "Q4", fiscal_year: 2023 });
+    expect(q4.metrics.diluted_shares).toMatchObject({ value: 50, derived: false });
+    expect(q4.metrics.net_income).toMatchObject({ value: 100, derived: true });
+    expect(q4.metrics.eps_diluted).toMatchObject({ value: 2, derived: true, unit: "USD/shares" });
+    expect(q4.metrics.eps_basic).toBeNull();
+  });
+});
+
+describe("concept choice per filing and period", () => {
+  const k = filing("0000001234-24-000001", "10-K", "2024-02-01", 2023, "FY");
+  const revenueOf = (concepts: Concepts) => derive(concepts)[0]!.metrics.revenue;
+
+  it.each([
+    ["priority when the candidates agree", { "us-gaap:SalesRevenueNet": 900, "us-gaap:Revenues": 900 }, "us-gaap:Revenues", 900],
+    ["the total over a slice tagged with a total tag", { "us-gaap:Revenues": 200, "us-gaap:SalesRevenueGoodsNet": 1000 }, "us-gaap:SalesRevenueGoodsNet", 1000],
+    [
+      "net of taxes over gross of taxes",
+      { "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax": 1000, "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax": 1100 },
+      "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+      1000,
+    ],
+    ["gross of taxes when it is all there is", { "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax": 1100 }, "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax", 1100],
+  ])("revenue: %s", (_name, values, concept, value) => {
+    const concepts = Object.fromEntries(Object.entries(values).map(([c, v]) => [c, { USD: [k("2023-01-01", "2023-12-31", v)] }]));
+    expect(revenueOf(concepts)).toMatchObject({ concept, value });
+  });
+
+  it("net income is the parent's share, never ProfitLoss", () => {
+    const [p] = derive({
+      "us-gaap:ProfitLoss": { USD: [k("2023-01-01", "2023-12-31", 130)] },
+      "us-gaap:NetIncomeLoss": { USD: [k("2023-01-01", "2023-12-31", 100)] },
+    });
+    expect(p!.metrics.net_income).toMatchObject({ value: 100, concept: "us-gaap:NetIncomeLoss" });
+  });
+
+  it("uses the dominant currency and its per-share unit throughout", () => {
+    const twd = filing("0000001234-24-000001", "20-F", "2024-04-01", 2023, "FY");
+    const [p] = deriveIfrs({
+      Revenue: { TWD: [twd("2023-01-01", "2023-12-31", 2000), twd("2022-01-01", "2022-12-31", 1800)], USD: [twd("2023-01-01", "2023-12-31", 65)] },
+      BasicEarningsLossPerShare: { "TWD/shares": [twd("2023-01-01", "2023-12-31", 30)], "USD/shares": [twd("2023-01-01", "2023-12-31", 1)] },
+    });
+    expect(p!.metrics.revenue).toMatchObject({ value: 2000, unit: "TWD", concept: "ifrs-full:Revenue" });
+    expect(p!.metrics.eps_basic).toMatchObject({ value: 30, unit: "TWD/shares" });
+  });
+});
+
+describe("fiscal labels a filing got wrong", () => {
+  const k = filing("0000001234-24-000001", "10-K", "2024-02-20", 2023, "FY");
+  const taggedFy = filing("0000001234-24-000002", "10-Q", "2024-05-01", 2024, "FY"); // Disney's fiscal 2022 10-Qs
+  const wrongYear = filing("0000001234-24-000003", "10-Q", "2024-08-01", 2023, "Q3"); // Under Armour's 2020 Q1 10-Q
+  const periods = derive({
+    "us-gaap:NetIncomeLoss": {
+      USD: [k("2023-01-01", "2023-12-31", 10), taggedFy("2024-01-01", "2024-03-31", 3), wrongYear("2024-04-01", "2024-06-30", 4)],
+    },
+  });
+
+  it("reads the quarter from the filing's own period lengths when fp says FY on a 10-Q", () => {
+    expect(find(periods, "2024-01-01", "2024-03-31")).toMatchObject({
+      fiscal_year: 2024,
+      fiscal_quarter: "Q1",
+      label_accession: "0000001234-24-000002",
+      label_inferred: false,
+    });
+  });
+
+  it("infers the labels from the calendar when fy and fp both contradict it", () => {
+    expect(find(periods, "2024-04-01", "2024-06-30")).toMatchObject({ fiscal_year: 2024, fiscal_quarter: "Q2", label_inferred: true, label_accession: null });
+  });
+});
+
+function filing(accn: string, form: string, filed: string, fy: number, fp: string) {
+  return (start: string, end: string, val: number): Fact => ({ start, end, val, accn, fy, fp, form, filed });
+}
+
+function derive(concepts: Concepts): EarningsPeriod[] {
+  const usGaap = Object.fromEntries(Object.entries(concepts).map(([key, units]) => [key.replace("us-gaap:", ""), { units }]));
+  return deriveEarnings(parseCompanyFacts({ cik: 1234, entityName: "Example Corp", facts: { "us-gaap": usGaap } }));
+}
+
+function deriveIfrs(concepts: Record<string, Record<string, Fact[]>>): EarningsPeriod[] {
+  const ifrs = Object.fromEntries(Object.entries(concepts).map(([name, units]) => [name, { units }]));
+  return deriveEarnings(parseCompanyFacts({ cik: 1234, entityName: "Example Corp", facts: { "ifrs-full": ifrs } }));
+}
+
+function find(periods: EarningsPeriod[], start: string, end: string): EarningsPeriod {
+  const p = periods.find((x) => x.period_start === start && x.period_end === end);
+  if (!p) throw new Error(`no period ${start}..${end} among ${periods.map((x) => `${x.period_start}..${x.period_end}`).join(", ")}`);
+  return p;
+}

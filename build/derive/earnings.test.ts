@@ -1,0 +1,260 @@
+import { expect, it } from "vitest";
+import { EarningsPeriod, type Metric } from "../../schemas/earnings.ts";
+import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
+import { parseCompanyFacts } from "../parse/companyfacts.ts";
+import { EARNINGS_CONCEPTS } from "./concepts.ts";
+import { deriveEarnings } from "./earnings.ts";
+import { addDays } from "./periods.ts";
+
+const FOLDER = "api/xbrl/companyfacts";
+const PERIODIC = /^(10-K|10-Q|20-F|40-F|10-KT|10-QT)(\/A)?$/;
+
+interface RawFact {
+  start?: string;
+  end: string;
+  val: number;
+  accn: string;
+  fy?: number | null;
+  fp?: string | null;
+  form: string;
+  filed: string;
+}
+type RawFile = { cik: number; entityName: string; facts: Record<string, Record<string, { units: Record<string, RawFact[]> }>> };
+
+describeEdgar("deriveEarnings on every company facts file of the mirror", () => {
+  const files = listEdgar(FOLDER);
+  const load = (file: string) => {
+    const text = readEdgar(`${FOLDER}/${file}`);
+    return { raw: JSON.parse(text) as RawFile, periods: deriveEarnings(parseCompanyFacts(text)) };
+  };
+
+  it.each(files)("%s: unique (start, end), valid, newest first, traceable to periodic filings in the file", (file) => {
+    const { raw, periods } = load(file);
+    expect(periods.length).toBeGreaterThan(0);
+    const keys = periods.map((p) => `${p.period_start}/${p.period_end}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const accessions = new Set(allFacts(raw).map(({ fact }) => fact.accn));
+    for (const [i, p] of periods.entries()) {
+      EarningsPeriod.parse(p);
+      expect(accessions.has(p.source_accession)).toBe(true);
+      expect(p.form).toMatch(PERIODIC);
+      const next = periods[i + 1];
+      if (next) expect(p.period_end > next.period_end || (p.period_end === next.period_end && p.duration_days < next.duration_days)).toBe(true);
+      for (const m of metricsOf(p)) {
+        expect(accessions.has(m.source_accession)).toBe(true);
+        if (m.original_accession) expect(accessions.has(m.original_accession)).toBe(true);
+        expect(m.form).toMatch(PERIODIC);
+        expect(m.filed_at <= p.filed_at).toBe(true);
+      }
+    }
+  });
+
+  it.each(files)("%s: each label comes from the earliest periodic filing whose own latest duration end is the period end", (file) => {
+    const { raw, periods } = load(file);
+    // Independently of the code under test: each filing's own period end is the latest end of its duration facts
+    // among the earnings concepts (all concepts would not do: Walmart's 2011–12 10-Ks carry guidance durations).
+    const own = new Map<string, { end: string; filed: string }>();
+    for (const { key, fact } of allFacts(raw)) {
+      if (!EARNINGS_CONCEPTS.has(key) || !fact.start || !PERIODIC.test(fact.form)) continue;
+      const seen = own.get(fact.accn);
+      if (!seen || fact.end > seen.end) own.set(fact.accn, { end: fact.end, filed: fact.filed });
+    }
+    const labelled = periods.filter((p) => p.label_accession !== null);
+    expect(labelled.length).toBeGreaterThan(periods.length / 2);
+    for (const p of labelled) {
+      expect(own.get(p.label_accession!)?.end).toBe(p.period_end);
+      const earlier = [...own].filter(([accn, o]) => o.end === p.period_end && (o.filed < own.get(p.label_accession!)!.filed || (o.filed === own.get(p.label_accession!)!.filed && accn < p.label_accession!)));
+      expect(earlier).toEqual([]);
+      expect(p.label_inferred).toBe(false);
+    }
+  });
+
+  it.each(files)("%s: labels do not change when later filings re-report the period", (file) => {
+    const { raw, periods } = load(file);
+    const filed = [...new Set(allFacts(raw).map(({ fact }) => fact.filed))].sort();
+    const cutoff = filed[Math.floor(filed.length * 0.6)]!;
+    const early = deriveEarnings(parseCompanyFacts(filterFiled(raw, cutoff)));
+    const later = new Map(periods.map((p) => [`${p.period_start}/${p.period_end}`, p]));
+    let compared = 0;
+    for (const p of early.filter((e) => !e.label_inferred)) {
+      const now = later.get(`${p.period_start}/${p.period_end}`)!;
+      expect([now.fiscal_year, now.fiscal_quarter, now.label_accession]).toEqual([p.fiscal_year, p.fiscal_quarter, p.label_accession]);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+
+  it.each(files)("%s: a derived Q4 is the fiscal year minus its nine months, to the unit", (file) => {
+    const { periods } = load(file);
+    const byKey = new Map(periods.map((p) => [`${p.period_start}/${p.period_end}`, p]));
+    for (const q4 of periods.filter((p) => p.derived)) {
+      expect([q4.months, q4.fiscal_quarter]).toEqual([3, "Q4"]);
+      expect([q4.metrics.eps_basic, q4.metrics.diluted_shares]).toEqual([null, null]);
+      const year = periods.find((p) => p.months === 12 && p.period_end === q4.period_end)!;
+      expect(q4.fiscal_year).toBe(year.fiscal_year);
+      const nine = byKey.get(`${year.period_start}/${addDays(q4.period_start, -1)}`);
+      for (const name of ["revenue", "net_income"] as const) {
+        const [fy, ytd, derived] = [year.metrics[name], nine?.metrics[name], q4.metrics[name]];
+        if (fy && ytd) expect(derived?.value).toBe(fy.value - ytd.value);
+        if (derived) expect(derived.derived).toBe(true);
+      }
+    }
+  });
+});
+
+describeEdgar("hand-checked figures", () => {
+  const periodsOf = (cik: string) => deriveEarnings(parseCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`)));
+  const period = (periods: EarningsPeriod[], start: string, end: string) => {
+    const p = periods.find((x) => x.period_start === start && x.period_end === end);
+    if (!p) throw new Error(`no period ${start}..${end}`);
+    return p;
+  };
+
+  it("Apple FY2023: 53-week year, values from the 10-K, labels from the fiscal 2023 10-K", () => {
+    const apple = periodsOf("0000320193");
+    const fy = period(apple, "2022-09-25", "2023-09-30");
+    expect(fy).toMatchObject({ fiscal_year: 2023, fiscal_quarter: "FY", months: 12, duration_days: 371, calendar_frame: "CY2023" });
+    expect(fy.label_accession).toBe("0000320193-23-000106"); // the 10-K for fiscal 2023, filed 2023-11-03
+    // 10-K for fiscal 2023, Consolidated Statements of Operations: "Total net sales" 383,285; "Net income" 96,995
+    // ($ millions); diluted earnings per share 6.13.
+    expect(fy.metrics.revenue).toMatchObject({ value: 383_285_000_000, unit: "USD", restated: false });
+    expect(fy.metrics.net_income?.value).toBe(96_995_000_000);
+    expect(fy.metrics.eps_diluted).toMatchObject({ value: 6.13, unit: "USD/shares" });
+  });
+
+  it("Apple: the 2020 4-for-1 split — FY2019 EPS re-reported on the new basis, FY2017 flagged", () => {
+    const apple = periodsOf("0000320193");
+    // 10-K for fiscal 2019: diluted EPS 11.89; 10-K for fiscal 2021 re-reports it as 2.97 after the August 2020 split.
+    const fy2019 = period(apple, "2018-09-30", "2019-09-28");
+    expect(fy2019.metrics.eps_diluted).toMatchObject({ value: 2.97, restated: true, original_value: 11.89 });
+    expect(fy2019.split_unadjusted).toBe(false);
+    // FY2017 diluted EPS 9.21 was last filed in the 10-K for fiscal 2019 (before the split) and never re-reported.
+    const fy2017 = period(apple, "2016-09-25", "2017-09-30");
+    expect(fy2017.metrics.eps_diluted?.value).toBe(9.21);
+    expect(fy2017.split_unadjusted).toBe(true);
+  });
+
+  it("Walmart: the year to January 2024 is FY2024; FY2023 EPS restated for the 2024 3-for-1 split", () => {
+    const walmart = periodsOf("0000104169");
+    const fy2024 = period(walmart, "2023-02-01", "2024-01-31");
+    expect(fy2024).toMatchObject({ fiscal_year: 2024, fiscal_quarter: "FY", calendar_frame: "CY2023" });
+    // Annual report for fiscal 2024, Consolidated Statements of Income: "Total revenues" 648,125; "Consolidated net
+    // income attributable to Walmart" 15,511 ($ millions); diluted EPS 1.91 (after the February 2024 split).
+    expect(fy2024.metrics.revenue?.value).toBe(648_125_000_000);
+    expect(fy2024.metrics.net_income?.value).toBe(15_511_000_000);
+    expect(fy2024.metrics.eps_diluted?.value).toBe(1.91);
+    // Fiscal 2023 10-K: diluted EPS 4.27; re-reported as 1.42 on the post-split basis.
+    const fy2023 = period(walmart, "2022-02-01", "2023-01-31");
+    expect(fy2023).toMatchObject({ fiscal_year: 2023, split_unadjusted: false });
+    expect(fy2023.metrics.eps_diluted).toMatchObject({ value: 1.42, restated: true, original_value: 4.27 });
+  });
+
+  it("Home Depot: the year to 28 January 2024 is fiscal 2023; the 53-week fiscal 2024 has a 14-week derived Q4", () => {
+    const hd = periodsOf("0000354950");
+    const fy2023 = period(hd, "2023-01-30", "2024-01-28");
+    expect(fy2023).toMatchObject({ fiscal_year: 2023, fiscal_quarter: "FY", duration_days: 364 });
+    // Fiscal 2023 10-K, Consolidated Statements of Earnings: "Net sales" 152,669; "Net earnings" 15,143 ($ millions);
+    // diluted earnings per share 15.11.
+    expect(fy2023.metrics.revenue?.value).toBe(152_669_000_000);
+    expect(fy2023.metrics.net_income?.value).toBe(15_143_000_000);
+    expect(fy2023.metrics.eps_diluted?.value).toBe(15.11);
+    const fy2024 = period(hd, "2024-01-29", "2025-02-02");
+    expect(fy2024).toMatchObject({ fiscal_year: 2024, duration_days: 371 });
+    // Fiscal 2024 10-K: net sales 159,514; fourth quarter (14 weeks) net sales 39,704 = 159,514 − 119,810 (nine months).
+    const q4 = period(hd, "2024-10-28", "2025-02-02");
+    expect(q4).toMatchObject({ fiscal_year: 2024, fiscal_quarter: "Q4", months: 3, duration_days: 98, derived: true });
+    expect(q4.metrics.revenue).toMatchObject({ value: 39_704_000_000, derived: true });
+  });
+
+  it("Disney FY2023 and its derived fourth quarter", () => {
+    const disney = periodsOf("0001744489");
+    const fy = period(disney, "2022-10-02", "2023-09-30");
+    // Fiscal 2023 10-K, Consolidated Statements of Income: "Revenues" 88,898; "Net income attributable to The Walt
+    // Disney Company (Disney)" 2,354 ($ millions); diluted EPS 1.29.
+    expect(fy).toMatchObject({ fiscal_year: 2023, fiscal_quarter: "FY" });
+    expect(fy.metrics.revenue?.value).toBe(88_898_000_000);
+    expect(fy.metrics.net_income?.value).toBe(2_354_000_000);
+    expect(fy.metrics.eps_diluted?.value).toBe(1.29);
+    // Q4 fiscal 2023 (reported in the earnings release): revenues 21,241; net income attributable to Disney 264.
+    const q4 = period(disney, "2023-07-02", "2023-09-30");
+    expect(q4).toMatchObject({ fiscal_year: 2023, fiscal_quarter: "Q4", derived: true, label_accession: fy.label_accession });
+    expect([q4.metrics.revenue?.value, q4.metrics.net_income?.value, q4.metrics.eps_diluted]).toEqual([21_241_000_000, 264_000_000, null]);
+    // Disney tagged its fiscal 2022 10-Qs fp=FY; the quarter ending 2022-01-01 is still its fiscal Q1 2022.
+    expect(period(disney, "2021-10-03", "2022-01-01")).toMatchObject({ fiscal_year: 2022, fiscal_quarter: "Q1", label_inferred: false });
+  });
+
+  it("Under Armour: 10-K/A, the January–March 2022 transition period, and the first March year", () => {
+    const ua = periodsOf("0001336917");
+    // FY2012: labels from the 10-K filed 2013-02-25, not the 10-K/A filed the next day. 2012 10-K, Consolidated
+    // Statements of Income: "Net revenues" 1,834,921 ($ thousands; tagged SalesRevenueGoodsNet by the company).
+    const fy2012 = period(ua, "2012-01-01", "2012-12-31");
+    expect(fy2012).toMatchObject({ fiscal_year: 2012, label_accession: "0001336917-13-000011" });
+    expect(fy2012.metrics.revenue?.value).toBe(1_834_921_000);
+    // Transition period (10-QT for January 1 – March 31, 2022), labelled by that 10-QT.
+    const transition = period(ua, "2022-01-01", "2022-03-31");
+    expect(transition).toMatchObject({ months: 3, fiscal_year: 2022, fiscal_quarter: "Q1", label_accession: "0001336917-22-000017" });
+    // FY2023 = April 2022 – March 2023. 10-K filed 2023-05-24: net revenues 5,903,636; revised to 5,903,165 in the
+    // 10-K filed 2024-05-29 ($ thousands).
+    const fy2023 = period(ua, "2022-04-01", "2023-03-31");
+    expect(fy2023).toMatchObject({ fiscal_year: 2023, fiscal_quarter: "FY", label_accession: "0001336917-23-000021" });
+    expect(fy2023.metrics.revenue).toMatchObject({
+      value: 5_903_165_000,
+      restated: true,
+      original_value: 5_903_636_000,
+      original_accession: "0001336917-23-000021",
+    });
+  });
+
+  it("Hertz FY2018: EPS restated after the 2019 rights offering", () => {
+    const hertz = periodsOf("0001657853");
+    const fy2018 = period(hertz, "2018-01-01", "2018-12-31");
+    // 10-K for 2018 (0001657853-19-000005): net loss attributable to Hertz Global (225) $ millions, diluted loss per
+    // share (2.68) on 84 million shares; the 10-Ks for 2019 and 2020 re-report (2.35) on 96 million shares.
+    expect(fy2018.metrics.net_income?.value).toBe(-225_000_000);
+    expect(fy2018.metrics.eps_diluted).toMatchObject({
+      value: -2.35,
+      restated: true,
+      original_value: -2.68,
+      original_accession: "0001657853-19-000005",
+    });
+    expect(fy2018.metrics.diluted_shares).toMatchObject({ value: 96_000_000, original_value: 84_000_000 });
+    expect(fy2018.split_unadjusted).toBe(false);
+  });
+
+  it("TSMC (IFRS, 20-F, TWD): annual periods only, in the reporting currency", () => {
+    const tsmc = periodsOf("0001046179");
+    expect(tsmc.every((p) => p.months === 12 && p.form === "20-F")).toBe(true);
+    const fy2023 = period(tsmc, "2023-01-01", "2023-12-31");
+    // 2023 annual report / 20-F, consolidated statements of comprehensive income: net revenue NT$2,161,735.8 million.
+    expect(fy2023).toMatchObject({ fiscal_year: 2023, fiscal_quarter: "FY" });
+    expect(fy2023.metrics.revenue).toMatchObject({ value: 2_161_735_800_000, unit: "TWD", concept: "ifrs-full:Revenue" });
+    expect(fy2023.metrics.net_income).toMatchObject({ unit: "TWD", concept: "ifrs-full:ProfitLossAttributableToOwnersOfParent" });
+    expect(fy2023.metrics.eps_diluted?.unit).toBe("TWD/shares");
+  });
+});
+
+function allFacts(raw: RawFile): { key: string; fact: RawFact }[] {
+  const out: { key: string; fact: RawFact }[] = [];
+  for (const [taxonomy, concepts] of Object.entries(raw.facts)) {
+    for (const [name, concept] of Object.entries(concepts)) {
+      for (const list of Object.values(concept.units)) for (const fact of list) out.push({ key: `${taxonomy}:${name}`, fact });
+    }
+  }
+  return out;
+}
+
+function filterFiled(raw: RawFile, cutoff: string): RawFile {
+  const facts: RawFile["facts"] = {};
+  for (const [taxonomy, concepts] of Object.entries(raw.facts)) {
+    facts[taxonomy] = {};
+    for (const [name, concept] of Object.entries(concepts)) {
+      const units = Object.fromEntries(Object.entries(concept.units).map(([u, list]) => [u, list.filter((f) => f.filed <= cutoff)]));
+      facts[taxonomy][name] = { units };
+    }
+  }
+  return { ...raw, facts };
+}
+
+function metricsOf(p: EarningsPeriod): Metric[] {
+  return Object.values(p.metrics).filter((m): m is Metric => m !== null);
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import {
+  addDays,
+  calendarFrame,
+  classifyMonths,
+  durationDays,
+  fitsQuarter,
+  inferFiscalPosition,
+  type LabelAnchor,
+  type Months,
+} from "./periods.ts";
+
+const from = "2023-01-01";
+const spanOf = (days: number): [string, string] => [from, addDays(from, days - 1)];
+
+describe("classifyMonths", () => {
+  it.each<[number, Months | null, string]>([
+    [30, null, "a month"],
+    [84, 3, "12-week quarter (the 12s of a 16+12+12+12 calendar)"],
+    [89, 3, "February–April calendar quarter"],
+    [91, 3, "13-week quarter"],
+    [98, 3, "14-week quarter of a 53-week year"],
+    [112, 3, "16-week first quarter"],
+    [120, null, "four months: no class"],
+    [182, 6, "26-week half"],
+    [196, 6, "16+12-week half"],
+    [230, null, "seven and a half months"],
+    [273, 9, "39-week nine months"],
+    [280, 9, "16+12+12-week nine months"],
+    [320, null, "ten and a half months"],
+    [364, 12, "52-week year"],
+    [365, 12, "calendar year"],
+    [366, 12, "leap year"],
+    [371, 12, "53-week year (Apple FY2023)"],
+    [400, null, "longer than a 53-week year"],
+  ])("%i days → %s (%s)", (days, months) => {
+    expect(classifyMonths(...spanOf(days))).toBe(months);
+  });
+});
+
+describe("durationDays and addDays", () => {
+  it.each([
+    ["2022-09-25", "2023-09-30", 371],
+    ["2023-02-01", "2024-01-31", 365],
+    ["2024-01-01", "2024-12-31", 366],
+    ["2023-10-01", "2023-12-30", 91],
+  ])("%s..%s is %i days inclusive", (start, end, days) => {
+    expect(durationDays(start, end)).toBe(days);
+    expect(addDays(start, days - 1)).toBe(end);
+  });
+
+  it("crosses leap days and centuries", () => {
+    expect(addDays("2024-02-28", 1)).toBe("2024-02-29");
+    expect(addDays("2100-02-28", 1)).toBe("2100-03-01");
+    expect(addDays("2000-03-01", -1)).toBe("2000-02-29");
+  });
+});
+
+describe("calendarFrame: the calendar period a duration overlaps most", () => {
+  it.each<[string, string, Months, string | null, string]>([
+    ["2023-07-31", "2023-10-29", 3, "CY2023Q3", "DESIGN's example: 31 July–29 October"],
+    ["2023-10-01", "2023-12-30", 3, "CY2023Q4", "Apple fiscal Q1 2024"],
+    ["2022-09-25", "2022-12-31", 3, "CY2022Q4", "Apple's 14-week Q1 2023"],
+    ["2024-02-04", "2024-05-25", 3, "CY2024Q1", "16-week Q1: 57 days in Q1, 55 in Q2"],
+    ["2023-02-01", "2024-01-31", 12, "CY2023", "Walmart FY2024"],
+    ["2022-09-25", "2023-09-30", 12, "CY2023", "Apple FY2023"],
+    ["2015-07-01", "2016-06-30", 12, "CY2015", "June year: 184 days in 2015, 182 in 2016"],
+    ["2023-01-01", "2023-06-30", 6, null, "year-to-date has no frame"],
+    ["2023-01-01", "2023-09-30", 9, null, "year-to-date has no frame"],
+  ])("%s..%s (%i months) → %s: %s", (start, end, months, frame) => {
+    expect(calendarFrame(start, end, months)).toBe(frame);
+  });
+});
+
+describe("inferFiscalPosition: the company's own calendar", () => {
+  const walmart: LabelAnchor[] = [{ end: "2024-01-31", fiscalYear: 2024, quarter: 4, annual: true }];
+  const homeDepot: LabelAnchor[] = [{ end: "2024-01-28", fiscalYear: 2023, quarter: 4, annual: true }];
+  // A 16+12+12+12 calendar: FY2022 ends 2023-02-25; quarters end 112, 196, 280 and 364 days later.
+  const grocer: LabelAnchor[] = [{ end: "2023-02-25", fiscalYear: 2022, quarter: 4, annual: true }];
+
+  it.each([
+    ["Walmart-style naming", walmart, "2023-04-30", 2024, 1],
+    ["Walmart-style naming", walmart, "2023-01-31", 2023, 4],
+    ["Walmart-style naming, two years back", walmart, "2022-07-31", 2023, 2],
+    ["Home Depot-style naming", homeDepot, "2023-04-30", 2023, 1],
+    ["Home Depot 53-week year end", homeDepot, "2025-02-02", 2024, 4],
+    ["16-week Q1", grocer, addDays("2023-02-25", 112), 2023, 1],
+    ["12-week Q2", grocer, addDays("2023-02-25", 196), 2023, 2],
+    ["12-week Q3", grocer, addDays("2023-02-25", 280), 2023, 3],
+    ["year end", grocer, addDays("2023-02-25", 364), 2023, 4],
+    ["prior Q3 (comparative)", grocer, addDays("2023-02-25", -84), 2022, 3],
+    ["prior Q1 (comparative)", grocer, addDays("2023-02-25", -252), 2022, 1],
+  ])("%s: %s → FY%i Q%i", (_name, anchors, end, fiscalYear, quarter) => {
+    expect(inferFiscalPosition(end, anchors)).toEqual({ fiscalYear, quarter });
+  });
+
+  it("prefers the nearest annual anchor over a nearer quarterly one", () => {
+    const anchors: LabelAnchor[] = [
+      { end: "2023-12-31", fiscalYear: 2023, quarter: 4, annual: true },
+      { end: "2024-03-31", fiscalYear: 1999, quarter: 1, annual: false }, // a quarterly label is not a fiscal year end
+    ];
+    expect(inferFiscalPosition("2024-06-30", anchors)).toEqual({ fiscalYear: 2024, quarter: 2 });
+  });
+
+  it("falls back to quarterly anchors, and has nothing to say without any", () => {
+    expect(inferFiscalPosition("2024-06-30", [{ end: "2024-03-31", fiscalYear: 2024, quarter: 1, annual: false }])).toEqual({
+      fiscalYear: 2024,
+      quarter: 2,
+    });
+    expect(inferFiscalPosition("2024-06-30", [])).toBeNull();
+  });
+});
+
+describe("fitsQuarter: year-to-date length matches the quarter it ends in", () => {
+  it.each([
+    [3, 1, true],
+    [3, 4, true],
+    [6, 2, true],
+    [6, 3, false],
+    [9, 3, true],
+    [9, 4, false],
+    [12, 4, true],
+    [12, 2, false],
+  ] as const)("%i months ending in Q%i → %s", (months, quarter, fits) => {
+    expect(fitsQuarter(months, quarter)).toBe(fits);
+  });
+});

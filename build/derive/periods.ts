@@ -1,0 +1,115 @@
+// Period arithmetic for earnings: classing a (start, end) duration, SEC calendar frames, fiscal labels from the calendar.
+// Pure date arithmetic on YYYY-MM-DD strings (UTC days): no clock, no I/O, no knowledge of filings.
+
+/** The month classes a period can have (DESIGN "Field names": months 3, 6, 9 or 12). */
+export type Months = 3 | 6 | 9 | 12;
+/** The fiscal quarter a period ends in: 1–4 (4 is also the fiscal year's end). */
+export type QuarterIndex = 1 | 2 | 3 | 4;
+
+// Inclusive day counts per class. Quarters are 12, 13, 14 or 16 weeks (84, 91, 98, 112 days) or calendar
+// quarters (89–92): a 16-week Q1 (16+12+12+12 calendars, e.g. grocers) is still a quarter, so 80–115 is a quarter
+// and a four-month period (~120 days) is not. Half years: 24–28 weeks or 181–184 days (16+12 = 196). Nine months:
+// 36–40 weeks or 273–274 days (16+12+12 = 280). Years: 52/53 weeks (364/371) or 365/366 days (pitfall 19).
+// Gaps between the classes (4–5, 7–8, 10–11 months, or longer than a 53-week year) are not periods we publish.
+const CLASSES: readonly { months: Months; min: number; max: number }[] = [
+  { months: 3, min: 80, max: 115 },
+  { months: 6, min: 165, max: 205 },
+  { months: 9, min: 250, max: 295 },
+  { months: 12, min: 350, max: 380 },
+];
+const DAY_MS = 86_400_000;
+/** Average fiscal quarter in days (a 365.25-day year over four), used to step a fiscal calendar. */
+const QUARTER_DAYS = 365.25 / 4;
+const QUARTERS = [0, 1, 2, 3] as const;
+
+/** Inclusive length of a period in days: 2022-09-25..2023-09-30 (Apple FY2023, 53 weeks) is 371. */
+export function durationDays(start: string, end: string): number {
+  return dayNumber(end) - dayNumber(start) + 1;
+}
+
+/** The month class of a duration (3, 6, 9 or 12), or null when it fits none (see CLASSES for the tolerances). */
+export function classifyMonths(start: string, end: string): Months | null {
+  const days = durationDays(start, end);
+  for (const c of CLASSES) if (days >= c.min && days <= c.max) return c.months;
+  return null;
+}
+
+/** The date `days` after `date` (negative goes back). */
+export function addDays(date: string, days: number): string {
+  return new Date((dayNumber(date) + days) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The SEC frame a period would file under (pitfall 4, DESIGN `CY2023Q4`): a quarter → the calendar quarter it
+ * overlaps most (31 Jul–29 Oct → CY…Q3), a fiscal year → the calendar year it overlaps most, year-to-date → null.
+ * On an exact tie the later calendar period wins (the one holding the period's end).
+ */
+export function calendarFrame(start: string, end: string, months: Months): string | null {
+  if (months === 6 || months === 9) return null;
+  const [first, last] = [dayNumber(start), dayNumber(end)];
+  let best: string | null = null;
+  let bestOverlap = 0;
+  for (let y = Number(start.slice(0, 4)); y <= Number(end.slice(0, 4)); y++) {
+    const spans = months === 12 ? [[0, 12, `CY${y}`] as const] : QUARTERS.map((q) => [q * 3, q * 3 + 3, `CY${y}Q${q + 1}`] as const);
+    for (const [fromMonth, toMonth, name] of spans) {
+      const overlap = Math.min(last, Date.UTC(y, toMonth, 1) / DAY_MS - 1) - Math.max(first, Date.UTC(y, fromMonth, 1) / DAY_MS) + 1;
+      if (overlap > 0 && overlap >= bestOverlap) [best, bestOverlap] = [name, overlap];
+    }
+  }
+  return best;
+}
+
+/** A period whose fiscal labels are known from its original filing: a fixed point of the company's calendar. */
+export interface LabelAnchor {
+  end: string;
+  fiscalYear: number;
+  quarter: QuarterIndex;
+  /** True for a fiscal year's own annual report: the fiscal year end learned from the company's 10-K/20-F. */
+  annual: boolean;
+}
+
+/** Fiscal year and quarter of the quarter a period ends in. */
+export interface FiscalPosition {
+  fiscalYear: number;
+  quarter: QuarterIndex;
+}
+
+/**
+ * Infers the fiscal year and quarter of a period ending on `end` from the company's own calendar (DESIGN
+ * "Labels": comparative-only periods): counts quarters from the nearest fiscal year end it reported in an annual
+ * report (any labelled period when it filed none). Stepping by whole quarters from a nearby anchor absorbs 52/53-week
+ * drift and 16+12+12+12 calendars (112, 196, 280, 364 days all round to the right quarter), and names years as the
+ * company does (Walmart's year to January 2024 is FY2024, Home Depot's FY2023). Null without any anchor.
+ */
+export function inferFiscalPosition(end: string, anchors: readonly LabelAnchor[]): FiscalPosition | null {
+  const annual = anchors.filter((a) => a.annual);
+  const pool = annual.length > 0 ? annual : anchors;
+  const target = dayNumber(end);
+  let nearest: LabelAnchor | undefined;
+  for (const a of pool) {
+    if (!nearest || Math.abs(dayNumber(a.end) - target) < Math.abs(dayNumber(nearest.end) - target)) nearest = a;
+  }
+  if (!nearest) return null;
+  const steps = Math.round((target - dayNumber(nearest.end)) / QUARTER_DAYS);
+  const index = nearest.fiscalYear * 4 + (nearest.quarter - 1) + steps;
+  return { fiscalYear: Math.floor(index / 4), quarter: ((((index % 4) + 4) % 4) + 1) as QuarterIndex };
+}
+
+/** True when a period's length fits the quarter it ends in: year-to-date 6, 9, 12 months end in Q2, Q3, Q4. */
+export function fitsQuarter(months: Months, quarter: QuarterIndex): boolean {
+  return months === 3 || months / 3 === quarter;
+}
+
+/** Days since 1970-01-01 of a YYYY-MM-DD string, by integer arithmetic (the hottest call of a derivation). */
+function dayNumber(date: string): number {
+  // charCodeAt − 48 per digit, written out: a helper closure here costs more than the arithmetic.
+  let y = date.charCodeAt(0) * 1000 + date.charCodeAt(1) * 100 + date.charCodeAt(2) * 10 + date.charCodeAt(3) - 53_328;
+  const m = date.charCodeAt(5) * 10 + date.charCodeAt(6) - 528;
+  const d = date.charCodeAt(8) * 10 + date.charCodeAt(9) - 528;
+  // Days from civil (H. Hinnant): March-based years put the leap day last.
+  if (m <= 2) y--;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}

@@ -1,0 +1,95 @@
+// Stock splits seen in the data, and the periods whose per-share values predate one (DESIGN "Restatements"; pitfall 15).
+// Pure; flags periods, never rescales a value (a guessed adjustment would be a value nobody filed).
+import type { EarningsPeriod, MetricName } from "../../schemas/earnings.ts";
+
+/** Metrics a split changes: per-share values shrink by the ratio, share counts grow by it. */
+const PER_SHARE: readonly MetricName[] = ["eps_basic", "eps_diluted", "diluted_shares"];
+/** How close a re-reported ratio must be to a whole split ratio (EPS is rounded to the cent). */
+const TOLERANCE = 0.02;
+/** A share count re-reported this close to a whole ratio is a split on its own (UA's 2016 Class C dividend shows once). */
+const EXACT = 0.001;
+/** EPS pairs whose larger value is below this are too coarse to read a ratio from (0.40 → 0.20 is no 2-for-1 split). */
+const MIN_EPS = 0.5;
+/** Larger ratios are scale slips, not splits (McDonald's 2024 filings re-tag share counts in millions: 751800000 → 751.8). */
+const MAX_RATIO = 500;
+
+/** A metric's values for one period, one per filing, oldest filing first. */
+export type History = readonly { value: number; accn: string; filed: string }[];
+
+/** A split: its ratio, and the window it took effect in (after the last old-basis filing, by the first new-basis one). */
+export interface Split {
+  ratio: number;
+  after: string;
+  by: string;
+  periods: Set<string>;
+  /** A share-count witness matched the ratio to within EXACT. */
+  exact: boolean;
+}
+
+/**
+ * Flags `split_unadjusted` on every period whose per-share values were last filed before a split the data shows.
+ * A split shows as a period whose EPS or share count one filing re-reported at a whole ratio n ≥ 2 (or 1/n, a reverse
+ * split) of the previous filing's value; such re-reports that overlap in time form one split, which needs two periods
+ * as witnesses, or one share count re-reported at the ratio to 0.1% (a single EPS restated by a round ratio is not
+ * enough: EPS is rounded, and restatements happen). A period is unadjusted when any of its filed
+ * per-share values was last filed before that split's first new-basis filing.
+ */
+export function flagSplitUnadjusted(
+  periods: ReadonlyMap<string, EarningsPeriod>,
+  histories: ReadonlyMap<string, ReadonlyMap<MetricName, History>>,
+): void {
+  const splits = detectSplits(histories);
+  for (const period of periods.values()) {
+    const perShare = PER_SHARE.map((name) => period.metrics[name]).filter((m) => m !== null && !m.derived);
+    if (perShare.length === 0) continue;
+    const lastFiled = perShare.reduce((a, m) => (m!.filed_at < a ? m!.filed_at : a), "9999-12-31");
+    period.split_unadjusted = splits.some((s) => lastFiled < s.by);
+  }
+}
+
+/** Splits found in the per-share histories, each seen in two periods or in one exactly re-reported share count. */
+export function detectSplits(histories: ReadonlyMap<string, ReadonlyMap<MetricName, History>>): Split[] {
+  const events: { ratio: number; after: string; by: string; period: string; exact: boolean }[] = [];
+  for (const [period, byMetric] of histories) {
+    for (const name of PER_SHARE) {
+      const history = byMetric.get(name) ?? [];
+      for (let i = 1; i < history.length; i++) {
+        const [before, after] = [history[i - 1]!, history[i]!];
+        const ratio = splitRatio(name, before.value, after.value);
+        if (ratio === null) continue;
+        const exact = name === "diluted_shares" && Math.abs(after.value / before.value / ratio - 1) <= EXACT;
+        events.push({ ratio, after: before.filed, by: after.filed, period, exact });
+      }
+    }
+  }
+  const splits: Split[] = [];
+  for (const e of events.sort((a, b) => a.by.localeCompare(b.by))) {
+    const same = splits.find((s) => s.ratio === e.ratio && maxOf(s.after, e.after) < minOf(s.by, e.by));
+    if (same) {
+      [same.after, same.by] = [maxOf(same.after, e.after), minOf(same.by, e.by)];
+      same.periods.add(e.period);
+      same.exact ||= e.exact;
+    } else splits.push({ ratio: e.ratio, after: e.after, by: e.by, periods: new Set([e.period]), exact: e.exact });
+  }
+  return splits.filter((s) => s.periods.size >= 2 || s.exact);
+}
+
+/** The split ratio (n for n-for-1, 1/n for a reverse split) that turns `before` into `after`, or null. */
+function splitRatio(name: MetricName, before: number, after: number): number | null {
+  if (before === 0 || after === 0 || Math.sign(before) !== Math.sign(after)) return null;
+  if (name !== "diluted_shares" && Math.max(Math.abs(before), Math.abs(after)) < MIN_EPS) return null;
+  const grow = name === "diluted_shares" ? after / before : before / after;
+  for (const [r, sign] of [[grow, 1], [1 / grow, -1]] as const) {
+    const n = Math.round(r);
+    if (n >= 2 && n <= MAX_RATIO && Math.abs(r - n) <= TOLERANCE * n) return sign === 1 ? n : 1 / n;
+  }
+  return null;
+}
+
+function maxOf(a: string, b: string): string {
+  return a > b ? a : b;
+}
+
+function minOf(a: string, b: string): string {
+  return a < b ? a : b;
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
+import { EARNINGS_CONCEPTS } from "../derive/concepts.ts";
+import { EdgarParseError, NoXbrlHistoryError } from "../errors.ts";
+import { parseCompanyFacts } from "./companyfacts.ts";
+
+const FOLDER = "api/xbrl/companyfacts";
+
+describeEdgar("parseCompanyFacts on every company facts file of the mirror", () => {
+  it.each(listEdgar(FOLDER))("%s: keeps exactly the earnings concepts, every fact of them, as filed", (file) => {
+    const text = readEdgar(`${FOLDER}/${file}`);
+    const raw = JSON.parse(text) as { facts: Record<string, Record<string, { units: Record<string, unknown[]> }>> };
+    const facts = parseCompanyFacts(text);
+    expect(facts.cik).toBe(Number(file.slice(3, 13)));
+    const expected = Object.entries(raw.facts)
+      .filter(([taxonomy]) => taxonomy === "us-gaap" || taxonomy === "ifrs-full")
+      .flatMap(([taxonomy, concepts]) => Object.keys(concepts).map((name) => `${taxonomy}:${name}`))
+      .filter((key) => EARNINGS_CONCEPTS.has(key))
+      .sort();
+    expect(Object.keys(facts.concepts).sort()).toEqual(expected);
+    for (const key of expected) {
+      const [taxonomy, name] = key.split(":") as [string, string];
+      const units = raw.facts[taxonomy]![name]!.units;
+      for (const unit of Object.keys(units)) expect(facts.concepts[key]![unit]).toHaveLength(units[unit]!.length);
+    }
+  });
+
+  it("TSMC (20-F filer): ifrs-full concepts in TWD and USD", () => {
+    // api/xbrl/companyfacts/CIK0001046179.json: taxonomies dei and ifrs-full only.
+    const facts = parseCompanyFacts(readEdgar(`${FOLDER}/CIK0001046179.json`), { cik: "0001046179" });
+    expect(facts.entityName).toBe("Taiwan Semiconductor Manufacturing Company Limited");
+    expect(Object.keys(facts.concepts["ifrs-full:Revenue"]!).sort()).toEqual(["TWD", "USD"]);
+    expect(Object.keys(facts.concepts).every((k) => k.startsWith("ifrs-full:"))).toBe(true);
+  });
+
+  it("accepts an already-parsed object", () => {
+    const parsed: unknown = JSON.parse(readEdgar(`${FOLDER}/CIK0000320193.json`));
+    expect(parseCompanyFacts(parsed).concepts["us-gaap:NetIncomeLoss"]!["USD"]!.length).toBeGreaterThan(100);
+  });
+
+  it("truncated JSON is an EdgarParseError naming the CIK, not a crash", () => {
+    const text = readEdgar(`${FOLDER}/CIK0000320193.json`);
+    const error = catchError(() => parseCompanyFacts(text.slice(0, text.length / 2), { cik: "0000320193" }));
+    expect(error).toBeInstanceOf(EdgarParseError);
+    expect(error.message).toContain("CIK 320193");
+    expect(error.message).toContain("not valid JSON");
+  });
+});
+
+describe("parseCompanyFacts on bad input", () => {
+  const minimal = (facts: unknown, cik: unknown = 1234) => ({ cik, entityName: "Example Corp", facts });
+  const revenue = { label: "Revenues", units: { USD: [fact()] } };
+
+  it.each([
+    ["not JSON (an HTML error page)", "<html>Traffic Limit</html>"],
+    ["an array", "[]"],
+    ["null", "null"],
+    ["a string", '"facts"'],
+    ["no facts", JSON.stringify({ cik: 1234, entityName: "Example Corp" })],
+    ["facts not an object", JSON.stringify(minimal([1, 2]))],
+    ["us-gaap not an object", JSON.stringify(minimal({ "us-gaap": 7 }))],
+    ["a concept without units", JSON.stringify(minimal({ "us-gaap": { Revenues: { label: "Revenues" } } }))],
+    ["a fact without accn", JSON.stringify(minimal({ "us-gaap": { Revenues: { units: { USD: [{ ...fact(), accn: undefined }] } } } }))],
+    ["a fact with a text value", JSON.stringify(minimal({ "us-gaap": { Revenues: { units: { USD: [{ ...fact(), val: "12" }] } } } }))],
+  ])("%s → EdgarParseError naming the CIK", (_name, text) => {
+    const error = catchError(() => parseCompanyFacts(text, { cik: 1234 }));
+    expect(error).toBeInstanceOf(EdgarParseError);
+    expect(error).not.toBeInstanceOf(NoXbrlHistoryError);
+    expect(error.message).toContain("CIK 1234");
+  });
+
+  it("names the CIK from the file when the caller gave none, and the concept that is malformed", () => {
+    const error = catchError(() => parseCompanyFacts(minimal({ "us-gaap": { NetIncomeLoss: { units: { USD: [{}] } } } }, "0000001234")));
+    expect(error).toBeInstanceOf(EdgarParseError);
+    expect(error.message).toMatch(/^CIK 1234: us-gaap:NetIncomeLoss: /);
+  });
+
+  it("a file for another company is refused", () => {
+    const error = catchError(() => parseCompanyFacts(minimal({ "us-gaap": { Revenues: revenue } }, 999), { cik: 1234 }));
+    expect(error).toBeInstanceOf(EdgarParseError);
+    expect(error.message).toContain("the file is for CIK 999");
+  });
+
+  it("a zero-padded CIK in the file is read as a number", () => {
+    expect(parseCompanyFacts(minimal({ "us-gaap": { Revenues: revenue } }, "0000001234")).cik).toBe(1234);
+  });
+
+  it.each([
+    ["only dei facts", { dei: { EntityPublicFloat: { units: { USD: [{ end: "2024-06-30", val: 1, accn: "0000001234-24-000001" }] } } } }],
+    ["empty us-gaap", { "us-gaap": {} }],
+    ["us-gaap without any income-statement concept", { "us-gaap": { Assets: { units: { USD: [fact()] } } } }],
+  ])("%s → NoXbrlHistoryError naming the CIK", (_name, facts) => {
+    const error = catchError(() => parseCompanyFacts(JSON.stringify(minimal(facts))));
+    expect(error).toBeInstanceOf(NoXbrlHistoryError);
+    expect(error.message).toContain("CIK 1234");
+  });
+});
+
+function fact() {
+  return { start: "2023-01-01", end: "2023-12-31", val: 100, accn: "0000001234-24-000001", fy: 2023, fp: "FY", form: "10-K", filed: "2024-02-01" };
+}
+
+function catchError(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof Error) return error;
+    throw error;
+  }
+  throw new Error("expected an error, none was thrown");
+}
