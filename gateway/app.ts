@@ -1,12 +1,11 @@
 // The HTTP app: routes from the table, each request through one pipeline, read top to bottom —
 // method → parameters → coverage → payment → document → filter → envelope → settle (DESIGN "Gateway").
-import { H3, type H3Event } from "h3";
+import { H3, HTTPResponse, type H3Event } from "h3";
 import { ROUTES, type PaidRoute, type RouteEntry } from "../schemas/api.ts";
 import type { Meta } from "../schemas/envelope.ts";
 import { requireCoverage } from "./coverage.ts";
-import { envelopeBytes, envelopeOf } from "./envelope.ts";
+import { answerFor, envelopeBytes, envelopeOf } from "./envelope.ts";
 import { ApiError, errorResponse } from "./errors.ts";
-import { selectRows } from "./filters.ts";
 import { requireQuery } from "./params.ts";
 import { PaymentResponse, type Payments } from "./payment.ts";
 import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
@@ -46,7 +45,7 @@ export function createApp(deps: AppDeps): H3 {
   }
   return app;
 
-  async function free(event: H3Event, route: RouteEntry): Promise<Response> {
+  async function free(event: H3Event, route: RouteEntry): Promise<HTTPResponse> {
     const query = requireQuery(event, route.query) as { ticker?: string };
     const meta: Meta = { retrieved_at: now().toISOString(), cache: "hit" };
     if (route.path === "/health") return json(envelopeOf(healthPayload(deps.snapshots.held), meta));
@@ -55,17 +54,18 @@ export function createApp(deps: AppDeps): H3 {
     return json(envelopeOf(data, { ...meta, built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id }));
   }
 
-  async function paid(event: H3Event, route: PaidRoute): Promise<Response> {
+  async function paid(event: H3Event, route: PaidRoute): Promise<HTTPResponse> {
     const query = requireQuery(event, route.query) as { ticker: string; form?: string; limit?: number; period?: string; since?: string };
     const snapshot = await deps.snapshots.current();
     requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
     const ticket = await deps.payments.require(event);
-    let body: string;
-    let rows: number[];
+    let body: Buffer;
+    let rows: number;
     try {
       const { doc, cache } = await deps.snapshots.document(snapshot, query.ticker, route.document);
-      rows = selectRows(route.document, doc.rows, query);
-      body = envelopeBytes(doc.rowJson, rows, {
+      const answer = answerFor(doc, route.document, query);
+      rows = answer.rows;
+      body = envelopeBytes(answer, {
         retrieved_at: now().toISOString(),
         cache,
         source_api: doc.meta.source_api,
@@ -79,12 +79,12 @@ export function createApp(deps: AppDeps): H3 {
       throw error;
     }
     // Settle only for a 200 with data: an empty answer is never charged (DESIGN "Gateway"; pitfall 44).
-    if (rows.length === 0) {
+    if (rows === 0) {
       await deps.payments.release(ticket, 200);
-      return new Response(body, { status: 200, headers: { ...JSON_TYPE, "cache-control": "private, no-store" } });
+      return new HTTPResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...JSON_TYPE, "cache-control": "private, no-store" } });
     }
     const paidHeaders = await deps.payments.settle(ticket, body);
-    return new Response(body, { status: 200, headers: { ...JSON_TYPE, "cache-control": "private, no-store", ...paidHeaders } });
+    return new HTTPResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...JSON_TYPE, "cache-control": "private, no-store", ...paidHeaders } });
   }
 }
 
@@ -95,6 +95,6 @@ function requireMethod(event: H3Event, route: RouteEntry): void {
   throw new ApiError("method_not_allowed", `${method.slice(0, 16)} is not allowed on ${route.path}.`, { headers: { allow: route.method } });
 }
 
-function json(body: string): Response {
-  return new Response(body, { status: 200, headers: { ...JSON_TYPE, "cache-control": "no-store" } });
+function json(body: string): HTTPResponse {
+  return new HTTPResponse(body, { status: 200, headers: { ...JSON_TYPE, "cache-control": "no-store" } });
 }

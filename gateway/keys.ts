@@ -1,6 +1,6 @@
 // Subscription API keys: stored hashed (SHA-256) under keys/ in the same storage, compared in constant time.
 // A key is shown once, when created; the store never holds it, and nothing here logs it.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Storage } from "unstorage";
 import { z } from "zod";
 import { readJson, writeJson } from "../storage/json.ts";
@@ -77,7 +77,7 @@ export class KeyStore {
 
 /** SHA-256 of the key, hex. */
 export function hashKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return hash("sha256", key, "hex");
 }
 
 function recordKey(hash: string): string {

@@ -4,9 +4,24 @@ import type { H3Event } from "h3";
 import type { z } from "zod";
 import { ApiError } from "./errors.ts";
 
+/** Valid query strings already parsed, per schema: clients repeat the same few queries, zod runs once for each. */
+const MEMO = new WeakMap<z.ZodObject, Map<string, unknown>>();
+const MEMO_SIZE = 2048;
+
 /** The route's validated query, or a 400 naming the parameter and what is wrong with it. */
 export function requireQuery<T extends z.ZodObject>(event: H3Event, schema: T): z.infer<T> {
-  const params = event.url.searchParams;
+  let memo = MEMO.get(schema);
+  if (!memo) MEMO.set(schema, (memo = new Map()));
+  const search = event.url.search;
+  const known = memo.get(search);
+  if (known) return known as z.infer<T>;
+  const parsed = parseQuery(event.url.searchParams, schema);
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  memo.set(search, parsed);
+  return parsed;
+}
+
+function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schema: T): z.infer<T> {
   const allowed = Object.keys(schema.shape);
   const raw: Record<string, string> = {};
   for (const name of new Set(params.keys())) {

@@ -66,13 +66,13 @@ export class Payments {
   }
 
   /** Settles an x402 payment for the bytes about to be sent; returns the headers to add (PAYMENT-RESPONSE). */
-  async settle(ticket: Ticket, body: string): Promise<Record<string, string>> {
+  async settle(ticket: Ticket, body: Buffer): Promise<Record<string, string>> {
     if (ticket.kind === "key") return {};
     const { verified, context } = ticket;
     const settled = await this.#facilitated(() =>
       this.#x402.processSettlement(verified.paymentPayload, verified.paymentRequirements, verified.declaredExtensions, {
         request: context,
-        responseBody: Buffer.from(body),
+        responseBody: body,
       }),
     );
     if (!settled.success) throw new PaymentResponse(paymentErrorResponse(402, settled.headers, settled.errorReason));

@@ -5,6 +5,7 @@ import type { Storage } from "unstorage";
 import { CurrentPointer, Manifest, type DocumentKind, type DocumentMeta, type ManifestTicker } from "../schemas/snapshot.ts";
 import { readJson, readText } from "../storage/json.ts";
 import { CURRENT_KEY, documentKey } from "../storage/layout.ts";
+import type { Answer } from "./envelope.ts";
 import { ApiError } from "./errors.ts";
 import { ByteLru } from "./lru.ts";
 
@@ -14,11 +15,12 @@ export interface LoadedSnapshot {
   manifest: Manifest;
 }
 
-/** A document ready to serve: rows to filter, each row's JSON serialised once, and its provenance. */
+/** A document ready to serve: rows to filter, each row's JSON serialised once, its provenance, and the answers given. */
 export interface PreparedDocument {
   rows: Record<string, unknown>[];
   rowJson: string[];
   meta: DocumentMeta;
+  answers: Map<string, Answer>;
 }
 
 /** Logs the store's events (a structured logger, or nothing). */
@@ -114,7 +116,8 @@ export class SnapshotStore {
     }
     // Trusted inside: the builder validated this document against its schema when it wrote it (STYLE habit 4).
     const parsed = JSON.parse(text) as { data: Record<string, unknown>[]; meta: DocumentMeta };
-    const doc: PreparedDocument = { rows: parsed.data, rowJson: parsed.data.map((row) => JSON.stringify(row)), meta: parsed.meta };
+    const rowJson = parsed.data.map((row) => JSON.stringify(row));
+    const doc: PreparedDocument = { rows: parsed.data, rowJson, meta: parsed.meta, answers: new Map() };
     this.#cache.set(key, doc, text.length * 3);
     return { doc, cache: "miss" };
   }

@@ -1,0 +1,30 @@
+// The servers the gateway benchmark loads, in their own process: the real gateway over a test snapshot,
+// an h3 route returning the same precomputed bytes (h3's ceiling) and bare node:http serving them too.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { H3, HTTPResponse, serve } from "h3";
+import { buildTestData, testGateway } from "../test/_gateway.ts";
+
+const PAID_PATH = "/filings/latest?ticker=AAPL&limit=20";
+const { dataDir } = await buildTestData();
+const gateway = testGateway(dataDir);
+const { key } = await gateway.keys.create("bench");
+const sample = await gateway.get(PAID_PATH, { headers: { authorization: `Bearer ${key}` } });
+const bytes = Buffer.from(await sample.arrayBuffer());
+const headers = { "content-type": "application/json; charset=utf-8" };
+
+const gatewayServer = serve(gateway.app, { port: 0, hostname: "127.0.0.1", silent: true });
+const ceiling = serve(new H3().get("/bytes", () => new HTTPResponse(bytes, { headers })), { port: 0, hostname: "127.0.0.1", silent: true });
+const bare = createServer((_req, res) => res.writeHead(200, headers).end(bytes));
+await Promise.all([gatewayServer.ready(), ceiling.ready(), new Promise<void>((r) => bare.listen(0, "127.0.0.1", r))]);
+
+console.log(
+  JSON.stringify({
+    paid: `${gatewayServer.url!.replace(/\/$/, "")}${PAID_PATH}`,
+    probe: `${gatewayServer.url!.replace(/\/$/, "")}/probe?ticker=AAPL`,
+    h3: `${ceiling.url!.replace(/\/$/, "")}/bytes`,
+    node: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/bytes`,
+    key,
+    bytes: bytes.length,
+  }),
+);
