@@ -5,6 +5,7 @@
 export class TokenBucket {
   readonly #intervalMs: number;
   #nextAt = 0;
+  #lastStart = -Infinity;
 
   /**
    * @param perSecond the ceiling; tokens come one at a time (capacity 1), spaced a little wider than
@@ -20,13 +21,22 @@ export class TokenBucket {
     const now = performance.now();
     const at = Math.max(now, this.#nextAt);
     this.#nextAt = at + this.#intervalMs;
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+    if (at > now) await sleep(at - now);
+    // Timers that come due during a busy event loop fire together: space the actual starts as well.
+    for (let wait = this.#lastStart + this.#intervalMs - performance.now(); wait > 0; wait = this.#lastStart + this.#intervalMs - performance.now()) {
+      await sleep(wait);
+    }
+    this.#lastStart = performance.now();
   }
 
   /** Holds every caller back until `ms` from now (after a 429 or a Traffic Limit page). */
   pause(ms: number): void {
     this.#nextAt = Math.max(this.#nextAt, performance.now() + ms);
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
 }
 
 /** The process-wide bucket at SEC's limit. */

@@ -78,6 +78,20 @@ describeEdgar("http mirror source", () => {
   });
 });
 
+describe("token bucket", () => {
+  it("keeps request starts spaced even when a busy event loop fires their timers together", async () => {
+    const bucket = new TokenBucket(10); // 105 ms apart
+    const starts: number[] = [];
+    const takes = Array.from({ length: 6 }, () => bucket.take().then(() => starts.push(performance.now())));
+    const until = performance.now() + 400;
+    while (performance.now() < until); // block the loop past several due timers
+    await Promise.all(takes);
+    // The first take started before the block (its callback just ran late); the five after it were all due during it.
+    const gaps = starts.slice(2).map((t, i) => t - starts[i + 1]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(104);
+  });
+});
+
 describe("http source without a mirror", () => {
   it("live refuses to start without EDGAR_USER_AGENT and says what to set", () => {
     expect(() => createHttpSource({ base: "live" })).toThrow(/EDGAR_USER_AGENT is not set.*\n.*export EDGAR_USER_AGENT=/);
