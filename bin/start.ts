@@ -18,7 +18,7 @@ export const DEFAULT_UNIVERSE = [
 const env = process.env;
 try {
   const config = loadConfig(env);
-  const storage = openStorage(config.dataUrl, env);
+  const storage = openStorage(config.dataUrl, config.storageEnv);
   if (!(await storage.hasItem(CURRENT_KEY))) {
     const spec = env.EDGAR_SOURCE ?? "live";
     if (spec === "live" && !env.EDGAR_USER_AGENT) {

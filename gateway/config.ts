@@ -1,6 +1,7 @@
 // Gateway configuration, read once from the environment and validated (DESIGN "Configuration").
 // Secrets (payTo is not secret, facilitator credentials are) are kept out of `describeConfig`, which is what gets logged.
 import { z } from "zod";
+import type { StorageEnv } from "../storage/open.ts";
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
 
@@ -26,6 +27,8 @@ export interface GatewayConfig {
   host: string;
   publicBaseUrl: string;
   dataUrl: string;
+  /** S3 settings for a `s3://` DATA_URL (credentials stay with the AWS SDK's own chain). */
+  storageEnv: StorageEnv;
   /** Production payments when set; dev mode (in-memory test USDC) when null. */
   payTo: `0x${string}` | null;
   facilitatorUrl: string | null;
@@ -55,6 +58,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${port}`).replace(/\/+$/, ""),
     dataUrl: overrides.dataUrl ?? e.DATA_URL,
+    storageEnv: { S3_ENDPOINT: env.S3_ENDPOINT, S3_FORCE_PATH_STYLE: env.S3_FORCE_PATH_STYLE, AWS_REGION: env.AWS_REGION },
     payTo: (e.X402_PAY_TO as `0x${string}` | undefined) ?? null,
     facilitatorUrl: e.X402_FACILITATOR_URL ?? null,
     cdp: e.CDP_API_KEY_ID && e.CDP_API_KEY_SECRET ? { keyId: e.CDP_API_KEY_ID, keySecret: e.CDP_API_KEY_SECRET } : null,

@@ -30,7 +30,7 @@ export interface Gateway {
 /** Wires the gateway from configuration; a facilitator may be injected (tests use a loopback one). */
 export function createGateway(config: GatewayConfig, options: { log: EventLog; facilitator?: FacilitatorClient }): Gateway {
   const { log } = options;
-  const storage = openStorage(config.dataUrl);
+  const storage = openStorage(config.dataUrl, config.storageEnv);
   const snapshots = new SnapshotStore(storage, { cacheBytes: config.documentCacheBytes, log });
   const keys = new KeyStore(storage);
   const facilitator = guardFacilitator(options.facilitator ?? chooseFacilitator(config, log), config.facilitatorTimeoutMs);
