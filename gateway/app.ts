@@ -1,11 +1,17 @@
 // The HTTP app: routes from the table, each request through one pipeline, read top to bottom —
 // method → parameters → coverage → payment → document → filter → envelope → settle (DESIGN "Gateway").
 import { H3, HTTPResponse, type H3Event } from "h3";
-import { ROUTES, type PaidRoute, type RouteEntry } from "../schemas/api.ts";
+import { DISCOVERY_ROUTES, ROUTES, type PaidRoute, type RouteEntry } from "../schemas/api.ts";
 import type { Meta } from "../schemas/envelope.ts";
+import { CORS_HEADERS, preflight } from "./cors.ts";
 import { requireCoverage } from "./coverage.ts";
-import { answerFor, envelopeBytes, envelopeOf } from "./envelope.ts";
+import { paidAnswer, type PaidAnswer } from "./answer.ts";
+import { envelopeOf } from "./envelope.ts";
 import { ApiError, errorResponse } from "./errors.ts";
+import { buildLlmsTxt } from "./llms.ts";
+import { handleMcp } from "./mcp.ts";
+import type { ToolPayments } from "./mcp-payment.ts";
+import { buildOpenApi } from "./openapi.ts";
 import { requireQuery } from "./params.ts";
 import { PaymentResponse, type Payments } from "./payment.ts";
 import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
@@ -15,6 +21,8 @@ import type { EventLog, SnapshotStore } from "./snapshot.ts";
 export interface AppDeps {
   snapshots: SnapshotStore;
   payments: Payments;
+  tools: ToolPayments;
+  publicBaseUrl: string;
   log: EventLog;
   now?: () => Date;
 }
@@ -24,8 +32,13 @@ const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
 /** Creates the gateway app (no port: `app.fetch(request)` answers; `serve(app)` listens). */
 export function createApp(deps: AppDeps): H3 {
   const now = deps.now ?? (() => new Date());
+  const openapi = JSON.stringify(buildOpenApi(deps.publicBaseUrl));
+  const llms = buildLlmsTxt(deps.publicBaseUrl);
   const app = new H3({
     silent: true, // unexpected errors are logged below, once, as structured lines
+    onResponse: (response) => {
+      for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+    },
     onError: (error, event) => {
       const cause = error.cause ?? error;
       if (cause instanceof PaymentResponse) return cause.response;
@@ -39,10 +52,23 @@ export function createApp(deps: AppDeps): H3 {
 
   for (const route of ROUTES) {
     app.all(route.path, async (event) => {
+      if (event.req.method === "OPTIONS") return preflight();
       requireMethod(event, route);
       return route.document ? paid(event, route) : free(event, route);
     });
   }
+  const [openapiRoute, llmsRoute] = DISCOVERY_ROUTES;
+  app.all(openapiRoute.path, (event) => {
+    if (event.req.method === "OPTIONS") return preflight();
+    requireMethod(event, openapiRoute);
+    return new HTTPResponse(openapi, { headers: { ...JSON_TYPE, "cache-control": "public, max-age=300" } });
+  });
+  app.all(llmsRoute.path, (event) => {
+    if (event.req.method === "OPTIONS") return preflight();
+    requireMethod(event, llmsRoute);
+    return new HTTPResponse(llms, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300" } });
+  });
+  app.all("/mcp", (event) => (event.req.method === "OPTIONS" ? preflight() : handleMcp(event, { snapshots: deps.snapshots, tools: deps.tools, now })));
   return app;
 
   async function free(event: H3Event, route: RouteEntry): Promise<HTTPResponse> {
@@ -59,25 +85,14 @@ export function createApp(deps: AppDeps): H3 {
     const snapshot = await deps.snapshots.current();
     requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
     const ticket = await deps.payments.require(event);
-    let body: Buffer;
-    let rows: number;
+    let answer: PaidAnswer;
     try {
-      const { doc, cache } = await deps.snapshots.document(snapshot, query.ticker, route.document);
-      const answer = answerFor(doc, route.document, query);
-      rows = answer.rows;
-      body = envelopeBytes(answer, {
-        retrieved_at: now().toISOString(),
-        cache,
-        source_api: doc.meta.source_api,
-        source_accession: doc.meta.source_accession,
-        filed_at: doc.meta.filed_at,
-        built_at: doc.meta.built_at,
-        snapshot: snapshot.pointer.build_id,
-      });
+      answer = await paidAnswer(deps.snapshots, snapshot, route, query, now());
     } catch (error) {
       await deps.payments.release(ticket, 503);
       throw error;
     }
+    const { body, rows } = answer;
     // Settle only for a 200 with data: an empty answer is never charged (DESIGN "Gateway"; pitfall 44).
     if (rows === 0) {
       await deps.payments.release(ticket, 200);
@@ -89,7 +104,7 @@ export function createApp(deps: AppDeps): H3 {
 }
 
 /** 405 with Allow for any other method (spec 4: every endpoint is GET). */
-function requireMethod(event: H3Event, route: RouteEntry): void {
+function requireMethod(event: H3Event, route: { method: string; path: string }): void {
   const method = event.req.method;
   if (method === route.method) return;
   throw new ApiError("method_not_allowed", `${method.slice(0, 16)} is not allowed on ${route.path}.`, { headers: { allow: route.method } });

@@ -9,6 +9,7 @@ import { describeConfig, type GatewayConfig } from "./config.ts";
 import { KeyStore } from "./keys.ts";
 import { createUsdcLedger } from "./payments/ledger.ts";
 import { createLocalFacilitator } from "./payments/local-facilitator.ts";
+import { ToolPayments } from "./mcp-payment.ts";
 import { Payments } from "./payment.ts";
 import { SnapshotStore, type EventLog } from "./snapshot.ts";
 import { createPaymentServer, guardFacilitator } from "./x402.ts";
@@ -34,9 +35,11 @@ export function createGateway(config: GatewayConfig, options: { log: EventLog; f
   const snapshots = new SnapshotStore(storage, { cacheBytes: config.documentCacheBytes, log });
   const keys = new KeyStore(storage);
   const facilitator = guardFacilitator(options.facilitator ?? chooseFacilitator(config, log), config.facilitatorTimeoutMs);
-  const x402 = createPaymentServer({ payTo: config.payTo ?? DEV_PAY_TO, publicBaseUrl: config.publicBaseUrl, facilitator });
+  const payTo = config.payTo ?? DEV_PAY_TO;
+  const x402 = createPaymentServer({ payTo, publicBaseUrl: config.publicBaseUrl, facilitator });
   const payments = new Payments(keys, x402);
-  const app = createApp({ snapshots, payments, log });
+  const tools = new ToolPayments(keys, x402.server, payTo, () => payments.ready());
+  const app = createApp({ snapshots, payments, tools, publicBaseUrl: config.publicBaseUrl, log });
   log("info", "gateway_configured", describeConfig(config));
   return { app, snapshots, keys, payments, close: () => snapshots.close() };
 }

@@ -11,8 +11,11 @@ import {
   type RoutesConfig,
 } from "@x402/core/server";
 import { SettleError, VerifyError } from "@x402/core/types";
+import { bazaarResourceServerExtension, declareDiscoveryExtension } from "@x402/extensions/bazaar";
+import { z } from "zod";
 import type { H3Event } from "h3";
-import { NETWORK, PAID_ROUTES } from "../schemas/api.ts";
+import { NETWORK, PAID_ROUTES, type PaidRoute } from "../schemas/api.ts";
+import { envelope } from "../schemas/envelope.ts";
 import type { ErrorBody } from "../schemas/errors.ts";
 
 /** What a client sees in the body of a 402 (the requirements themselves are only in PAYMENT-REQUIRED, spec 7). */
@@ -35,11 +38,23 @@ export function createPaymentServer(options: { payTo: string; publicBaseUrl: str
         description: route.summary,
         mimeType: "application/json",
         unpaidResponseBody: () => ({ contentType: "application/json", body: PAYMENT_REQUIRED_BODY }),
+        extensions: discovery(route),
       },
     ]),
   );
   const server = new x402ResourceServer(options.facilitator).register(NETWORK, new ExactEvmScheme());
+  // Without the extension registered, the bazaar block lacks info.input.method (x402-mcp notes §4).
+  server.registerExtension(bazaarResourceServerExtension);
   return new x402HTTPResourceServer(server, routes);
+}
+
+/** x402 Bazaar discovery metadata for a paid route: its query (JSON Schema from the zod schema) and its output. */
+export function discovery(route: PaidRoute): Record<string, unknown> {
+  return declareDiscoveryExtension({
+    input: { ticker: "AAPL" },
+    inputSchema: z.toJSONSchema(route.query, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+    output: { schema: z.toJSONSchema(envelope(route.payload), { io: "output", unrepresentable: "any" }) as Record<string, unknown> },
+  });
 }
 
 /** The h3 event as @x402/core's framework-agnostic HTTPAdapter (a port of the hono adapter's shape). */

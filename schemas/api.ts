@@ -111,3 +111,10 @@ export function usdToAtomic(usd: string): string {
   const cents = (match[2] ?? "").padEnd(USDC_DECIMALS, "0");
   return (BigInt(match[1]!) * 10n ** BigInt(USDC_DECIMALS) + BigInt(cents)).toString();
 }
+
+/** The endpoints through which agents find and learn the service (issue 5); free, not in the data route table. */
+export const DISCOVERY_ROUTES = [
+  { method: "GET", path: "/openapi.json", summary: "This API description (OpenAPI 3.1)", contentType: "application/json" },
+  { method: "GET", path: "/llms.txt", summary: "A plain-text guide for language models (llmstxt.org)", contentType: "text/plain" },
+  { method: "POST", path: "/mcp", summary: "MCP endpoint (streamable HTTP, stateless, JSON responses)", contentType: "application/json" },
+] as const;

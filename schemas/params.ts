@@ -3,14 +3,18 @@
 import { z } from "zod";
 import { IsoDate, TickerInput } from "./primitives.ts";
 
-/** `limit`: 1..100, default 20 (spec 4.3, 8); digits only, so `1e2` or ` 5` are refused. */
+/**
+ * `limit`: 1..100, default 20 (spec 4.3, 8). Query strings must be plain digits (`1e2` or ` 5` are refused);
+ * MCP clients may send a number. Documented as an integer.
+ */
+const LIMIT_ERROR = "limit must be a whole number from 1 to 100";
 const Limit = z
-  .string()
-  .regex(/^\d{1,3}$/, "limit must be a whole number from 1 to 100")
-  .transform(Number)
-  .pipe(z.number().int().min(1, "limit must be at least 1").max(100, "limit must be at most 100"))
+  .preprocess(
+    (v) => (typeof v === "string" && /^\d{1,3}$/.test(v) ? Number(v) : v),
+    z.number({ error: LIMIT_ERROR }).int(LIMIT_ERROR).min(1, "limit must be at least 1").max(100, "limit must be at most 100"),
+  )
   .default(20)
-  .meta({ description: "Maximum number of filings returned, 1 to 100.", example: "20" });
+  .meta({ description: "Maximum number of filings returned, 1 to 100.", default: 20, example: 20 });
 
 /** The period forms of spec 4.4. */
 export const PERIOD_PATTERN = /^(annual|quarterly|interim|(FY)?\d{4}|CY\d{4}(Q[1-4])?)$/i;

@@ -1,0 +1,21 @@
+// CORS for browser clients: any origin may call (the data is public and payment is per request); the x402
+// and key headers may be sent, and the x402 headers may be read.
+
+/** Added to every response. */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "PAYMENT-REQUIRED, PAYMENT-RESPONSE, Retry-After",
+};
+
+/** The answer to a preflight (OPTIONS) request. */
+export function preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS_HEADERS,
+      "access-control-allow-methods": "GET, POST, OPTIONS",
+      "access-control-allow-headers": "PAYMENT-SIGNATURE, Authorization, X-API-Key, Content-Type, Accept, Mcp-Protocol-Version",
+      "access-control-max-age": "86400",
+    },
+  });
+}
