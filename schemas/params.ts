@@ -14,7 +14,7 @@ const Limit = z
     z.number({ error: LIMIT_ERROR }).int(LIMIT_ERROR).min(1, "limit must be at least 1").max(100, "limit must be at most 100"),
   )
   .default(20)
-  .meta({ description: "Maximum number of filings returned, 1 to 100.", default: 20, example: 20 });
+  .meta({ description: "Maximum number of filings returned, 1 to 100.", default: 20, example: 20, override: { default: 20 } });
 
 /** The period forms of spec 4.4. */
 export const PERIOD_PATTERN = /^(annual|quarterly|interim|(FY)?\d{4}|CY\d{4}(Q[1-4])?)$/i;

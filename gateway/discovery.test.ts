@@ -1,0 +1,87 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeEdgar } from "../test/_edgar.ts";
+import { buildTestData, testGateway } from "../test/_gateway.ts";
+import { removeDir } from "../test/_s3.ts";
+import { decodePaymentRequired } from "../test/_x402.ts";
+
+describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
+  let data: { dataDir: string; mirror: string };
+  let gw: ReturnType<typeof testGateway>;
+  beforeAll(async () => {
+    data = await buildTestData();
+    gw = testGateway(data.dataDir);
+  });
+  afterAll(() => {
+    gw?.close();
+    if (data) [data.dataDir, data.mirror].forEach(removeDir);
+  });
+
+  it("/openapi.json is valid OpenAPI 3.1.0 (swagger-parser), version 1.0.0", async () => {
+    const res = await gw.get("/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc).toMatchObject({ openapi: "3.1.0", info: { version: "1.0.0" }, servers: [{ url: "https://api.example.test" }] });
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
+  });
+
+  it("documents every route of the app and nothing else", async () => {
+    const doc = await (await gw.get("/openapi.json")).json();
+    const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    const served = gw.app["~routes"].map((r) => r.route).sort();
+    expect([...new Set(documented.map((d) => d.split(" ")[1]))].sort()).toEqual(served);
+    expect(documented.sort()).toEqual(
+      ["GET /health", "GET /probe", "GET /filings/latest", "GET /earnings/summary", "GET /insiders", "GET /openapi.json", "GET /llms.txt", "POST /mcp"].sort(),
+    );
+  });
+
+  it("states every parameter's constraints, each status, the 402 header, the key schemes and the prices", async () => {
+    const doc = await (await gw.get("/openapi.json")).json();
+    const filings = doc.paths["/filings/latest"].get;
+    const param = (op: { parameters: { name: string }[] }, name: string) => op.parameters.find((p) => p.name === name) as Record<string, any>;
+    expect(param(filings, "limit").schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+    expect(param(filings, "ticker").required).toBe(true);
+    expect(param(doc.paths["/earnings/summary"].get, "period").schema.pattern).toBeDefined();
+    expect(param(doc.paths["/insiders"].get, "since").schema).toMatchObject({ type: "string", format: "date" });
+    for (const path of ["/filings/latest", "/earnings/summary", "/insiders"]) {
+      expect(Object.keys(doc.paths[path].get.responses).sort()).toEqual(["200", "400", "401", "402", "404", "405", "503"]);
+      expect(doc.paths[path].get.responses["402"].headers).toHaveProperty("PAYMENT-REQUIRED");
+    }
+    expect(doc.paths["/earnings/summary"].get["x-price"]).toMatchObject({ usd: "$0.02", amount: "20000", network: "eip155:8453" });
+    expect(doc.components.securitySchemes).toMatchObject({ bearerAuth: { scheme: "bearer" }, apiKeyHeader: { in: "header", name: "X-API-Key" } });
+    expect(doc.components.schemas).toHaveProperty("ErrorBody");
+    expect(doc.components.schemas).toHaveProperty("EarningsPeriod");
+  });
+
+  it("/llms.txt names every endpoint with its price, probe first, x402 and keys, and links OpenAPI and MCP", async () => {
+    const res = await gw.get("/llms.txt");
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/^# Filing Data Service\n\n> /);
+    for (const line of ["GET /health", "GET /probe", "Latest filings for a ticker — $0.01", "Earnings from XBRL company facts — $0.02", "Form 4 insider transactions — $0.01", "PAYMENT-SIGNATURE", "Authorization: Bearer"]) {
+      expect(text).toContain(line);
+    }
+    expect(text.indexOf("/probe?ticker=")).toBeLessThan(text.indexOf("## Endpoints"));
+    expect(text).toContain("(https://api.example.test/openapi.json)");
+    expect(text).toContain("(https://api.example.test/mcp)");
+  });
+
+  it("declares Bazaar discovery on every paid route's 402", async () => {
+    for (const path of ["/filings/latest", "/earnings/summary", "/insiders"]) {
+      const required = decodePaymentRequired((await gw.get(`${path}?ticker=AAPL`)).headers.get("payment-required"));
+      const bazaar = (required.extensions as Record<string, any>).bazaar;
+      expect(bazaar.info.input).toMatchObject({ type: "http", method: "GET" });
+      expect(bazaar.schema).toBeDefined();
+    }
+  });
+
+  it("answers CORS preflights and exposes the x402 headers on every answer", async () => {
+    const pre = await gw.get("/insiders", { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-headers": "payment-signature" } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-headers")).toMatch(/PAYMENT-SIGNATURE.*Authorization/);
+    for (const res of [await gw.get("/insiders?ticker=AAPL"), await gw.get("/nope"), await gw.get("/health")]) {
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-expose-headers")).toMatch(/PAYMENT-REQUIRED, PAYMENT-RESPONSE/);
+    }
+  });
+});
