@@ -1,8 +1,10 @@
 // The HTTP app: routes from the table, each request through one pipeline, read top to bottom —
 // method → parameters → coverage → payment → document → filter → envelope → settle (DESIGN "Gateway").
 import { H3, HTTPResponse, type H3Event } from "h3";
-import { DISCOVERY_ROUTES, ROUTES, type PaidRoute, type RouteEntry } from "../schemas/api.ts";
+import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES, type PaidRoute, type RouteEntry } from "../schemas/api.ts";
 import type { Meta } from "../schemas/envelope.ts";
+import type { Billing } from "./billing.ts";
+import { billingHandlers } from "./billing-routes.ts";
 import { CORS_HEADERS, preflight } from "./cors.ts";
 import { requireCoverage } from "./coverage.ts";
 import { paidAnswer, type PaidAnswer } from "./answer.ts";
@@ -24,6 +26,8 @@ export interface AppDeps {
   tools: ToolPayments;
   publicBaseUrl: string;
   log: EventLog;
+  /** Stripe subscriptions; null when not configured (the subscription routes then answer 503). */
+  billing: Billing | null;
   now?: () => Date;
 }
 
@@ -68,6 +72,14 @@ export function createApp(deps: AppDeps): H3 {
     requireMethod(event, llmsRoute);
     return new HTTPResponse(llms, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300" } });
   });
+  const billing = billingHandlers(deps.billing);
+  for (const route of SUBSCRIPTION_ROUTES) {
+    app.all(route.path, (event) => {
+      if (event.req.method === "OPTIONS") return preflight();
+      requireMethod(event, route);
+      return billing[route.path](event);
+    });
+  }
   app.all("/mcp", (event) => (event.req.method === "OPTIONS" ? preflight() : handleMcp(event, { snapshots: deps.snapshots, tools: deps.tools, now })));
   return app;
 
@@ -103,7 +115,7 @@ export function createApp(deps: AppDeps): H3 {
   }
 }
 
-/** 405 with Allow for any other method (spec 4: every endpoint is GET). */
+/** 405 with Allow for any other method (spec 4: every data endpoint is GET). */
 function requireMethod(event: H3Event, route: { method: string; path: string }): void {
   const method = event.req.method;
   if (method === route.method) return;

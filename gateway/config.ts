@@ -1,12 +1,12 @@
 // Gateway configuration, read once from the environment and validated (DESIGN "Configuration").
-// Secrets (payTo is not secret, facilitator credentials are) are kept out of `describeConfig`, which is what gets logged.
+// Secrets (facilitator credentials, Stripe keys) never reach `describeConfig`, which is what gets logged.
 import { z } from "zod";
 import type { StorageEnv } from "../storage/open.ts";
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
 
 const Env = z.object({
-  PORT: z.string().regex(/^\d{1,5}$/).transform(Number).default(3000),
+  PORT: z.string().regex(/^\d{1,5}$/, "must be a port number").transform(Number).default(3000),
   HOST: z.string().default("127.0.0.1"),
   PUBLIC_BASE_URL: z.url().optional(),
   DATA_URL: z.string().min(1).default("data"),
@@ -19,7 +19,20 @@ const Env = z.object({
   SNAPSHOT_POLL_MS: z.string().regex(/^\d+$/).transform(Number).default(5000),
   DOCUMENT_CACHE_MB: z.string().regex(/^\d+$/).transform(Number).default(256),
   FACILITATOR_TIMEOUT_MS: z.string().regex(/^\d+$/).transform(Number).default(10_000),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\S+$/, "must be a Stripe secret or restricted key (sk_… or rk_…)").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, "must be a webhook signing secret (whsec_…)").optional(),
+  STRIPE_PRICE_ID: z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional(),
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
 });
+
+/** Stripe settings: all three variables or none (then the subscription routes answer 503). */
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  priceId: string;
+  /** Where the Stripe client sends API calls instead of api.stripe.com (STRIPE_API_BASE; tests, stripe-mock). */
+  api: { host: string; port: number; protocol: "http" | "https" } | null;
+}
 
 /** Validated gateway settings. */
 export interface GatewayConfig {
@@ -38,6 +51,7 @@ export interface GatewayConfig {
   snapshotPollMs: number;
   documentCacheBytes: number;
   facilitatorTimeoutMs: number;
+  stripe: StripeSettings | null;
 }
 
 /** Reads and validates the environment; throws one message listing every bad variable. */
@@ -53,6 +67,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (e.X402_PAY_TO && !e.X402_FACILITATOR_URL) throw new Error("X402_PAY_TO is set but X402_FACILITATOR_URL is not: name the Base-mainnet facilitator");
   const port = overrides.port ?? e.PORT;
+  const stripeVars = [e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET, e.STRIPE_PRICE_ID];
+  if (stripeVars.some(Boolean) && !stripeVars.every(Boolean)) {
+    throw new Error("subscriptions need all of STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID (or none of them)");
+  }
   return {
     port,
     host: e.HOST,
@@ -67,6 +85,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     snapshotPollMs: e.SNAPSHOT_POLL_MS,
     documentCacheBytes: e.DOCUMENT_CACHE_MB * 1024 * 1024,
     facilitatorTimeoutMs: e.FACILITATOR_TIMEOUT_MS,
+    stripe: e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET && e.STRIPE_PRICE_ID
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID, api: apiBase(e.STRIPE_API_BASE) }
+      : null,
   };
 }
 
@@ -79,5 +100,14 @@ export function describeConfig(config: GatewayConfig): Record<string, unknown> {
     payments: config.payTo ? "x402 production" : "x402 DEV MODE (in-memory test USDC, no real money)",
     facilitator: config.facilitatorUrl ?? "in-process (dev)",
     facilitator_auth: config.cdp ? "CDP credentials set" : "none",
+    subscriptions: config.stripe ? `stripe, price ${config.stripe.priceId}${config.stripe.api ? `, API at ${config.stripe.api.host}` : ""}` : "off (no STRIPE_* variables)",
   };
+}
+
+/** "http://127.0.0.1:12111" → the Stripe client's host/port/protocol options. */
+function apiBase(url: string | undefined): StripeSettings["api"] {
+  if (!url) return null;
+  const parsed = new URL(url);
+  const protocol = parsed.protocol === "http:" ? "http" : "https";
+  return { host: parsed.hostname, port: parsed.port ? Number(parsed.port) : protocol === "http" ? 80 : 443, protocol };
 }

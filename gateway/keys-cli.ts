@@ -1,9 +1,9 @@
-// `npm run keys -- create | revoke KEY | list [--data DEST]`: subscription keys for operators.
-// `create` prints the new key once, alone on its last line; nothing else ever prints a key.
+// `npm run keys -- create | revoke KEY | list [--data DEST]`: API keys for operators; `list` shows Stripe
+// subscription keys with their status. `create` prints the new key once, alone on its last line; nothing else does.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { openStorage } from "../storage/open.ts";
-import { KeyStore } from "./keys.ts";
+import { KeyStore, keyUsable, type KeyRecord } from "./keys.ts";
 
 const USAGE = "usage: keys create [--label TEXT] | keys revoke KEY|ID | keys list   [--data DEST] (default $DATA_URL or data/)";
 
@@ -34,12 +34,22 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
   if (command === "list") {
     const all = await keys.list();
-    for (const k of all) print(`${k.id}  created ${k.created_at}  ${k.revoked_at ? `revoked ${k.revoked_at}` : "active"}  ${k.label ?? ""}`.trimEnd());
+    const now = new Date();
+    for (const k of all) print(`${k.id}  created ${k.created_at}  ${state(k, now)}  ${k.label ?? ""}`.trimEnd());
     print(`${all.length} keys`);
     return 0;
   }
   console.error(USAGE);
   return 2;
+}
+
+/** "active", "revoked …", or for a subscription key its Stripe status, whether it is accepted now, and its period end. */
+function state(record: KeyRecord, now: Date): string {
+  if (record.revoked_at) return `revoked ${record.revoked_at}`;
+  const sub = record.subscription;
+  if (!sub) return "active";
+  const end = sub.current_period_end ? `, ${sub.cancel_at_period_end ? "ends" : "renews"} ${sub.current_period_end}` : "";
+  return `subscription ${sub.status} (${keyUsable(record, now) ? "accepted" : "refused"}${end})  ${sub.customer} ${sub.id}`;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main(process.argv.slice(2));

@@ -1,24 +1,45 @@
-// Subscription API keys: stored hashed (SHA-256) under keys/ in the same storage, compared in constant time.
-// A key is shown once, when created; the store never holds it, and nothing here logs it.
+// API keys: stored hashed (SHA-256) under keys/ in the same storage, compared in constant time; a subscription
+// key also carries its Stripe subscription's state, honoured on every call. Nothing here stores or logs a key.
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Storage } from "unstorage";
 import { z } from "zod";
 import { readJson, writeJson } from "../storage/json.ts";
 
-/** What the store keeps for a key. */
+/** A Stripe subscription as the key last heard of it (from a signed webhook or from Stripe's API). */
+export const SubscriptionState = z.object({
+  customer: z.string(),
+  id: z.string(),
+  status: z.string(),
+  current_period_end: z.iso.datetime().nullable(),
+  cancel_at_period_end: z.boolean(),
+  /** Unix seconds of the Stripe event this state came from: an older event never overwrites a newer state. */
+  synced_at: z.number().int(),
+});
+export type SubscriptionState = z.infer<typeof SubscriptionState>;
+
+/** What the store keeps for a key; `subscription` is absent on operator-created keys (older records stay valid). */
 export const KeyRecord = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   created_at: z.iso.datetime(),
   revoked_at: z.iso.datetime().nullable(),
   label: z.string().nullable(),
+  subscription: SubscriptionState.optional(),
 });
 export type KeyRecord = z.infer<typeof KeyRecord>;
 
+/**
+ * Stripe statuses that keep a key usable. past_due stays usable on purpose: Stripe is still retrying the card
+ * (Smart Retries), and the subscriber keeps service until the retries end in unpaid or canceled, which refuse.
+ * incomplete, incomplete_expired, paused, unpaid and canceled refuse.
+ */
+const USABLE_STATUSES = new Set(["active", "trialing", "past_due"]);
+/** Stripe statuses a subscription never leaves: a late, older event must not revive the key. */
+const TERMINAL_STATUSES = new Set(["canceled", "incomplete_expired"]);
 const PREFIX = "fds_";
 /** How long a verified key is trusted from memory before storage is asked again (so a revocation lands within it). */
 const VERIFIED_TTL_MS = 10_000;
 
-/** Creates, revokes, lists and verifies keys. */
+/** Creates, revokes, lists and verifies keys, and keeps subscription keys in step with Stripe. */
 export class KeyStore {
   readonly #storage: Storage;
   readonly #verified = new Map<string, number>();
@@ -27,12 +48,13 @@ export class KeyStore {
     this.#storage = storage;
   }
 
-  /** Issues a new key; the returned secret is never stored. */
-  async create(label: string | null = null, now = new Date()): Promise<{ key: string; id: string }> {
+  /** Issues a new key (bound to a subscription when given); the returned secret is never stored. */
+  async create(label: string | null = null, now = new Date(), subscription?: SubscriptionState): Promise<{ key: string; id: string; hash: string }> {
     const key = PREFIX + randomBytes(32).toString("base64url");
     const hash = hashKey(key);
-    await writeJson(this.#storage, recordKey(hash), KeyRecord, { hash, created_at: now.toISOString(), revoked_at: null, label });
-    return { key, id: hash.slice(0, 12) };
+    const record: KeyRecord = { hash, created_at: now.toISOString(), revoked_at: null, label, ...(subscription ? { subscription } : {}) };
+    await writeJson(this.#storage, recordKey(hash), KeyRecord, record);
+    return { key, id: hash.slice(0, 12), hash };
   }
 
   /** Revokes a key (given as the key itself or its id); false when no such key exists. */
@@ -41,6 +63,17 @@ export class KeyStore {
     if (!record) return false;
     await writeJson(this.#storage, recordKey(record.hash), KeyRecord, { ...record, revoked_at: record.revoked_at ?? now.toISOString() });
     this.#verified.delete(record.hash);
+    return true;
+  }
+
+  /** Records a subscription's new state on its key, unless the key already holds a newer one; false when ignored. */
+  async updateSubscription(keyHash: string, state: SubscriptionState): Promise<boolean> {
+    const record = await readJson(this.#storage, recordKey(keyHash), KeyRecord);
+    const held = record?.subscription;
+    if (!record || !held || held.id !== state.id) return false;
+    if (state.synced_at < held.synced_at || (TERMINAL_STATUSES.has(held.status) && !TERMINAL_STATUSES.has(state.status))) return false;
+    await writeJson(this.#storage, recordKey(keyHash), KeyRecord, { ...record, subscription: state });
+    this.#verified.delete(keyHash); // this process stops trusting its cached verdict at once
     return true;
   }
 
@@ -54,15 +87,24 @@ export class KeyStore {
     return out.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
-  /** True for a known, unrevoked key. Storage errors propagate (the caller answers 503, never a free pass). */
-  async verify(key: string): Promise<boolean> {
+  /** The record of a known, unrevoked key, whatever its subscription's state; null otherwise. */
+  async lookup(key: string): Promise<KeyRecord | null> {
+    if (!key.startsWith(PREFIX) || key.length > 100) return null;
+    const hash = hashKey(key);
+    const record = await readJson(this.#storage, recordKey(hash), KeyRecord);
+    const ok = record !== null && record.revoked_at === null && timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"));
+    return ok ? record : null;
+  }
+
+  /** True for a known, unrevoked key whose subscription (if any) is usable now. Storage errors propagate (503, never a free pass). */
+  async verify(key: string, now = new Date()): Promise<boolean> {
     if (!key.startsWith(PREFIX) || key.length > 100) return false;
     const hash = hashKey(key);
     const until = this.#verified.get(hash);
-    if (until !== undefined && until > Date.now()) return true;
-    const record = await readJson(this.#storage, recordKey(hash), KeyRecord);
-    const ok = record !== null && record.revoked_at === null && timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"));
-    if (ok) this.#verified.set(hash, Date.now() + VERIFIED_TTL_MS);
+    if (until !== undefined && until > now.getTime()) return true;
+    const record = await this.lookup(key);
+    const ok = record !== null && keyUsable(record, now);
+    if (ok) this.#verified.set(hash, Math.min(now.getTime() + VERIFIED_TTL_MS, usableUntil(record) ?? Infinity));
     else this.#verified.delete(hash);
     return ok;
   }
@@ -73,6 +115,26 @@ export class KeyStore {
     const matches = (await this.list()).filter((r) => r.id === keyOrId);
     return matches.length === 1 ? matches[0]! : null;
   }
+}
+
+/** Whether an unrevoked key may be used now: always for operator keys; by status and period end for subscription keys. */
+export function keyUsable(record: KeyRecord, now: Date): boolean {
+  if (record.revoked_at !== null) return false;
+  const sub = record.subscription;
+  if (!sub) return true;
+  if (!USABLE_STATUSES.has(sub.status)) return false;
+  const until = usableUntil(record);
+  return until === null || now.getTime() < until;
+}
+
+/**
+ * A cancelled-at-period-end subscription is usable until its period ends even if the final
+ * customer.subscription.deleted webhook is late or lost; a renewing one is not cut off at its period end,
+ * because the renewal's webhook may lag the boundary (Stripe's retries then decide, through its status).
+ */
+function usableUntil(record: KeyRecord): number | null {
+  const sub = record.subscription;
+  return sub?.cancel_at_period_end && sub.current_period_end ? Date.parse(sub.current_period_end) : null;
 }
 
 /** SHA-256 of the key, hex. */

@@ -33,6 +33,8 @@ export function buildLlmsTxt(publicBaseUrl: string): string {
     "",
     `- USD ${SUBSCRIPTION.usd_per_month} a month, unlimited calls to every data endpoint and MCP tool with one API key.`,
     "- Send it as `Authorization: Bearer <key>` or `X-API-Key: <key>`. An invalid key is 401 `invalid_api_key`, never a payment request.",
+    `- Subscribe in a browser at [GET /subscribe](${publicBaseUrl}/subscribe) (card, Stripe Checkout); the key is shown once on the page Stripe returns to. ` +
+      "`POST /billing/portal` with the key answers a Stripe Billing Portal link to cancel, change the card or get invoices.",
     "",
     "## Machine-readable",
     "",

@@ -1,7 +1,18 @@
 // /openapi.json: generated from the zod schemas and the route table, never written by hand (OpenAPI 3.1.0).
 import { createDocument, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { z } from "zod";
-import { DISCOVERY_ROUTES, NETWORK, ROUTES, SUBSCRIPTION, USDC_BASE, usdToAtomic, type RouteEntry } from "../schemas/api.ts";
+import {
+  DISCOVERY_ROUTES,
+  NETWORK,
+  ROUTES,
+  SUBSCRIPTION,
+  SUBSCRIPTION_ROUTES,
+  USDC_BASE,
+  usdToAtomic,
+  type RouteEntry,
+  type RouteResponse,
+  type SubscriptionRoute,
+} from "../schemas/api.ts";
 import { envelope } from "../schemas/envelope.ts";
 import { ErrorBody } from "../schemas/errors.ts";
 
@@ -42,6 +53,22 @@ export function buildOpenApi(publicBaseUrl: string): object {
           ...(method === "post" ? { "400": errorResponse("The body is not a JSON-RPC request.") } : {}),
           "405": errorResponse("Another method than the one documented."),
         },
+      },
+    };
+  }
+  for (const route of SUBSCRIPTION_ROUTES as readonly SubscriptionRoute[]) {
+    paths[route.path] = {
+      [route.method === "POST" ? "post" : "get"]: {
+        operationId: operationId(route.path, route.method.toLowerCase()),
+        summary: route.summary,
+        description: route.description,
+        tags: ["subscription"],
+        requestParams: { query: route.query, ...(route.header ? { header: route.header } : {}) },
+        ...(route.auth === "stripe-signature"
+          ? { requestBody: { required: true, content: { [JSON_MEDIA]: { schema: z.looseObject({ id: z.string(), type: z.string(), data: z.looseObject({}) }) } } } }
+          : {}),
+        security: route.auth === "key" ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : [],
+        responses: Object.fromEntries(Object.entries(route.responses).map(([status, response]) => [status, documented(response)])),
       },
     };
   }
@@ -93,12 +120,21 @@ function responses(route: RouteEntry): ZodOpenApiResponsesObject {
   };
 }
 
+/** A subscription route's response: its JSON body (or the error body), an HTML alternative, its headers. */
+function documented(response: RouteResponse) {
+  const content: Record<string, { schema: z.ZodType }> = {};
+  if (response.json) content[JSON_MEDIA] = { schema: response.json === "error" ? ErrorBody : response.json };
+  if (response.html) content["text/html"] = { schema: z.string() };
+  const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: "string" as const } }]));
+  return { description: response.description, ...(Object.keys(content).length ? { content } : {}), ...(response.headers ? { headers } : {}) };
+}
+
 function errorResponse(description: string) {
   return { description, content: { [JSON_MEDIA]: { schema: ErrorBody } } };
 }
 
-/** "/earnings/summary" → "getEarningsSummary". */
-function operationId(path: string): string {
+/** "/earnings/summary" → "getEarningsSummary"; ("/billing/portal", "post") → "postBillingPortal". */
+function operationId(path: string, verb = "get"): string {
   const words = path.split(/[^a-zA-Z0-9]+/).filter(Boolean);
-  return ["get", ...words].map((w, i) => (i ? w[0]!.toUpperCase() + w.slice(1) : w)).join("");
+  return [verb, ...words].map((w, i) => (i ? w[0]!.toUpperCase() + w.slice(1) : w)).join("");
 }

@@ -5,6 +5,7 @@ import { HTTPFacilitatorClient, type FacilitatorClient } from "@x402/core/server
 import type { H3 } from "h3";
 import { openStorage } from "../storage/open.ts";
 import { createApp } from "./app.ts";
+import { Billing } from "./billing.ts";
 import { describeConfig, type GatewayConfig } from "./config.ts";
 import { KeyStore } from "./keys.ts";
 import { createUsdcLedger } from "./payments/ledger.ts";
@@ -39,7 +40,8 @@ export function createGateway(config: GatewayConfig, options: { log: EventLog; f
   const x402 = createPaymentServer({ payTo, publicBaseUrl: config.publicBaseUrl, facilitator });
   const payments = new Payments(keys, x402);
   const tools = new ToolPayments(keys, x402.server, payTo, () => payments.ready());
-  const app = createApp({ snapshots, payments, tools, publicBaseUrl: config.publicBaseUrl, log });
+  const billing = config.stripe ? new Billing(config.stripe, keys, storage, config.publicBaseUrl, log) : null;
+  const app = createApp({ snapshots, payments, tools, publicBaseUrl: config.publicBaseUrl, log, billing });
   log("info", "gateway_configured", describeConfig(config));
   return { app, snapshots, keys, payments, close: () => snapshots.close() };
 }

@@ -7,6 +7,7 @@ import { InsiderTransaction } from "./insider.ts";
 import { EarningsQuery, FilingsQuery, InsidersQuery, ProbeQuery } from "./params.ts";
 import { Health, ServiceProbe, TickerProbe } from "./probe.ts";
 import type { DocumentKind } from "./snapshot.ts";
+import { ApiKeyIssued, KeyPending, PortalSession, SuccessQuery, WebhookAck } from "./subscription.ts";
 
 /** Base mainnet, as a CAIP-2 id (x402 v2). */
 export const NETWORK = "eip155:8453";
@@ -118,3 +119,98 @@ export const DISCOVERY_ROUTES = [
   { method: "GET", path: "/llms.txt", summary: "A plain-text guide for language models (llmstxt.org)", contentType: "text/plain" },
   { method: "POST", path: "/mcp", summary: "MCP endpoint (streamable HTTP, stateless, JSON responses)", contentType: "application/json" },
 ] as const;
+
+/** A documented response of a subscription route: a JSON body (the error body when "error"), an HTML page, headers. */
+export interface RouteResponse {
+  description: string;
+  json?: z.ZodType | "error";
+  html?: true;
+  headers?: Record<string, string>;
+}
+
+/** A subscription endpoint (issue 7): outside the data table, never paid per call. */
+export interface SubscriptionRoute {
+  method: "GET" | "POST";
+  path: string;
+  summary: string;
+  description: string;
+  query: z.ZodObject;
+  /** Request headers the route reads (documented as header parameters). */
+  header: z.ZodObject | null;
+  /** Who may call: anyone, the holder of a subscription key, or Stripe (signed body). */
+  auth: "none" | "key" | "stripe-signature";
+  responses: Record<string, RouteResponse>;
+}
+
+const UNAVAILABLE: RouteResponse = { description: "Subscriptions are not configured, or Stripe did not answer (`subscriptions_unavailable`).", json: "error" };
+const WRONG_METHOD: RouteResponse = { description: "Another method than the one documented (`method_not_allowed`).", json: "error" };
+
+/** The subscription endpoints: checkout, the one-time key display, Stripe's webhook, the billing portal. */
+export const SUBSCRIPTION_ROUTES = [
+  {
+    method: "GET",
+    path: "/subscribe",
+    summary: `Subscribe: USD ${SUBSCRIPTION.usd_per_month} a month, unlimited calls with one API key`,
+    description: "Opens a Stripe Checkout page (card payment). After payment Stripe returns the browser to /subscribe/success, which shows the key once.",
+    query: z.object({}),
+    header: null,
+    auth: "none",
+    responses: {
+      "303": { description: "Redirect to the Stripe Checkout page.", headers: { Location: "The Checkout Session URL." } },
+      "405": WRONG_METHOD,
+      "503": UNAVAILABLE,
+    },
+  },
+  {
+    method: "GET",
+    path: "/subscribe/success",
+    summary: "The new subscription's API key, shown exactly once",
+    description:
+      "Where Stripe returns the subscriber. The first visit shows the key (HTML, or JSON with `Accept: application/json`); " +
+      "later visits answer 410. Until Stripe's webhook has arrived it answers 202: retry after a few seconds.",
+    query: SuccessQuery,
+    header: null,
+    auth: "none",
+    responses: {
+      "200": { description: "The key, shown this once.", json: ApiKeyIssued, html: true },
+      "202": { description: "Payment not yet confirmed by Stripe's webhook; retry shortly.", json: KeyPending, html: true, headers: { "Retry-After": "Seconds to wait." } },
+      "400": { description: "session_id is missing or malformed (`invalid_parameter`).", json: "error" },
+      "405": WRONG_METHOD,
+      "410": { description: "The key was already shown (`key_already_shown`).", json: "error", html: true },
+      "503": UNAVAILABLE,
+    },
+  },
+  {
+    method: "POST",
+    path: "/webhooks/stripe",
+    summary: "Stripe webhook (checkout, subscription and invoice events)",
+    description:
+      "Called by Stripe only. The raw body must carry a valid `Stripe-Signature`; the same event twice is harmless. Handles " +
+      "checkout.session.completed, customer.subscription.updated, customer.subscription.deleted and invoice.payment_failed.",
+    query: z.object({}),
+    header: z.object({ "stripe-signature": z.string().meta({ description: "Stripe's signature of the raw body (t=…,v1=…)." }) }),
+    auth: "stripe-signature",
+    responses: {
+      "200": { description: "Processed (or already processed: `duplicate`).", json: WebhookAck },
+      "400": { description: "Unsigned, wrongly signed, stale or malformed (`invalid_parameter`).", json: "error" },
+      "405": WRONG_METHOD,
+      "503": { description: "Not configured, storage or Stripe unavailable; Stripe retries later.", json: "error" },
+    },
+  },
+  {
+    method: "POST",
+    path: "/billing/portal",
+    summary: "Manage the subscription: a Stripe Billing Portal link (cancel, card, invoices)",
+    description: "Send the subscription key as `Authorization: Bearer <key>` or `X-API-Key`. Answers the URL of a short-lived portal session.",
+    query: z.object({}),
+    header: null,
+    auth: "key",
+    responses: {
+      "200": { description: "The portal session's URL.", json: PortalSession },
+      "400": { description: "The key is valid but not a subscription key (`invalid_parameter`).", json: "error" },
+      "401": { description: "No key, or an unknown or revoked one (`invalid_api_key`).", json: "error" },
+      "405": WRONG_METHOD,
+      "503": UNAVAILABLE,
+    },
+  },
+] as const satisfies readonly SubscriptionRoute[];

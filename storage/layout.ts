@@ -25,3 +25,11 @@ export function documentKey(buildId: string, ticker: string, kind: DocumentKind)
 export function form4CacheKey(accession: string): string {
   return `cache/form4/${accession}.json`;
 }
+
+/**
+ * Subscription bookkeeping, by Stripe id (a checkout session, a subscription, a processed event). Ids are
+ * checked against Stripe's id alphabet by the caller, so they never name a path.
+ */
+export function billingKey(kind: "sessions" | "subscriptions" | "events", stripeId: string): string {
+  return `billing/${kind}/${stripeId}.json`;
+}
