@@ -19,3 +19,9 @@ export function preflight(): Response {
     },
   });
 }
+
+/** Adds the CORS headers to a response built elsewhere (MCP transport, billing pages). */
+export function withCors(response: Response): Response {
+  for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+  return response;
+}

@@ -1,6 +1,7 @@
 // Gateway errors: one class carrying a stable code (schemas/errors.ts), rendered in one place as the error body.
 // No stack trace or internal message ever reaches a client.
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from "../schemas/errors.ts";
+import { CORS_HEADERS } from "./cors.ts";
 
 /** An error the pipeline throws on purpose; its code decides status and default hint. */
 export class ApiError extends Error {
@@ -25,6 +26,6 @@ export function errorResponse(error: unknown): Response {
   const body: ErrorBody = { error: { code: api.code, message: api.message, hint: api.hint } };
   return new Response(JSON.stringify(body), {
     status: api.status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...api.headers },
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...CORS_HEADERS, ...api.headers },
   });
 }

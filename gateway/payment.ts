@@ -5,6 +5,7 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { FacilitatorResponseError, type HTTPProcessResult, type HTTPRequestContext, type x402HTTPResourceServer } from "@x402/core/server";
 import type { H3Event } from "h3";
 import type { ErrorBody } from "../schemas/errors.ts";
+import { CORS_HEADERS } from "./cors.ts";
 import { ApiError } from "./errors.ts";
 import type { KeyStore } from "./keys.ts";
 import { H3Adapter, PAYMENT_REQUIRED_BODY } from "./x402.ts";
@@ -133,6 +134,7 @@ function paymentErrorResponse(status: number, headers: Record<string, string>, s
   const out = new Headers(headers);
   out.set("content-type", "application/json; charset=utf-8");
   out.set("cache-control", "no-store");
+  for (const [name, value] of Object.entries(CORS_HEADERS)) out.set(name, value);
   return new Response(JSON.stringify(body), { status, headers: out });
 }
 
