@@ -16,6 +16,7 @@ import type { ToolPayments } from "./mcp-payment.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { requireQuery } from "./params.ts";
 import { PaymentResponse, type Payments } from "./payment.ts";
+import type { ClientRateLimit } from "./rate-limit.ts";
 import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
 import type { EventLog, SnapshotStore } from "./snapshot.ts";
 
@@ -25,6 +26,8 @@ export interface AppDeps {
   payments: Payments;
   tools: ToolPayments;
   publicBaseUrl: string;
+  /** Per-client limit on the free endpoints. */
+  limiter: ClientRateLimit;
   log: EventLog;
   /** Stripe subscriptions; null when not configured (the subscription routes then answer 503). */
   billing: Billing | null;
@@ -32,6 +35,9 @@ export interface AppDeps {
 }
 
 // CORS headers ride in every response's own headers: cheaper on the hot path than an onResponse rewrite.
+/** Longer URLs are refused before routing (no parameter of this API comes near it). */
+const MAX_URL_LENGTH = 4096;
+
 const JSON_TYPE = { "content-type": "application/json; charset=utf-8", ...CORS_HEADERS };
 
 /** Creates the gateway app (no port: `app.fetch(request)` answers; `serve(app)` listens). */
@@ -41,6 +47,9 @@ export function createApp(deps: AppDeps): H3 {
   const llms = buildLlmsTxt(deps.publicBaseUrl);
   const app = new H3({
     silent: true, // unexpected errors are logged below, once, as structured lines
+    onRequest: (event) => {
+      if (event.req.url.length > MAX_URL_LENGTH) throw new ApiError("uri_too_long", `The URL is ${event.req.url.length} characters long.`);
+    },
     onError: (error, event) => {
       const cause = error.cause ?? error;
       if (cause instanceof PaymentResponse) return cause.response;
@@ -63,11 +72,13 @@ export function createApp(deps: AppDeps): H3 {
   app.all(openapiRoute.path, (event) => {
     if (event.req.method === "OPTIONS") return preflight();
     requireMethod(event, openapiRoute);
+    deps.limiter.take(event);
     return new HTTPResponse(openapi, { headers: { ...JSON_TYPE, "cache-control": "public, max-age=300" } });
   });
   app.all(llmsRoute.path, (event) => {
     if (event.req.method === "OPTIONS") return preflight();
     requireMethod(event, llmsRoute);
+    deps.limiter.take(event);
     return new HTTPResponse(llms, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300", ...CORS_HEADERS } });
   });
   const billing = billingHandlers(deps.billing);
@@ -84,6 +95,7 @@ export function createApp(deps: AppDeps): H3 {
   return app;
 
   async function free(event: H3Event, route: RouteEntry): Promise<HTTPResponse> {
+    deps.limiter.take(event);
     const query = requireQuery(event, route.query) as { ticker?: string };
     const meta: Meta = { retrieved_at: now().toISOString(), cache: "hit" };
     if (route.path === "/health") return json(envelopeOf(healthPayload(deps.snapshots.held), meta));

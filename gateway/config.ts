@@ -23,6 +23,11 @@ const Env = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, "must be a webhook signing secret (whsec_…)").optional(),
   STRIPE_PRICE_ID: z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional(),
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  FREE_RATE_PER_MINUTE: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).default(120),
+  FREE_BURST: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).default(30),
+  TRUST_PROXY: z.enum(["0", "1", "false", "true"]).transform((v) => v === "1" || v === "true").default(false),
+  HEADERS_TIMEOUT_MS: z.string().regex(/^\d+$/).transform(Number).default(10_000),
+  REQUEST_TIMEOUT_MS: z.string().regex(/^\d+$/).transform(Number).default(30_000),
 });
 
 /** Stripe settings: all three variables or none (then the subscription routes answer 503). */
@@ -52,6 +57,12 @@ export interface GatewayConfig {
   documentCacheBytes: number;
   facilitatorTimeoutMs: number;
   stripe: StripeSettings | null;
+  /** Free endpoints per client address: a token bucket (0 per minute turns it off). */
+  freeRate: { perMinute: number; burst: number };
+  /** Read the client address from X-Forwarded-For (only behind a proxy that sets it). */
+  trustProxy: boolean;
+  /** Slow clients: time to send the headers, and the whole request. */
+  timeouts: { headersMs: number; requestMs: number };
 }
 
 /** Reads and validates the environment; throws one message listing every bad variable. */
@@ -88,6 +99,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripe: e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET && e.STRIPE_PRICE_ID
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID, api: apiBase(e.STRIPE_API_BASE) }
       : null,
+    freeRate: { perMinute: e.FREE_RATE_PER_MINUTE, burst: Math.max(1, e.FREE_BURST) },
+    trustProxy: e.TRUST_PROXY,
+    timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS },
   };
 }
 

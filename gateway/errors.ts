@@ -20,6 +20,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The error body for a code and message, with the code's hint. */
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return { error: { code, message, hint: ERROR_CODES[code].hint } };
+}
+
 /** The JSON error body for an error; anything that is not an ApiError becomes internal_error without details. */
 export function errorResponse(error: unknown): Response {
   const api = error instanceof ApiError ? error : new ApiError("internal_error", "The service failed to answer this request.");

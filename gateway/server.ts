@@ -12,6 +12,7 @@ import { createUsdcLedger } from "./payments/ledger.ts";
 import { createLocalFacilitator } from "./payments/local-facilitator.ts";
 import { ToolPayments } from "./mcp-payment.ts";
 import { Payments } from "./payment.ts";
+import { ClientRateLimit } from "./rate-limit.ts";
 import { SnapshotStore, type EventLog } from "./snapshot.ts";
 import { createPaymentServer, guardFacilitator } from "./x402.ts";
 
@@ -41,7 +42,8 @@ export function createGateway(config: GatewayConfig, options: { log: EventLog; f
   const payments = new Payments(keys, x402);
   const tools = new ToolPayments(keys, x402.server, payTo, () => payments.ready());
   const billing = config.stripe ? new Billing(config.stripe, keys, storage, config.publicBaseUrl, log) : null;
-  const app = createApp({ snapshots, payments, tools, publicBaseUrl: config.publicBaseUrl, log, billing });
+  const limiter = new ClientRateLimit({ ...config.freeRate, trustProxy: config.trustProxy });
+  const app = createApp({ snapshots, payments, tools, publicBaseUrl: config.publicBaseUrl, limiter, log, billing });
   log("info", "gateway_configured", describeConfig(config));
   return { app, snapshots, keys, payments, close: () => snapshots.close() };
 }

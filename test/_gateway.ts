@@ -35,7 +35,8 @@ export function testGateway(dataDir: string, options: { env?: Record<string, str
   get(path: string, init?: RequestInit): Promise<Response>;
   logs: ReturnType<typeof memoryLogger>["lines"];
 } {
-  const config = loadConfig({ DATA_URL: dataDir, PUBLIC_BASE_URL: "https://api.example.test", FACILITATOR_TIMEOUT_MS: "1500", ...options.env });
+  // The free endpoints' per-client limit is off unless a test turns it on (requests through app.fetch share one address).
+  const config = loadConfig({ DATA_URL: dataDir, PUBLIC_BASE_URL: "https://api.example.test", FACILITATOR_TIMEOUT_MS: "1500", FREE_RATE_PER_MINUTE: "0", ...options.env });
   const logger = memoryLogger();
   const gateway = createGateway(config, { log: logger.log.bind(logger), ...(options.facilitator ? { facilitator: options.facilitator } : {}) });
   return {

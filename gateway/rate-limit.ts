@@ -1,0 +1,40 @@
+// Per-client rate limit for the free endpoints: a token bucket per address (429 with Retry-After when empty).
+// Paid endpoints need none: every answer is paid for, and an unpaid request stops at a cached 402.
+import { getRequestIP, type H3Event } from "h3";
+import { ApiError } from "./errors.ts";
+
+/** Addresses remembered at once; the least recently seen are forgotten first (a forgotten address starts full). */
+const MAX_CLIENTS = 50_000;
+
+/** Token buckets keyed by client address. */
+export class ClientRateLimit {
+  readonly #perMs: number;
+  readonly #burst: number;
+  readonly #trustProxy: boolean;
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(options: { perMinute: number; burst: number; trustProxy: boolean }) {
+    this.#perMs = options.perMinute / 60_000;
+    this.#burst = options.burst;
+    this.#trustProxy = options.trustProxy;
+  }
+
+  /** Takes one token for the request's client, or throws 429 rate_limited with Retry-After. */
+  take(event: H3Event, now = performance.now()): void {
+    if (this.#perMs === 0) return;
+    const client = getRequestIP(event, { xForwardedFor: this.#trustProxy }) ?? "unknown";
+    const held = this.#buckets.get(client);
+    const bucket = held ?? { tokens: this.#burst, at: now };
+    bucket.tokens = Math.min(this.#burst, bucket.tokens + (now - bucket.at) * this.#perMs);
+    bucket.at = now;
+    this.#buckets.delete(client);
+    this.#buckets.set(client, bucket);
+    if (this.#buckets.size > MAX_CLIENTS) this.#buckets.delete(this.#buckets.keys().next().value!);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return;
+    }
+    const wait = Math.ceil((1 - bucket.tokens) / this.#perMs / 1000);
+    throw new ApiError("rate_limited", "Too many requests to the free endpoints from this address.", { headers: { "retry-after": String(wait) } });
+  }
+}
