@@ -1,20 +1,15 @@
 // Benchmark: the gateway's paid route (with an API key) and /probe against h3 serving the same precomputed
 // bytes (h3's own ceiling) and bare node:http, in one run, servers in a child process, 50 connections.
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import autocannon from "autocannon";
+import { flag, startServers } from "./_server-process.ts";
 
 /** Loads each target in turn; `--seconds N` (default 8) and `--connections N` (default 50). */
 export async function run(args: string[]): Promise<Record<string, unknown>> {
   const seconds = Number(flag(args, "--seconds") ?? 8);
   const connections = Number(flag(args, "--connections") ?? 50);
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/_gateway-server.ts"], { stdio: ["ignore", "pipe", "inherit"] });
+  const servers = await startServers();
   try {
-    const first = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once("line", resolve);
-      child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-    });
-    const targets = JSON.parse(first) as { paid: string; probe: string; h3: string; node: string; key: string; bytes: number };
+    const { targets } = servers;
     const load = async (url: string, headers: Record<string, string> = {}) => {
       await autocannon({ url, connections, duration: 1, headers }); // warm-up
       const result = await autocannon({ url, connections, duration: seconds, headers });
@@ -37,13 +32,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       paid_vs_node: round(paid.rps / node.rps),
     };
   } finally {
-    child.kill("SIGKILL"); // srvx waits for keep-alive connections on SIGTERM
+    servers.stop();
   }
-}
-
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
 }
 
 function round(n: number): number {

@@ -1,0 +1,45 @@
+// Starts bench/_gateway-server.ts in its own process (so load generation and the server do not share a thread)
+// and reads the targets it prints; the caller stops it with `stop()`.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+
+/** What the server process serves. */
+export interface Targets {
+  paid: string;
+  probe: string;
+  h3: string;
+  node: string;
+  key: string;
+  bytes: number;
+}
+
+/** A running server process. */
+export interface ServerProcess {
+  targets: Targets;
+  pid: number;
+  /** Resident set size of the server process, in MB (from /proc). */
+  rssMb(): number;
+  stop(): void;
+}
+
+/** Spawns the bench servers and waits for their first line. */
+export async function startServers(): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/_gateway-server.ts"], { stdio: ["ignore", "pipe", "inherit"] });
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return {
+    targets: JSON.parse(first) as Targets,
+    pid: child.pid!,
+    rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
+    stop: () => void child.kill("SIGKILL"), // srvx waits for keep-alive connections on SIGTERM
+  };
+}
+
+/** The value after `--name` in a benchmark's arguments. */
+export function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
