@@ -1,5 +1,5 @@
 // The operator CLI: `dataset build | inspect TICKER | audit` (contract: DESIGN "Commands").
-// Exit 0 on success, 1 when a build publishes nothing or an audit has findings, 2 on a usage error.
+// Exit 0 on success, 1 when a build publishes nothing or an audit has findings (or warnings, with --strict), 2 on a usage error.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { openStorage } from "../storage/open.ts";
@@ -11,11 +11,13 @@ import { runBuild } from "./run.ts";
 import { openSource } from "./sources/open.ts";
 
 const USAGE = `usage:
-  dataset build   [--source live|http://host:port|dir:PATH] [--out DEST] [--tickers A,B,…]
-                  [--lookback-days 730] [--retention 4] [--concurrency 4]
+  dataset build   [--source live|http://host:port|dir:PATH|bulk:PATH] [--out DEST] [--tickers A,B,…]
+                  [--form4-source live|http://host:port|dir:PATH] [--lookback-days 730] [--retention 4] [--concurrency 4]
   dataset inspect TICKER [--data DEST]
-  dataset audit   [--data DEST]
-DEST is a folder, fs:PATH or s3://bucket/prefix (with S3_ENDPOINT and the AWS variables); default $DATA_URL or data/.`;
+  dataset audit   [--data DEST] [--strict]
+DEST is a folder, fs:PATH or s3://bucket/prefix (with S3_ENDPOINT and the AWS variables); default $DATA_URL or data/.
+bulk:PATH reads submissions.zip and companyfacts.zip in PATH; Form 4 XML and daily indexes come from --form4-source.
+audit --strict also fails on warnings (a covered ticker the latest run did not rebuild).`;
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -26,6 +28,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       allowPositionals: true,
       options: {
         source: { type: "string" },
+        "form4-source": { type: "string" },
+        strict: { type: "boolean" },
         out: { type: "string" },
         data: { type: "string" },
         tickers: { type: "string" },
@@ -51,9 +55,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (command === "build") {
       const numbers = { lookbackDays: values["lookback-days"], retention: values.retention, concurrency: values.concurrency };
       const parsed = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, v === undefined ? undefined : positiveInt(k, v)]));
-      const source = openSource(values.source ?? env.EDGAR_SOURCE ?? "live", env, {
-        onRetry: (e) => log.log("warn", "retry", e),
-      });
+      const source = openSource(values.source ?? env.EDGAR_SOURCE ?? "live", env, { onRetry: (e) => log.log("warn", "retry", e) }, values["form4-source"]);
       const progress = createProgress(log);
       const summary = await runBuild({
         source,
@@ -64,11 +66,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         ...(parsed.retention ? { retention: parsed.retention } : {}),
         ...(parsed.concurrency ? { concurrency: parsed.concurrency } : {}),
         onProgress: progress.update,
-      });
+      }).finally(() => source.close?.());
       const notCovered = Object.entries(summary.not_covered).map(([r, n]) => `${n} ${r}`).join(", ") || "none";
       console.log(
         `published ${summary.build_id}: ${summary.tickers} tickers, ${summary.covered} covered, not covered: ${notCovered}; ` +
-          `${summary.failed} failed (${summary.kept_previous} kept their previous documents); ${summary.requests} requests in ${summary.seconds}s`,
+          `${summary.failed} failed (${summary.kept_previous} kept their previous documents); ${summary.requests} requests ` +
+          `(${summary.form4_fetched} Form 4s fetched, ${summary.form4_index_days} daily indexes) in ${summary.seconds}s`,
       );
       console.log(JSON.stringify({ summary }));
       return 0;
@@ -81,8 +84,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (command === "audit") {
       const report = await auditSnapshot(openStorage(dest, env));
       for (const finding of report.findings) console.log(`FINDING ${finding}`);
-      console.log(`audit ${report.build_id ?? "-"}: ${report.tickers} tickers, ${report.covered} covered, ${report.findings.length} findings`);
-      return report.findings.length ? 1 : 0;
+      for (const warning of report.warnings) console.log(`WARNING ${warning}`);
+      console.log(
+        `audit ${report.build_id ?? "-"}: ${report.tickers} tickers, ${report.covered} covered, ${report.findings.length} findings, ${report.warnings.length} warnings` +
+          (values.strict ? " (strict: warnings fail)" : ""),
+      );
+      return report.findings.length || (values.strict && report.warnings.length) ? 1 : 0;
     }
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {

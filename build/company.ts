@@ -7,7 +7,7 @@ import type { Counts, Endpoints, Freshness } from "../schemas/snapshot.ts";
 import { applyAmendments } from "./derive/insiders.ts";
 import { deriveEarnings } from "./derive/earnings.ts";
 import { NoXbrlHistoryError } from "./errors.ts";
-import { loadForm4s, type Form4Load } from "./form4s.ts";
+import { loadForm4s, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
 import { parseCompanyFacts } from "./parse/companyfacts.ts";
 import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "./parse/submissions.ts";
 import type { TickerDocuments } from "./publish/snapshot.ts";
@@ -26,6 +26,8 @@ export interface CompanyContext {
   builtAt: string;
   /** Form 4s filed on or after this date are served (DESIGN: a two-year look-back by default). */
   form4Since: string;
+  /** The daily-index view of a CIK when this run is incremental for it; undefined means discover from submissions. */
+  incrementalFor?: (cik: number) => IncrementalForm4s | undefined;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
   if (periods.length === 0) return { kind: "not_covered", reason: "no_xbrl_history", detail: "no periods from periodic reports" };
 
   const filings = await loadFilings(ctx, cik);
-  const form4 = await loadForm4s(ctx.source, ctx.storage, cik, filings, ctx.form4Since);
+  const form4 = await loadForm4s(ctx.source, ctx.storage, cik, filings, ctx.form4Since, ctx.incrementalFor?.(cik));
   const insiders = applyAmendments(form4.filings, cik);
 
   const newestPeriod = maxBy(periods, (p) => `${p.filed_at}|${p.source_accession}`);

@@ -1,13 +1,15 @@
-// Form 4s of one issuer: found in its submissions, parsed once and cached in storage by accession
-// (a filed Form 4 never changes), fetched only when not cached. A missing document is recorded, not fatal.
+// Form 4s of one issuer: found in its submissions (and, between runs, in EDGAR's daily indexes), parsed once and
+// cached in storage by accession (a filed Form 4 never changes), fetched only when not cached. A 404 is recorded.
 import type { Storage } from "unstorage";
 import type { FilingItem } from "../schemas/filing.ts";
 import { OwnershipFiling } from "../schemas/insider.ts";
 import { readJson, writeJson } from "../storage/json.ts";
 import { form4CacheKey } from "../storage/layout.ts";
 import { EdgarParseError } from "./errors.ts";
+import type { DailyIndexRow } from "./parse/daily-index.ts";
 import { parseOwnershipXml } from "./parse/form4.ts";
-import { ownershipXmlPath } from "./sources/paths.ts";
+import { ownershipXmlFromSubmission } from "./parse/full-submission.ts";
+import { fullSubmissionPath, ownershipXmlPath } from "./sources/paths.ts";
 import { SourceNotFoundError, type Source } from "./sources/source.ts";
 
 /** The insider forms the /insiders endpoint serves. */
@@ -22,47 +24,99 @@ export interface Form4Load {
   missing: string[];
   /** Accessions whose XML is not a readable ownership document. */
   unreadable: string[];
+  /** Not cached, filed before the last run's index coverage, so not fetched again (missing or unreadable then). */
+  not_retried?: number;
 }
 
-/** Loads every Form 4 and 4/A filed on or after `since`; source errors other than 404 propagate (the ticker failed). */
-export async function loadForm4s(source: Source, storage: Storage, cik: number, filings: FilingItem[], since: string): Promise<Form4Load> {
-  const wanted = filings.filter((f) => INSIDER_FORMS.has(f.form.toUpperCase()) && f.filed_at >= since);
+/** The daily-index view of one issuer since the last run (see form4-index.ts). */
+export interface IncrementalForm4s {
+  /**
+   * The last run's coverage: uncached Form 4s filed on or before it are not fetched again. Null for a company the
+   * last run did not rebuild: everything its submissions list is a candidate (the indexed ones are added).
+   */
+  after: string | null;
+  /** Its Form 4 rows in the daily indexes read this run. */
+  indexed: DailyIndexRow[];
+}
+
+/**
+ * Loads every Form 4 and 4/A filed on or after `since`: from the cache, else fetched. With `incremental`, the
+ * fetch candidates are only the indexed ones and those filed after the last coverage; an indexed filing the
+ * submissions do not list yet is read from its full submission text. Source errors other than 404 propagate.
+ */
+export async function loadForm4s(
+  source: Source,
+  storage: Storage,
+  cik: number,
+  filings: FilingItem[],
+  since: string,
+  incremental?: IncrementalForm4s,
+): Promise<Form4Load> {
+  const wanted = new Map<string, Wanted>();
+  for (const f of filings) {
+    if (INSIDER_FORMS.has(f.form.toUpperCase()) && f.filed_at >= since) wanted.set(f.accession_number, { accession: f.accession_number, filed_at: f.filed_at, primary: f.primary_document ?? "" });
+  }
+  for (const row of incremental?.indexed ?? []) {
+    if (!wanted.has(row.accession) && row.filed_at >= since) wanted.set(row.accession, { accession: row.accession, filed_at: row.filed_at, primary: null });
+  }
+  const indexed = new Set(incremental?.indexed.map((r) => r.accession));
   const out: Form4Load = { filings: [], cached: 0, fetched: 0, missing: [], unreadable: [] };
+  const after = incremental?.after ?? null;
+  if (after !== null) out.not_retried = 0;
   await Promise.all(
-    wanted.map(async (filing) => {
-      const key = form4CacheKey(filing.accession_number);
+    [...wanted.values()].map(async (filing) => {
+      const key = form4CacheKey(filing.accession);
       const cached = await readJson(storage, key, OwnershipFiling).catch(() => null);
       if (cached) {
         out.cached++;
         out.filings.push(cached);
         return;
       }
-      let path: string;
-      try {
-        path = ownershipXmlPath(cik, filing.accession_number, filing.primary_document ?? "");
-      } catch {
-        out.missing.push(filing.accession_number);
-        return;
-      }
+      if (after !== null && filing.filed_at <= after && !indexed.has(filing.accession)) return void out.not_retried!++;
       let xml: string;
       try {
-        xml = await source.getText(path);
+        xml = await fetchXml(source, cik, filing);
       } catch (error) {
-        if (error instanceof SourceNotFoundError) return void out.missing.push(filing.accession_number);
-        throw error;
+        if (error instanceof SourceNotFoundError || error instanceof NotXmlError) return void out.missing.push(filing.accession);
+        if (!(error instanceof EdgarParseError)) throw error;
+        out.fetched++; // a full submission without ownership XML: fetched, and unreadable
+        return void out.unreadable.push(filing.accession);
       }
       out.fetched++;
       try {
-        const parsed = parseOwnershipXml(xml, { accession: filing.accession_number, filedAt: filing.filed_at });
+        const parsed = parseOwnershipXml(xml, { accession: filing.accession, filedAt: filing.filed_at });
         await writeJson(storage, key, OwnershipFiling, parsed);
         out.filings.push(parsed);
       } catch (error) {
         if (!(error instanceof EdgarParseError)) throw error;
-        out.unreadable.push(filing.accession_number);
+        out.unreadable.push(filing.accession);
       }
     }),
   );
   out.missing.sort();
   out.unreadable.sort();
   return out;
+}
+
+interface Wanted {
+  accession: string;
+  filed_at: string;
+  /** The primary document the submissions name; null when only the daily index names the filing. */
+  primary: string | null;
+}
+
+class NotXmlError extends Error {}
+
+/** The raw XML by its primary document, or (named only by the index) out of the full submission text. */
+async function fetchXml(source: Source, cik: number, filing: Wanted): Promise<string> {
+  if (filing.primary === null) {
+    return ownershipXmlFromSubmission(await source.getText(fullSubmissionPath(cik, filing.accession)), { accession: filing.accession });
+  }
+  let path: string;
+  try {
+    path = ownershipXmlPath(cik, filing.accession, filing.primary);
+  } catch (error) {
+    throw new NotXmlError((error as Error).message);
+  }
+  return source.getText(path);
 }

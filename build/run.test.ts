@@ -90,7 +90,10 @@ describeEdgar("dataset build on the shared mirror", () => {
     await build(storage, second);
     const manifest = (await readJson(storage, manifestKey((await readJson(storage, CURRENT_KEY, CurrentPointer))!.build_id), Manifest))!;
     expect(manifest.tickers.JNJ!.form4).toMatchObject({ cached: 3, fetched: 0 });
-    expect(second.stats.requests).toBe(first.stats.requests - 3);
+    // Incremental: neither the 3 cached XMLs nor the ones missing last run are asked for again; today's index is (404).
+    expect(manifest.tickers.JNJ!.form4!.not_retried).toBeGreaterThan(0);
+    expect(manifest).toMatchObject({ form4_fetched: 0, form4_index: { incremental: true, days_read: 0, days_missing: 1 } });
+    expect(second.stats.requests).toBeLessThan(first.stats.requests - 3);
   });
 
   it("through a faulty HTTP mirror: completes with nothing lost, never over 10 requests in a second", async () => {
@@ -137,7 +140,13 @@ describeEdgar("dataset build on the shared mirror", () => {
     expect(await readText(storage, documentKey(second.build_id, "WMT", "earnings"))).toBe(
       await readText(storage, documentKey(first.build_id, "WMT", "earnings")),
     );
-    expect((await auditSnapshot(storage)).findings).toEqual([]);
+    // Kept documents are sound (no finding) but were not rebuilt by this run: a warning, not a failure.
+    const later = () => new Date("2026-07-01T18:00:00.000Z");
+    mirror.setFaults((path) => (path === "submissions/CIK0000104169.json" ? { kind: "status", status: 500 } : undefined));
+    const third = await build(storage, createHttpSource({ base: mirror.url, bucket: new TokenBucket(1000), attempts: 1 }), { tickers: ["WMT", "AAPL"], now: later });
+    mirror.setFaults(undefined);
+    const audit = await auditSnapshot(storage);
+    expect(audit).toMatchObject({ build_id: third.build_id, findings: [], warnings: [expect.stringMatching(/^WMT: not rebuilt by \S+, serves documents built 2026-07-01T12:00:00\.000Z \(from /)] });
   });
 
   it("keeps only the newest snapshots (retention), never the current one", async () => {

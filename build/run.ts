@@ -7,6 +7,7 @@ import type { Storage } from "unstorage";
 import { normalizeTicker } from "../schemas/primitives.ts";
 import type { CoverageReason, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
 import { buildCompany, type CompanyOutcome } from "./company.ts";
+import { readForm4Index, type Form4Index } from "./form4-index.ts";
 import type { Logger } from "../logging/log.ts";
 import { parseCompanyTickers, type TickerEntry } from "./parse/tickers.ts";
 import { pruneSnapshots, readPublished, SnapshotWriter, type Published } from "./publish/snapshot.ts";
@@ -39,6 +40,8 @@ export interface BuildSummary {
   failed: number;
   kept_previous: number;
   requests: number;
+  form4_fetched: number;
+  form4_index_days: number;
   seconds: number;
   pruned: string[];
 }
@@ -60,10 +63,16 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const byCik = new Map<number, TickerEntry[]>();
   for (const entry of universe) byCik.set(entry.cik, [...(byCik.get(entry.cik) ?? []), entry]);
   log.log("info", "build_started", { build_id: buildId, source: source.name, tickers: universe.length, companies: byCik.size, form4_since: form4Since });
+  const form4Index = await incrementalIndex(source, previous, builtAt.slice(0, 10), log);
+  // Incremental only for companies the last run rebuilt (their cache holds every Form 4 it could fetch); the others
+  // discover from submissions, plus what the indexes name.
+  const rebuilt = new Set(Object.values(previous?.manifest.tickers ?? {}).filter((t) => t.covered && !t.documents_from).map((t) => t.cik));
+  const incrementalFor = (cik: number) =>
+    form4Index ? { after: rebuilt.has(cik) ? form4Index.after : null, indexed: form4Index.byCik.get(cik) ?? [] } : undefined;
 
   const writer = new SnapshotWriter(storage, buildId);
   const entries: Record<string, ManifestTicker> = {};
-  const summary: BuildSummary = { build_id: buildId, tickers: universe.length, covered: 0, not_covered: {}, failed: 0, kept_previous: 0, requests: 0, seconds: 0, pruned: [] };
+  const summary: BuildSummary = { build_id: buildId, tickers: universe.length, covered: 0, not_covered: {}, failed: 0, kept_previous: 0, requests: 0, form4_fetched: 0, form4_index_days: form4Index?.days_read ?? 0, seconds: 0, pruned: [] };
   let done = 0;
   const limit = pLimit(opts.concurrency ?? 4);
   await Promise.all(
@@ -72,7 +81,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
         const names = tickers.map((t) => t.ticker);
         let outcome: CompanyOutcome | { kind: "failed"; error: string };
         try {
-          outcome = await buildCompany({ source, storage, builtAt, form4Since }, cik);
+          outcome = await buildCompany({ source, storage, builtAt, form4Since, incrementalFor }, cik);
+          if (outcome.kind === "covered") summary.form4_fetched += outcome.form4.fetched;
         } catch (error) {
           outcome = { kind: "failed", error: (error as Error).message };
           log.log("warn", "company_failed", { cik, tickers: names, error: outcome.error });
@@ -88,9 +98,22 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   if (summary.covered === 0 && summary.kept_previous === 0) {
     throw new Error(`nothing could be built: ${summary.failed} of ${universe.length} tickers failed, none covered (snapshot ${buildId} not published)`);
   }
-  const manifest: Manifest = { build_id: buildId, built_at: builtAt, source: source.name, form4_since: form4Since, requests: source.stats.requests, tickers: sortKeys(entries) };
+  // Without an index read, this run discovered from submissions as of today: the next one reads from today on.
+  const form4_index = form4Index
+    ? { through: form4Index.through, incremental: true, days_read: form4Index.days_read, days_missing: form4Index.days_missing }
+    : { through: dayBefore(builtAt), incremental: false, days_read: 0, days_missing: 0 };
+  const manifest: Manifest = {
+    build_id: buildId,
+    built_at: builtAt,
+    source: source.name,
+    form4_since: form4Since,
+    requests: source.stats.requests,
+    form4_fetched: summary.form4_fetched,
+    form4_index,
+    tickers: sortKeys(entries),
+  };
   await writer.publish(manifest);
-  log.log("info", "published", { build_id: buildId, documents: writer.documentsWritten });
+  log.log("info", "published", { build_id: buildId, documents: writer.documentsWritten, requests: manifest.requests, form4_fetched: summary.form4_fetched, form4_index });
   summary.pruned = await pruneSnapshots(storage, opts.retention ?? 4, new Set([buildId]));
   if (summary.pruned.length) log.log("info", "pruned", { snapshots: summary.pruned });
   summary.requests = source.stats.requests;
@@ -123,6 +146,16 @@ async function manifestEntry(
   }
   summary.not_covered.source_failed = (summary.not_covered.source_failed ?? 0) + 1;
   return { ...base, covered: false, reason: "source_failed", counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error: outcome.error };
+}
+
+/** The daily indexes since the previous run's coverage; null on a first run or when falling back to submissions. */
+async function incrementalIndex(source: Source, previous: Published | null, today: string, log: Logger): Promise<Form4Index | null> {
+  const after = previous?.manifest.form4_index?.through;
+  return after ? readForm4Index(source, after, today, log) : null;
+}
+
+function dayBefore(iso: string): string {
+  return new Date(Date.parse(iso) - 86_400_000).toISOString().slice(0, 10);
 }
 
 function selectUniverse(byTicker: Map<string, TickerEntry>, wanted: string[] | undefined, log: Logger): TickerEntry[] {

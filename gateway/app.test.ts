@@ -6,6 +6,8 @@ import { describeEdgar } from "../test/_edgar.ts";
 import { buildTestData, testGateway } from "../test/_gateway.ts";
 import { createUsdcLedger } from "./payments/ledger.ts";
 import { createLocalFacilitator } from "./payments/local-facilitator.ts";
+import { freshnessSummary } from "./probe.ts";
+import type { LoadedSnapshot } from "./snapshot.ts";
 
 /** A real local facilitator that counts every call, to prove a request never reached payment. */
 function countingFacilitator(): FacilitatorClient & { calls: number } {
@@ -53,6 +55,11 @@ describeEdgar("gateway over a real snapshot", () => {
   it("/probe summarises the service and prices every endpoint", async () => {
     const { data: probe } = await (await gw.get("/probe")).json();
     expect(probe).toMatchObject({ universe: 10, covered: 7, not_covered: { no_xbrl_history: 2, source_failed: 1 } });
+    // One build rebuilt every covered ticker: all of them are as old as the snapshot.
+    expect(probe.freshness).toEqual({
+      built_at_age: { under_12h: 7, "12h_to_24h": 0, "1d_to_3d": 0, over_3d: 0 },
+      oldest_built_at: "2026-07-01T12:00:00.000Z",
+    });
     expect(probe.pricing.endpoints).toEqual({
       "/health": null,
       "/probe": null,
@@ -199,5 +206,27 @@ describeEdgar("gateway over a real snapshot", () => {
     const res = await gw.get("/insiders?ticker=AAPL", auth());
     expect(res.status).toBe(200);
     expect((await res.json()).data).toEqual([]);
+  });
+});
+
+describe("/probe freshness summary", () => {
+  it("buckets covered tickers by document age relative to the snapshot, uncovered ones left out", () => {
+    const entry = (covered: boolean, built_at: string | null) => ({ covered, freshness: { built_at } });
+    const manifest = {
+      built_at: "2026-07-04T12:00:00.000Z",
+      tickers: {
+        A: entry(true, "2026-07-04T12:00:00.000Z"), // same run
+        B: entry(true, "2026-07-04T00:00:01.000Z"), // 11h59m59s
+        C: entry(true, "2026-07-04T00:00:00.000Z"), // exactly 12h
+        D: entry(true, "2026-07-03T12:00:00.000Z"), // exactly 24h
+        E: entry(true, "2026-07-01T12:00:01.000Z"), // just under 3 days
+        F: entry(true, "2026-06-20T12:00:00.000Z"), // kept for two weeks after source failures
+        G: entry(false, null),
+      },
+    };
+    expect(freshnessSummary({ manifest } as unknown as LoadedSnapshot)).toEqual({
+      built_at_age: { under_12h: 2, "12h_to_24h": 1, "1d_to_3d": 2, over_3d: 1 },
+      oldest_built_at: "2026-06-20T12:00:00.000Z",
+    });
   });
 });

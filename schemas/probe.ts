@@ -41,6 +41,18 @@ export const TickerProbe = z
   })
   .meta({ id: "TickerProbe" });
 
+/** Buckets of a covered ticker's document age: its `freshness.built_at` before the snapshot's `built_at`. */
+export const AGE_BUCKETS = ["under_12h", "12h_to_24h", "1d_to_3d", "over_3d"] as const;
+
+/** How fresh the covered tickers' documents are: each is rebuilt every run unless its source failed. */
+export const FreshnessSummary = z.object({
+  built_at_age: z.object(Object.fromEntries(AGE_BUCKETS.map((b) => [b, z.number().int().nonnegative()])) as Record<(typeof AGE_BUCKETS)[number], z.ZodNumber>).meta({
+    description: "Covered tickers by the age of their documents (freshness.built_at) relative to the snapshot's built_at.",
+  }),
+  oldest_built_at: IsoDateTime.nullable(),
+});
+export type FreshnessSummary = z.infer<typeof FreshnessSummary>;
+
 /** /probe without a ticker: the service summary. */
 export const ServiceProbe = z
   .object({
@@ -48,6 +60,7 @@ export const ServiceProbe = z
     universe: z.number().int().nonnegative(),
     covered: z.number().int().nonnegative(),
     not_covered: z.record(z.string(), z.number().int().nonnegative()),
+    freshness: FreshnessSummary,
     pricing: Pricing,
   })
   .meta({ id: "ServiceProbe" });

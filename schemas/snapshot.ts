@@ -86,6 +86,9 @@ export const ManifestTicker = z.object({
       fetched: z.number().int().nonnegative(),
       missing: z.array(Accession).meta({ description: "Form 4s whose XML EDGAR does not have (HTTP 404)." }),
       unreadable: z.array(Accession).meta({ description: "Form 4s whose XML is not a readable ownership document." }),
+      not_retried: z.number().int().nonnegative().optional().meta({
+        description: "Uncached Form 4s filed before the last run's daily-index coverage, not fetched again (an incremental run).",
+      }),
     })
     .optional(),
 });
@@ -97,6 +100,15 @@ export const Manifest = z.object({
   source: z.string(),
   form4_since: IsoDate,
   requests: z.number().int().nonnegative().meta({ description: "Requests this build made to the source." }),
+  form4_fetched: z.number().int().nonnegative().optional().meta({ description: "Form 4 documents this build fetched (not from the cache)." }),
+  form4_index: z
+    .object({
+      through: IsoDate.meta({ description: "Form 4s filed through this day are known; the next run reads the daily indexes after it." }),
+      incremental: z.boolean().meta({ description: "True when this run read daily indexes; false when it discovered from submissions." }),
+      days_read: z.number().int().nonnegative(),
+      days_missing: z.number().int().nonnegative().meta({ description: "Days without a daily index (weekends, holidays: HTTP 404)." }),
+    })
+    .optional(),
   tickers: z.record(Ticker, ManifestTicker),
 });
 export type Manifest = z.infer<typeof Manifest>;

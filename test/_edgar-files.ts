@@ -42,12 +42,11 @@ export function listOwnershipXml(): string[] {
 }
 
 /**
- * A temporary mirror: the shared EDGAR folders linked in (never copied) with test/fixtures/overlay laid over them.
- * Returns its root; the caller removes it.
+ * A temporary mirror: the shared EDGAR folders linked in (never copied) with an overlay folder (by default
+ * test/fixtures/overlay) laid over them. Returns its root; the caller removes it.
  */
-export function makeOverlayMirror(): string {
+export function makeOverlayMirror(overlay = join(import.meta.dirname, "fixtures", "overlay")): string {
   const root = mkdtempSync(join(tmpdir(), "edgar-overlay-"));
-  const overlay = join(import.meta.dirname, "fixtures", "overlay");
   const link = (rel: string) => {
     const from = join(EDGAR_DIR, rel);
     const over = join(overlay, rel);

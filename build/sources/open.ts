@@ -1,13 +1,24 @@
-// Chooses the source a `--source` value names: live, an http(s) mirror root, or dir:PATH.
+// Chooses the source a `--source` value names: live, an http(s) mirror root, dir:PATH, or bulk:PATH (whose
+// Form 4 XML and daily indexes come from the `--form4-source`, live by default).
+import { createBulkSource } from "./bulk.ts";
 import { createDirSource } from "./dir.ts";
 import { createHttpSource, type HttpSourceOptions } from "./http.ts";
 import type { Source } from "./source.ts";
 
-/** Opens `live`, `http://host:port`, or `dir:PATH`; anything else is refused with the accepted forms. */
-export function openSource(spec: string, env: { EDGAR_USER_AGENT?: string } = process.env, extra: Partial<HttpSourceOptions> = {}): Source {
+/** Opens `live`, `http://host:port`, `dir:PATH` or `bulk:PATH`; anything else is refused with the accepted forms. */
+export function openSource(
+  spec: string,
+  env: { EDGAR_USER_AGENT?: string } = process.env,
+  extra: Partial<HttpSourceOptions> = {},
+  form4Spec = "live",
+): Source {
+  if (spec.startsWith("bulk:")) {
+    if (form4Spec.startsWith("bulk:")) throw new Error(`unsupported Form 4 source "${form4Spec}": use live, http://host:port or dir:PATH`);
+    return createBulkSource(spec.slice(5), openSource(form4Spec, env, extra));
+  }
   if (spec.startsWith("dir:")) return createDirSource(spec.slice(4));
   const userAgent = env.EDGAR_USER_AGENT ? { userAgent: env.EDGAR_USER_AGENT } : {};
   if (spec === "live") return createHttpSource({ base: "live", ...userAgent, ...extra });
   if (/^https?:\/\/[^\s/]+/.test(spec)) return createHttpSource({ base: spec, ...userAgent, ...extra });
-  throw new Error(`unsupported source "${spec}": use live, http://host:port (a mirror in EDGAR's layout) or dir:PATH`);
+  throw new Error(`unsupported source "${spec}": use live, http://host:port (a mirror in EDGAR's layout), dir:PATH or bulk:PATH`);
 }

@@ -30,6 +30,12 @@ export function ownershipXmlPath(cik: number, accession: string, primaryDocument
   return `Archives/edgar/data/${cik}/${accession.replace(/-/g, "")}/${base}`;
 }
 
+/** A filing's full submission text (every document of it, SEC header first), as the daily index names it. */
+export function fullSubmissionPath(cik: number, accession: string): string {
+  if (!/^\d{10}-\d{2}-\d{6}$/.test(accession)) throw new Error(`"${accession}" is not an accession number`);
+  return `Archives/edgar/data/${cik}/${accession}.txt`;
+}
+
 /** EDGAR's daily form index for one day (`Archives/edgar/daily-index/2026/QTR4/form.20261120.idx`). */
 export function dailyFormIndexPath(date: string): string {
   const [year, month, day] = date.split("-");

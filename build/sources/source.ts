@@ -1,4 +1,4 @@
-// The one interface every EDGAR source implements (live, http mirror, dir mirror; bulk later), and its errors.
+// The one interface every EDGAR source implements (live, http mirror, dir mirror, bulk archives), and its errors.
 // Sources fetch and never parse: they return text for an EDGAR path or a named error.
 
 /** Counters a source keeps, for logs, the manifest and the build summary. */
@@ -18,6 +18,8 @@ export interface Source {
   getText(path: string): Promise<string>;
   /** Where a path came from, for a document's `meta.source_api`. */
   describe(path: string): string;
+  /** Releases what the source holds open (the bulk source's archive files); absent when there is nothing to release. */
+  close?(): Promise<void>;
 }
 
 /** The file does not exist at the source (HTTP 404, or no such file in a folder). */

@@ -1,11 +1,16 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEdgar } from "../../test/_edgar.ts";
+import { writeZip } from "../../test/_bulk-zip.ts";
+import { describeEdgar, readEdgar } from "../../test/_edgar.ts";
 import { startMirror, type Mirror } from "../../test/_mirror.ts";
 import { createDirSource } from "./dir.ts";
 import { createHttpSource, isThrottlePage, retryAfterMs } from "./http.ts";
 import { liveUrl, ownershipXmlPath } from "./paths.ts";
 import { TokenBucket } from "./rate-limit.ts";
-import { SourceError } from "./source.ts";
+import { openSource } from "./open.ts";
+import { SourceError, type Source } from "./source.ts";
 import { sourceContract } from "./source.contract.ts";
 import { EDGAR_DIR } from "../../test/_edgar.ts";
 
@@ -117,5 +122,50 @@ describe("http source without a mirror", () => {
     expect(retryAfterMs("soon")).toBeUndefined();
     expect(isThrottlePage("<!DOCTYPE html><title>Request Rate Threshold Exceeded</title>")).toBe(true);
     expect(isThrottlePage('{"name":"Traffic Limit Inc"}')).toBe(false);
+  });
+});
+
+describeEdgar("bulk archive source", () => {
+  // Archives made here from real files: AAPL's and Tesla's submissions (Tesla with its older page) and two
+  // companies' facts; Microsoft has none, like the mirror. Form 4 XML and anything else come from the dir mirror.
+  const folder = mkdtempSync(join(tmpdir(), "bulk-source-"));
+  const SUBMISSIONS = ["CIK0000320193.json", "CIK0001318605.json", "CIK0001318605-submissions-001.json"];
+  const FACTS = ["CIK0000320193.json", "CIK0001046179.json"];
+  const opened: Source[] = [];
+  beforeAll(async () => {
+    await writeZip(join(folder, "submissions.zip"), SUBMISSIONS.map((n) => [n, () => readEdgar(`submissions/${n}`)]));
+    await writeZip(join(folder, "companyfacts.zip"), FACTS.map((n) => [n, () => readEdgar(`api/xbrl/companyfacts/${n}`)]));
+  });
+  afterAll(async () => {
+    for (const source of opened) await source.close?.();
+    rmSync(folder, { recursive: true, force: true });
+  });
+  const open = () => {
+    const source = openSource(`bulk:${folder}`, {}, {}, `dir:${EDGAR_DIR}`);
+    opened.push(source);
+    return source;
+  };
+
+  describe("contract", () => sourceContract(open));
+
+  it("serves every archive entry byte for byte, older submissions pages included, and names the archive", async () => {
+    const source = open();
+    for (const name of SUBMISSIONS) expect(await source.getText(`submissions/${name}`)).toBe(readEdgar(`submissions/${name}`));
+    const facts = "api/xbrl/companyfacts/CIK0001046179.json";
+    expect(await source.getText(facts)).toBe(readEdgar(facts));
+    expect(source.describe(facts)).toBe(`bulk:${folder}/companyfacts.zip#${facts}`);
+    expect(source.name).toBe(`bulk:${folder} (form4: dir:${EDGAR_DIR})`);
+  });
+
+  it("reads company_tickers.json from the folder when it holds one, else from the Form 4 source", async () => {
+    expect(await open().getText("files/company_tickers.json")).toBe(readEdgar("files/company_tickers.json"));
+    writeFileSync(join(folder, "company_tickers.json"), '{"0":{"cik_str":320193,"ticker":"AAPL","title":"Apple Inc."}}');
+    expect(JSON.parse(await open().getText("files/company_tickers.json"))).toEqual({ "0": { cik_str: 320193, ticker: "AAPL", title: "Apple Inc." } });
+    rmSync(join(folder, "company_tickers.json"));
+  });
+
+  it("fails with a SourceError naming the archive when it is absent", async () => {
+    const source = openSource(`bulk:${join(folder, "nowhere")}`, {}, {}, `dir:${EDGAR_DIR}`);
+    await expect(source.getText("submissions/CIK0000320193.json")).rejects.toThrow(/submissions\/CIK0000320193\.json: cannot open .*nowhere\/submissions\.zip/);
   });
 });

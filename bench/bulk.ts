@@ -1,0 +1,70 @@
+// Benchmark: a build of N companies (10,000 by default) from scaled bulk archives (bench/_bulk-archives.ts), against
+// bare JSON.parse of the same uncompressed entries in the same run; peak RSS of the whole process.
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createLogger } from "../logging/log.ts";
+import { parseCompanyTickers } from "../build/parse/tickers.ts";
+import { runBuild } from "../build/run.ts";
+import { createBulkSource } from "../build/sources/bulk.ts";
+import { createDirSource } from "../build/sources/dir.ts";
+import { companyFactsPath, submissionsPath, TICKERS_PATH } from "../build/sources/paths.ts";
+import { openStorage } from "../storage/open.ts";
+import { EDGAR_DIR, HAS_EDGAR } from "../test/_edgar-files.ts";
+import { bulkArchives, FILED_SINCE } from "./_bulk-archives.ts";
+
+// No Form 4 falls in a one-day look-back from this day (the mirror's newest is from 2026), so the build reads
+// only the archives: the Form 4 part is measured by `bench build`, not here.
+const NOW = () => new Date("2027-06-01T00:00:00.000Z");
+
+/** Builds `args[0]` companies (default 10000) from the archives, then times JSON.parse over the same entries. */
+export async function run(args: string[]): Promise<Record<string, unknown>> {
+  if (!HAS_EDGAR) throw new Error("the shared EDGAR mirror is absent (set EDGAR_FIXTURES)");
+  const companies = Number(args[0] ?? 10_000);
+  const concurrency = Number(args[1] ?? 4);
+  const folder = await bulkArchives(companies);
+  const out = mkdtempSync(join(tmpdir(), "bench-bulk-out-"));
+  const source = createBulkSource(folder, createDirSource(EDGAR_DIR));
+  try {
+    const t0 = performance.now();
+    const summary = await runBuild({ source, storage: openStorage(out), log: createLogger("error"), now: NOW, lookbackDays: 1, concurrency });
+    const seconds = (performance.now() - t0) / 1000;
+    const { parseSeconds, mb } = await timeBareParse(source);
+    return {
+      companies,
+      covered: summary.covered,
+      uncompressed_mb: Math.round(mb),
+      archive_mb: Math.round((statSync(join(folder, "submissions.zip")).size + statSync(join(folder, "companyfacts.zip")).size) / 1e6),
+      filed_since: FILED_SINCE,
+      concurrency,
+      seconds: round(seconds),
+      parse_seconds: round(parseSeconds),
+      ratio: round(seconds / parseSeconds, 2),
+      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    };
+  } finally {
+    await source.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/** Sums the time of JSON.parse alone over every company's two entries (inflating them is not timed). */
+async function timeBareParse(source: ReturnType<typeof createBulkSource>): Promise<{ parseSeconds: number; mb: number }> {
+  const ciks = [...parseCompanyTickers(await source.getText(TICKERS_PATH)).byTicker.values()].map((e) => e.cik);
+  let ms = 0;
+  let bytes = 0;
+  for (const cik of ciks) {
+    for (const path of [companyFactsPath(cik), submissionsPath(cik)]) {
+      const text = await source.getText(path);
+      bytes += text.length;
+      const t = performance.now();
+      JSON.parse(text);
+      ms += performance.now() - t;
+    }
+  }
+  return { parseSeconds: ms / 1000, mb: bytes / 1e6 };
+}
+
+function round(n: number, digits = 1): number {
+  return Math.round(n * 10 ** digits) / 10 ** digits;
+}
