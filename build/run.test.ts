@@ -15,7 +15,7 @@ import { memoryLogger } from "../logging/log.ts";
 import { runBuild } from "./run.ts";
 import { createDirSource } from "./sources/dir.ts";
 import { createHttpSource } from "./sources/http.ts";
-import { TokenBucket } from "./sources/rate-limit.ts";
+import { SEC_REQUESTS_PER_SECOND, TokenBucket } from "./sources/rate-limit.ts";
 
 // The mirror's companies with company facts and submissions (covered), JNJ through the synthetic overlay
 // (covered, with real Form 4 XMLs), and MSFT (submissions but no company facts: not covered).
@@ -112,7 +112,7 @@ describeEdgar("dataset build on the shared mirror", () => {
       return undefined;
     });
     const storage = openStorage(tempDir());
-    const source = createHttpSource({ base: mirror.url, userAgent: "Test Co test@example.com", bucket: new TokenBucket(10), backoffMs: 50, timeoutMs: 5_000 });
+    const source = createHttpSource({ base: mirror.url, userAgent: "Test Co test@example.com", bucket: new TokenBucket(SEC_REQUESTS_PER_SECOND), backoffMs: 50, timeoutMs: 5_000 });
     const summary = await build(storage, source);
     mirror.setFaults(undefined);
     expect(summary.failed).toBe(0);

@@ -8,7 +8,7 @@ import { startMirror, type Mirror } from "../../test/_mirror.ts";
 import { createDirSource } from "./dir.ts";
 import { createHttpSource, isThrottlePage, retryAfterMs } from "./http.ts";
 import { liveUrl, ownershipXmlPath } from "./paths.ts";
-import { TokenBucket } from "./rate-limit.ts";
+import { SEC_REQUESTS_PER_SECOND, TokenBucket } from "./rate-limit.ts";
 import { openSource } from "./open.ts";
 import { SourceError, type Source } from "./source.ts";
 import { sourceContract } from "./source.contract.ts";
@@ -72,7 +72,7 @@ describeEdgar("http mirror source", () => {
   });
 
   it("keeps to 10 requests per second across concurrent callers (the server's own log)", async () => {
-    const source = open({ bucket: new TokenBucket(10), concurrency: 8 });
+    const source = open({ bucket: new TokenBucket(SEC_REQUESTS_PER_SECOND), concurrency: 8 });
     const first = mirror.log.length;
     const paths = Array.from({ length: 25 }, () => "Archives/edgar/data/320193/000114036126017175/form4.xml");
     await Promise.all(paths.map((p) => source.getText(p)));
