@@ -28,7 +28,10 @@ export async function startS3(bucket = "filing-data"): Promise<S3Server> {
     bucket,
     env: { S3_ENDPOINT: endpoint, S3_FORCE_PATH_STYLE: "true", AWS_REGION: "us-east-1" },
     async stop() {
-      await server.close();
+      // An outage, not a graceful shutdown: drop keep-alive connections too, or close waits on clients under load.
+      const closing = server.close();
+      (server as unknown as { httpServer?: import("node:http").Server }).httpServer?.closeAllConnections();
+      await closing;
     },
     async restart() {
       server = new S3rver({ address: "127.0.0.1", port, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
