@@ -1,6 +1,5 @@
 // Ownership XML (Forms 3, 4, 5 and their amendments) → one OwnershipFiling with a record per transaction row.
 // Pure: XML text in, typed records out; never fetches, never reads the clock (filed_at is an argument).
-import { XMLParser } from "fast-xml-parser";
 import {
   type Footnote,
   type InsiderTransaction,
@@ -11,32 +10,22 @@ import {
 } from "../../schemas/insider.ts";
 import { toCik } from "../../schemas/primitives.ts";
 import { EdgarParseError } from "../errors.ts";
-
-// Every element that can repeat is ALWAYS an array: a single-row table parsed as an object is how
-// "first row only" bugs begin (STYLE "Decisions already taken"; pitfall 34).
-const REPEATING = new Set([
-  "reportingOwner",
-  "nonDerivativeTransaction",
-  "nonDerivativeHolding",
-  "derivativeTransaction",
-  "derivativeHolding",
-  "footnote",
-  "footnoteId",
-  "ownerSignature",
-]);
-
-// Configured once. Values stay strings (we read numbers and dates ourselves); footnotes and remarks are
-// stop nodes so their child markup stays in order as raw text (pitfall 31).
-const PARSER = new XMLParser({
-  ignoreAttributes: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  jPath: false, // the default builds a path string for every isArray call: ~12% of parse time
-  processEntities: false, // decoded by text() only where a "&" occurs, which is rare
-  isArray: (name: string) => REPEATING.has(name),
-  stopNodes: ["*.footnote", "*.remarks"],
-});
+import {
+  countTags,
+  flag,
+  footnoteTexts,
+  isoDate,
+  markupText,
+  node,
+  num,
+  oneOf,
+  parseTree,
+  rows,
+  splitDocument,
+  text,
+  value,
+  type XmlNode,
+} from "./ownership-xml.ts";
 
 // Which record field a footnoteId cites, by the element it sits in (nearest named ancestor wins).
 const FIELD_OF: Readonly<Record<string, string>> = {
@@ -63,15 +52,7 @@ const FIELD_OF: Readonly<Record<string, string>> = {
   natureOfOwnership: "nature_of_ownership",
 };
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const ROOT = "ownershipDocument";
-const ADDRESS_OPEN = "<reportingOwnerAddress>";
-const ADDRESS_CLOSE = "</reportingOwnerAddress>";
-const BETWEEN_TAGS = />\s+</g;
-const CDATA_OPEN = "<![CDATA[";
-const CDATA_CLOSE = "]]>";
-const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 
 /** Context the XML does not carry: the accession it was filed under and its filing date. */
 export interface OwnershipContext {
@@ -88,9 +69,10 @@ export function parseOwnershipXml(xml: string, ctx: OwnershipContext): Ownership
   if (!xml.includes(`<${ROOT}`)) fail(`not an ownershipDocument (starts "${xml.slice(0, 60).replace(/\s+/g, " ")}")`);
   // fast-xml-parser accepts an unclosed document silently: a missing end tag is how truncation shows (pitfall 42).
   if (!xml.includes(`</${ROOT}>`)) fail(`truncated ownership XML: no closing </${ROOT}> (${xml.length} bytes)`);
+  const parts = splitDocument(xml);
   let parsed: unknown;
   try {
-    parsed = PARSER.parse(compact(xml));
+    parsed = parseTree(parts.tables);
   } catch (cause) {
     fail(`malformed ownership XML: ${(cause as Error).message}`, cause);
   }
@@ -127,7 +109,7 @@ export function parseOwnershipXml(xml: string, ctx: OwnershipContext): Ownership
     date_of_original_submission: isoDate(text(doc.dateOfOriginalSubmission)),
     superseded_by: null,
   };
-  const notes = footnoteTexts(node(doc.footnotes).footnote);
+  const notes = footnoteTexts(parts.footnotes);
   const transactions = [
     ...tableI.map((row, i) => readRow(row, i, false, header, notes)),
     ...tableII.map((row, i) => readRow(row, i, true, header, notes)),
@@ -145,11 +127,10 @@ export function parseOwnershipXml(xml: string, ctx: OwnershipContext): Ownership
     owners,
     transactions,
     holdings_count: rows(nonDerivative.nonDerivativeHolding).length + rows(derivative.derivativeHolding).length,
-    remarks: markupText(doc.remarks),
+    remarks: markupText(parts.remarks),
   };
 }
 
-type XmlNode = { readonly [key: string]: unknown };
 type RowHeader = Pick<
   InsiderTransaction,
   | "source_accession" | "form" | "filed_at" | "period_of_report" | "issuer_cik" | "issuer_name" | "issuer_ticker"
@@ -245,134 +226,4 @@ function collectRefs(element: XmlNode, field: string, cited: Map<string, string[
     if (Array.isArray(child)) for (const item of child) collectRefs(node(item), childField, cited);
     else collectRefs(child as XmlNode, childField, cited);
   }
-}
-
-function footnoteTexts(list: unknown): Map<string, string> {
-  const notes = new Map<string, string>();
-  for (const note of rows(list)) {
-    const id = text(note["@_id"]);
-    if (id !== null) notes.set(id, markupText(note) ?? "");
-  }
-  return notes;
-}
-
-/** Raw text of a stop node (footnote, remarks): child markup dropped, CDATA kept literally, entities decoded. */
-function markupText(raw: unknown): string | null {
-  const source = typeof raw === "string" ? raw : typeof raw === "object" && raw !== null ? (raw as XmlNode)["#text"] : null;
-  if (typeof source !== "string") return null;
-  let out = "";
-  let from = 0;
-  for (let at = source.indexOf(CDATA_OPEN); at >= 0; at = source.indexOf(CDATA_OPEN, from)) {
-    const end = source.indexOf(CDATA_CLOSE, at);
-    if (end < 0) break;
-    out += plainText(source.slice(from, at)) + source.slice(at + CDATA_OPEN.length, end);
-    from = end + CDATA_CLOSE.length;
-  }
-  // Filers wrap long footnotes over several indented lines: one line of text is what a reader wants.
-  out = (out + plainText(source.slice(from))).replace(/\s+/g, " ").trim();
-  return out === "" ? null : out;
-}
-
-function plainText(markup: string): string {
-  const text = markup.includes("<") ? markup.replace(/<br\s*\/?>|<\/p>/gi, " ").replace(/<[^>]*>/g, "") : markup;
-  return text.includes("&") ? decodeEntities(text) : text;
-}
-
-/** XML's five entities, &nbsp; and character references; a stray "&" stays as filed (pitfall 42). */
-function decodeEntities(raw: string): string {
-  return raw.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, decodeEntity);
-}
-
-function decodeEntity(whole: string, name: string): string {
-  if (name[0] !== "#") return ENTITIES[name.toLowerCase()] ?? whole;
-  const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-}
-
-function node(x: unknown): XmlNode {
-  return typeof x === "object" && x !== null && !Array.isArray(x) ? (x as XmlNode) : {};
-}
-
-/** A repeating element's items; an empty element (`<row/>` parses as "") still counts as a row. */
-function rows(x: unknown): XmlNode[] {
-  return Array.isArray(x) ? x.map(node) : [];
-}
-
-function text(x: unknown): string | null {
-  if (typeof x === "string") return x === "" ? null : x.includes("&") ? decodeEntities(x) : x;
-  if (typeof x === "object" && x !== null && "#text" in x) return text((x as XmlNode)["#text"]);
-  return null;
-}
-
-/** The <value> of an EDGAR leaf `{value, footnoteId[]}`; null when only a footnote is given. */
-function value(x: unknown): string | null {
-  return typeof x === "object" && x !== null ? text((x as XmlNode).value) : text(x);
-}
-
-/** A number as filed; thousands separators tolerated; null when absent or not a number. */
-function num(raw: string | null): number | null {
-  if (raw === null) return null;
-  const n = Number(raw.includes(",") ? raw.replace(/,/g, "") : raw);
-  return Number.isFinite(n) ? n : null;
-}
-
-/** YYYY-MM-DD from a date as filed, dropping time-zone or time suffixes ("2026-05-21-05:00"); null when not a real date. */
-function isoDate(raw: string | null): string | null {
-  if (raw === null || raw.length < 10) return null;
-  const date = raw.length === 10 ? raw : raw.slice(0, 10);
-  if (!DATE.test(date)) return null;
-  const year = Number(date.slice(0, 4));
-  const month = Number(date.slice(5, 7));
-  const day = Number(date.slice(8, 10));
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1];
-  return days !== undefined && day >= 1 && day <= days ? date : null;
-}
-
-function flag(raw: string | null): boolean | null {
-  switch (raw?.toLowerCase()) {
-    case "1":
-    case "true":
-      return true;
-    case "0":
-    case "false":
-      return false;
-    default:
-      return null;
-  }
-}
-
-function oneOf<T extends string>(raw: string | null, a: T, b: T): T | null {
-  if (raw === null) return null;
-  const upper = raw.length === 1 ? raw.toUpperCase() : "";
-  return upper === a ? a : upper === b ? b : null;
-}
-
-/**
- * The document with what we never read (owner addresses) dropped and the indentation between tags removed up to
- * <footnotes> or <remarks>: the tables hold no mixed content, footnotes and remarks may (pitfall 31). ~20% faster.
- */
-function compact(xml: string): string {
-  let out = "";
-  let from = 0;
-  for (let at = xml.indexOf(ADDRESS_OPEN); at >= 0; at = xml.indexOf(ADDRESS_OPEN, from)) {
-    const end = xml.indexOf(ADDRESS_CLOSE, at);
-    if (end < 0) break;
-    out += xml.slice(from, at);
-    from = end + ADDRESS_CLOSE.length;
-  }
-  out += xml.slice(from);
-  const notes = out.indexOf("<footnotes");
-  const remarks = out.indexOf("<remarks");
-  const keep = notes < 0 ? remarks : remarks < 0 ? notes : Math.min(notes, remarks);
-  return keep < 0 ? out.replace(BETWEEN_TAGS, "><") : out.slice(0, keep).replace(BETWEEN_TAGS, "><") + out.slice(keep);
-}
-
-function countTags(xml: string, open: string): number {
-  let count = 0;
-  for (let at = xml.indexOf(open); at >= 0; at = xml.indexOf(open, at + open.length)) {
-    const next = xml.charCodeAt(at + open.length);
-    if (next === 62 /* > */ || next === 47 /* / */ || next <= 32) count++;
-  }
-  return count;
 }
