@@ -1,9 +1,13 @@
-// The operator CLI: `dataset build | inspect TICKER | audit` (contract: DESIGN "Commands").
+// The operator CLI: `dataset build | inspect TICKER | audit | report` (contract: DESIGN "Commands").
 // Exit 0 on success, 1 when a build publishes nothing or an audit has findings (or warnings, with --strict), 2 on a usage error.
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { openStorage } from "../storage/open.ts";
+import { reportKey } from "../storage/layout.ts";
+import { describeLocation, openStorage } from "../storage/open.ts";
 import { auditSnapshot } from "./audit.ts";
+import { readPublished } from "./publish/snapshot.ts";
+import { renderReport } from "./report.ts";
 import { inspectTicker } from "./inspect.ts";
 import { createLogger } from "../logging/log.ts";
 import { createProgress } from "./progress.ts";
@@ -15,6 +19,7 @@ const USAGE = `usage:
                   [--form4-source live|http://host:port|dir:PATH] [--lookback-days 730] [--retention 4] [--concurrency 4]
   dataset inspect TICKER [--data DEST]
   dataset audit   [--data DEST] [--strict]
+  dataset report  [--data DEST]     (writes snapshots/<build_id>/report.html beside the published snapshot)
 DEST is a folder, fs:PATH or s3://bucket/prefix (with S3_ENDPOINT and the AWS variables); default $DATA_URL or data/.
 bulk:PATH reads submissions.zip and companyfacts.zip in PATH; Form 4 XML and daily indexes come from --form4-source.
 audit --strict also fails on warnings (a covered ticker the latest run did not rebuild).`;
@@ -90,6 +95,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
           (values.strict ? " (strict: warnings fail)" : ""),
       );
       return report.findings.length || (values.strict && report.warnings.length) ? 1 : 0;
+    }
+    if (command === "report") {
+      const storage = openStorage(dest, env);
+      const published = await readPublished(storage);
+      if (!published) throw new Error("nothing is published yet: run `npm run dataset -- build` first");
+      const key = reportKey(published.pointer.build_id);
+      await storage.setItemRaw(key, new TextEncoder().encode(renderReport(published.manifest)));
+      const where = describeLocation(dest, env);
+      console.log(`report written to ${where.kind === "fs" ? join(where.display, key) : `${dest.replace(/\/+$/, "")}/${key}`}`);
+      return 0;
     }
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {

@@ -1,6 +1,6 @@
 // The free endpoints' payloads: /health, and /probe with and without a ticker (spec 4.1, 4.2).
 import { NETWORK, PAID_ROUTES, ROUTES, SUBSCRIPTION, USDC_BASE, usdToAtomic } from "../schemas/api.ts";
-import type { FreshnessSummary, Pricing } from "../schemas/probe.ts";
+import { summarizeFreshness, type FreshnessSummary, type Pricing } from "../schemas/probe.ts";
 import type { LoadedSnapshot } from "./snapshot.ts";
 
 /** Prices of every endpoint and of the subscription, from the route table. */
@@ -35,22 +35,13 @@ export function serviceProbe(snapshot: LoadedSnapshot) {
   };
 }
 
-const HOUR = 3_600_000;
 const summaries = new WeakMap<LoadedSnapshot, FreshnessSummary>();
 
 /** Covered tickers by document age, relative to the snapshot (not the clock: a snapshot's answer never drifts). */
 export function freshnessSummary(snapshot: LoadedSnapshot): FreshnessSummary {
   const memo = summaries.get(snapshot);
   if (memo) return memo;
-  const built = Date.parse(snapshot.manifest.built_at);
-  const out: FreshnessSummary = { built_at_age: { under_12h: 0, "12h_to_24h": 0, "1d_to_3d": 0, over_3d: 0 }, oldest_built_at: null };
-  for (const e of Object.values(snapshot.manifest.tickers)) {
-    if (!e.covered || e.freshness.built_at === null) continue;
-    const age = built - Date.parse(e.freshness.built_at);
-    const bucket = age < 12 * HOUR ? "under_12h" : age < 24 * HOUR ? "12h_to_24h" : age < 72 * HOUR ? "1d_to_3d" : "over_3d";
-    out.built_at_age[bucket]++;
-    if (out.oldest_built_at === null || e.freshness.built_at < out.oldest_built_at) out.oldest_built_at = e.freshness.built_at;
-  }
+  const out = summarizeFreshness(snapshot.manifest);
   summaries.set(snapshot, out);
   return out;
 }

@@ -1,7 +1,7 @@
 // Payloads of the two free endpoints: /health and /probe (spec 4.1, 4.2; DESIGN "Field names": Probe).
 import { z } from "zod";
 import { Cik, IsoDateTime } from "./primitives.ts";
-import { Counts, CoverageReason, Endpoints, Freshness } from "./snapshot.ts";
+import { Counts, CoverageReason, Endpoints, Freshness, type Manifest } from "./snapshot.ts";
 
 /** The price of one paid endpoint, in USD and in the asset the x402 payment moves. */
 export const EndpointPrice = z.object({
@@ -52,6 +52,22 @@ export const FreshnessSummary = z.object({
   oldest_built_at: IsoDateTime.nullable(),
 });
 export type FreshnessSummary = z.infer<typeof FreshnessSummary>;
+
+const HOUR = 3_600_000;
+
+/** Counts covered tickers by document age relative to the manifest's own built_at (shared by /probe and the report). */
+export function summarizeFreshness(manifest: Manifest): FreshnessSummary {
+  const built = Date.parse(manifest.built_at);
+  const out: FreshnessSummary = { built_at_age: { under_12h: 0, "12h_to_24h": 0, "1d_to_3d": 0, over_3d: 0 }, oldest_built_at: null };
+  for (const e of Object.values(manifest.tickers)) {
+    if (!e.covered || e.freshness.built_at === null) continue;
+    const age = built - Date.parse(e.freshness.built_at);
+    const bucket = age < 12 * HOUR ? "under_12h" : age < 24 * HOUR ? "12h_to_24h" : age < 72 * HOUR ? "1d_to_3d" : "over_3d";
+    out.built_at_age[bucket]++;
+    if (out.oldest_built_at === null || e.freshness.built_at < out.oldest_built_at) out.oldest_built_at = e.freshness.built_at;
+  }
+  return out;
+}
 
 /** /probe without a ticker: the service summary. */
 export const ServiceProbe = z

@@ -33,3 +33,8 @@ export function form4CacheKey(accession: string): string {
 export function billingKey(kind: "sessions" | "subscriptions" | "events", stripeId: string): string {
   return `billing/${kind}/${stripeId}.json`;
 }
+
+/** The operator's coverage report, beside the snapshot it describes. */
+export function reportKey(buildId: string): string {
+  return `${snapshotPrefix(buildId)}/report.html`;
+}
