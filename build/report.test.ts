@@ -24,19 +24,21 @@ describeEdgar("coverage report", () => {
   beforeAll(async () => {
     mirror = makeOverlayMirror();
     data = mkdtempSync(join(tmpdir(), "report-"));
-    const quiet = [vi.spyOn(console, "log").mockImplementation(() => {}), vi.spyOn(process.stderr, "write").mockImplementation(() => true)];
+    const out: string[] = [];
+    const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
       const env = { LOG_LEVEL: "error" };
       expect(await main(["build", "--source", `dir:${mirror}`, "--out", data, "--tickers", "AAPL,WMT,JNJ,MSFT,TSM,BRK.B", "--lookback-days", "400"], env)).toBe(0);
-      const out: string[] = [];
-      quiet[0]!.mockImplementation((...a) => void out.push(a.join(" ")));
+      out.length = 0;
       expect(await main(["report", "--data", data], env)).toBe(0);
       const file = /report written to (\S+)/.exec(out.join("\n"))![1]!;
       html = readFileSync(file, "utf8");
       const pointer = JSON.parse(readFileSync(join(data, "current.json"), "utf8")) as { build_id: string };
       manifest = (await readJson(openStorage(data), manifestKey(pointer.build_id), Manifest))!;
     } finally {
-      quiet.forEach((q) => q.mockRestore());
+      log.mockRestore();
+      stderr.mockRestore();
     }
   });
   afterAll(() => [mirror, data].forEach(removeDir));
