@@ -25,9 +25,14 @@ export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { error: { code, message, hint: ERROR_CODES[code].hint } };
 }
 
-/** The JSON error body for an error; anything that is not an ApiError becomes internal_error without details. */
+/** Any failure as an ApiError: an unexpected one becomes internal_error, without its details. */
+export function asApiError(error: unknown): ApiError {
+  return error instanceof ApiError ? error : new ApiError("internal_error", "The service failed to answer this request.");
+}
+
+/** The JSON error body for an error (HTTP); MCP tools carry the same body in their error results. */
 export function errorResponse(error: unknown): Response {
-  const api = error instanceof ApiError ? error : new ApiError("internal_error", "The service failed to answer this request.");
+  const api = asApiError(error);
   const body: ErrorBody = { error: { code: api.code, message: api.message, hint: api.hint } };
   return new Response(JSON.stringify(body), {
     status: api.status,

@@ -10,7 +10,7 @@ import { envelope, type Meta } from "../schemas/envelope.ts";
 import type { ErrorBody } from "../schemas/errors.ts";
 import { paidAnswer } from "./answer.ts";
 import { requireCoverage } from "./coverage.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, asApiError } from "./errors.ts";
 import { ToolRefusal, type ToolPayments } from "./mcp-payment.ts";
 import { serviceProbe, tickerProbe } from "./probe.ts";
 import type { SnapshotStore } from "./snapshot.ts";
@@ -93,7 +93,7 @@ async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResu
     return await run();
   } catch (error) {
     if (error instanceof ToolRefusal) return error.result;
-    const api = error instanceof ApiError ? error : new ApiError("internal_error", "The service failed to answer this call.");
+    const api = asApiError(error);
     const body: ErrorBody = { error: { code: api.code, message: api.message, hint: api.hint } };
     return { isError: true, structuredContent: body, content: [{ type: "text", text: JSON.stringify(body) }] };
   }

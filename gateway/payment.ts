@@ -5,7 +5,7 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { FacilitatorResponseError, type HTTPProcessResult, type HTTPRequestContext, type x402HTTPResourceServer } from "@x402/core/server";
 import type { H3Event } from "h3";
 import type { ErrorBody } from "../schemas/errors.ts";
-import { CORS_HEADERS } from "./cors.ts";
+import { withCors } from "./cors.ts";
 import { ApiError } from "./errors.ts";
 import type { KeyStore } from "./keys.ts";
 import { H3Adapter, PAYMENT_REQUIRED_BODY } from "./x402.ts";
@@ -54,11 +54,12 @@ export class Payments {
       return { kind: "key" };
     }
     await this.ready();
+    const signature = event.req.headers.get("payment-signature");
     const context: HTTPRequestContext = {
       adapter: new H3Adapter(event),
       path: event.url.pathname,
       method: event.req.method,
-      ...(header(event, "payment-signature") ? { paymentHeader: header(event, "payment-signature")! } : {}),
+      ...(signature ? { paymentHeader: signature } : {}),
     };
     const result = await this.#facilitated(() => this.#x402.processHTTPRequest(context));
     if (result.type === "payment-verified") return { kind: "x402", context, verified: result };
@@ -118,10 +119,6 @@ export function presentedKey(headers: Headers): string | null {
   return apiKey ? apiKey.trim() : null;
 }
 
-function header(event: H3Event, name: string): string | null {
-  return event.req.headers.get(name);
-}
-
 /** A 402 (or 412) with @x402/core's headers and our error body; the requirements stay in the header. */
 function paymentErrorResponse(status: number, headers: Record<string, string>, settleFailure?: string): Response {
   const rejected = settleFailure ? null : rejection(headers);
@@ -134,8 +131,7 @@ function paymentErrorResponse(status: number, headers: Record<string, string>, s
   const out = new Headers(headers);
   out.set("content-type", "application/json; charset=utf-8");
   out.set("cache-control", "no-store");
-  for (const [name, value] of Object.entries(CORS_HEADERS)) out.set(name, value);
-  return new Response(JSON.stringify(body), { status, headers: out });
+  return withCors(new Response(JSON.stringify(body), { status, headers: out }));
 }
 
 /** The reason @x402/core gives in PAYMENT-REQUIRED when it refused a payment that was sent (replay, bad signature…). */

@@ -62,7 +62,8 @@ export function padCik(cik: number): string {
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 // Arithmetic, not `new Date`: every date of every published document passes here (bench bulk: it was the hot spot).
-function isCalendarDate(text: string): boolean {
+/** True for a `YYYY-MM-DD` string naming a real calendar date (shape checked by the caller). */
+export function isCalendarDate(text: string): boolean {
   const y = Number(text.slice(0, 4));
   const m = Number(text.slice(5, 7));
   const d = Number(text.slice(8, 10));
