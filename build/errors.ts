@@ -36,7 +36,13 @@ export function parseJsonText(text: string, subject: ParseSubject): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    const head = text.slice(0, 60).replace(/\s+/g, " ");
-    throw new EdgarParseError(subject, `not valid JSON (${text.length} bytes, starts "${head}")`, { cause });
+    throw notJsonError(text, subject, cause);
   }
+}
+
+/** The error for text that is not the JSON it should be, showing its start (a truncated body, an HTML page). */
+export function notJsonError(text: string, subject: ParseSubject, cause: unknown): EdgarParseError {
+  const head = text.slice(0, 60).replace(/\s+/g, " ");
+  const detail = cause instanceof Error && cause.name === "JsonScanError" ? `: ${cause.message}` : "";
+  return new EdgarParseError(subject, `not valid JSON (${text.length} bytes, starts "${head}")${detail}`, { cause });
 }

@@ -73,7 +73,7 @@ describeEdgar("deriveEarnings on every company facts file of the mirror", () => 
     const { raw, periods } = load(file);
     const filed = [...new Set(allFacts(raw).map(({ fact }) => fact.filed))].sort();
     const cutoff = filed[Math.floor(filed.length * 0.6)]!;
-    const early = deriveEarnings(parseCompanyFacts(filterFiled(raw, cutoff)));
+    const early = deriveEarnings(parseCompanyFacts(JSON.stringify(filterFiled(raw, cutoff))));
     const later = new Map(periods.map((p) => [`${p.period_start}/${p.period_end}`, p]));
     let compared = 0;
     for (const p of early.filter((e) => !e.label_inferred)) {

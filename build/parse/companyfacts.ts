@@ -1,9 +1,10 @@
 // Company facts JSON (data.sec.gov/api/xbrl/companyfacts/CIK##########.json) → the earnings concepts' facts.
-// Pure: text or object in, records out; validates only the concepts it keeps (never a zod pass over all ~500).
+// Pure: text in, records out; parses and validates only the concepts it keeps (never all ~500 of them).
 import { z } from "zod";
 import { toCik } from "../../schemas/primitives.ts";
 import { EARNINGS_CONCEPTS } from "../derive/concepts.ts";
-import { EdgarParseError, NoXbrlHistoryError, parseJsonText, type ParseSubject } from "../errors.ts";
+import { EdgarParseError, NoXbrlHistoryError, notJsonError, type ParseSubject } from "../errors.ts";
+import { isObjectAt, parseValue, scanDocument, scanObject } from "./json-members.ts";
 
 /** The financial-statement taxonomies earnings come from; dei, srt, invest, ecd… carry no income statement. */
 const TAXONOMIES = ["us-gaap", "ifrs-full"] as const;
@@ -40,11 +41,69 @@ export interface CompanyFacts {
   concepts: Record<string, Record<string, EdgarFact[]>>;
 }
 
-/** Parses a company facts file (text or parsed JSON), keeping only the us-gaap/ifrs-full concepts earnings need. */
-export function parseCompanyFacts(input: string | unknown, subject: { cik?: number | string } = {}): CompanyFacts {
+/**
+ * Parses a company facts file, keeping only the us-gaap/ifrs-full concepts earnings need. Only those concepts'
+ * values are parsed (json-members.ts): the other ~95 % of the text is scanned, never turned into objects.
+ */
+export function parseCompanyFacts(text: string, subject: { cik?: number | string } = {}): CompanyFacts {
   const named: ParseSubject = subject.cik === undefined ? {} : { cik: toCik(subject.cik) ?? subject.cik };
-  const raw = typeof input === "string" ? parseJsonText(input, named) : input;
-  const file = CompanyFactsFile.safeParse(raw);
+  try {
+    return readFacts(text, named);
+  } catch (error) {
+    throw error instanceof SyntaxError ? notJsonError(text, named, error) : error;
+  }
+}
+
+/** A financial taxonomy's block: where it starts, the earnings concepts it holds (parsed, unchecked), its size. */
+interface TaxonomyBlock {
+  start: number;
+  concepts: Map<string, unknown>;
+  members: number;
+}
+
+function readFacts(text: string, named: ParseSubject): CompanyFacts {
+  if (!/^\s*\{/.test(text)) {
+    JSON.parse(text); // throws for text that is not JSON at all (an HTML error page)
+    throw new EdgarParseError(named, "not a company facts file: (root): expected an object");
+  }
+  // One pass: the header members are parsed, facts.us-gaap and facts.ifrs-full walked, every other value skipped.
+  // A repeated key replaces what came before, as with JSON.parse.
+  const header: Record<string, unknown> = {};
+  let taxonomies = new Map<string, TaxonomyBlock>();
+  scanDocument(text, (key, start) => {
+    if (key === "cik" || key === "entityName") {
+      const { value, end } = parseValue(text, start);
+      header[key] = value;
+      return end;
+    }
+    if (key !== "facts") return;
+    if (!isObjectAt(text, start)) {
+      const { value, end } = parseValue(text, start);
+      header.facts = value;
+      taxonomies = new Map();
+      return end;
+    }
+    header.facts = {};
+    const found = (taxonomies = new Map<string, TaxonomyBlock>());
+    return scanObject(text, start, (taxonomy, at) => {
+      if (!TAXONOMIES.includes(taxonomy as (typeof TAXONOMIES)[number])) return;
+      const block: TaxonomyBlock = { start: at, concepts: new Map(), members: 0 };
+      found.set(taxonomy, block);
+      if (!isObjectAt(text, at)) return;
+      const names = new Set<string>();
+      const end = scanObject(text, at, (name, conceptAt) => {
+        names.add(name);
+        if (!EARNINGS_CONCEPTS.has(`${taxonomy}:${name}`)) return;
+        const { value, end } = parseValue(text, conceptAt);
+        block.concepts.set(name, value);
+        return end;
+      });
+      block.members = names.size;
+      return end;
+    });
+  });
+
+  const file = CompanyFactsFile.safeParse(header);
   if (!file.success) throw new EdgarParseError(named, `not a company facts file: ${describeIssues(file.error)}`);
   const cik = toCik(file.data.cik);
   if (cik === null) throw new EdgarParseError(named, `bad cik ${JSON.stringify(file.data.cik)}`);
@@ -54,14 +113,11 @@ export function parseCompanyFacts(input: string | unknown, subject: { cik?: numb
   const concepts: CompanyFacts["concepts"] = {};
   let financialConcepts = 0;
   for (const taxonomy of TAXONOMIES) {
-    const block = file.data.facts[taxonomy];
+    const block = taxonomies.get(taxonomy);
     if (block === undefined) continue;
-    if (!isPlainObject(block)) throw new EdgarParseError(who, `facts.${taxonomy} is not an object`);
-    for (const name in block) {
-      financialConcepts++;
-      const key = `${taxonomy}:${name}`;
-      if (EARNINGS_CONCEPTS.has(key)) concepts[key] = readConcept(block[name], key, who);
-    }
+    if (!isObjectAt(text, block.start)) throw new EdgarParseError(who, `facts.${taxonomy} is not an object`);
+    financialConcepts += block.members;
+    for (const [name, value] of block.concepts) concepts[`${taxonomy}:${name}`] = readConcept(value, `${taxonomy}:${name}`, who);
   }
   if (financialConcepts === 0) throw new NoXbrlHistoryError(who, "no us-gaap or ifrs-full facts (no XBRL financial history)");
   if (Object.keys(concepts).length === 0) {
@@ -74,10 +130,6 @@ function readConcept(value: unknown, key: string, who: ParseSubject): Record<str
   const parsed = EdgarConcept.safeParse(value);
   if (!parsed.success) throw new EdgarParseError(who, `${key}: ${describeIssues(parsed.error)}`);
   return parsed.data.units;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function describeIssues(error: z.ZodError): string {

@@ -1,7 +1,7 @@
 // Reading ownership XML: the one configured parser, the document split (tables vs footnotes and remarks), the
 // ordered-output converter, and the leaf readers (text, numbers, dates, flags). Pure; used by form4.ts only.
 import { XMLParser } from "fast-xml-parser";
-import { isCalendarDate } from "../../schemas/primitives.ts";
+import { isIsoDate } from "../../schemas/primitives.ts";
 
 // Every element that can repeat is ALWAYS an array: a single-row table parsed as an object is how
 // "first row only" bugs begin (STYLE "Decisions already taken"; pitfall 34).
@@ -33,7 +33,6 @@ const FOOTNOTE = /<footnote\b([^>]*?)(?:\/>|>([\s\S]*?)<\/footnote\s*>)/g;
 const ID_ATTRIBUTE = /\bid\s*=\s*(?:"([^"]*)"|'([^']*)')/;
 const SECTION_OPEN = { footnotes: /<footnotes[\s/>]/, remarks: /<remarks[\s/>]/ } as const;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ADDRESS_OPEN = "<reportingOwnerAddress>";
 const ADDRESS_CLOSE = "</reportingOwnerAddress>";
 const BETWEEN_TAGS = />\s+</g;
@@ -153,7 +152,7 @@ export function num(raw: string | null): number | null {
 export function isoDate(raw: string | null): string | null {
   if (raw === null || raw.length < 10) return null;
   const date = raw.length === 10 ? raw : raw.slice(0, 10);
-  return DATE.test(date) && isCalendarDate(date) ? date : null;
+  return isIsoDate(date) ? date : null;
 }
 
 export function flag(raw: string | null): boolean | null {

@@ -2,17 +2,22 @@
 // Pure: text or object in, records out. URLs are absolute (www.sec.gov Archives), items a list.
 import { z } from "zod";
 import type { FilingItem } from "../../schemas/filing.ts";
-import { IsoDate, IsoDateTime, toCik } from "../../schemas/primitives.ts";
+import { isIsoDate, IsoDateTime, toCik } from "../../schemas/primitives.ts";
 import { EdgarParseError, parseJsonText, type ParseSubject } from "../errors.ts";
 
 const ARCHIVES = "https://www.sec.gov/Archives/edgar/data";
+const ACCESSION = /^\d{10}-\d{2}-\d{6}$/;
+/** A document path that needs no percent-encoding (nearly all of them: `aapl-20240928.htm`). */
+const SAFE_PATH = /^[\w.\-/]+$/;
 
 // EDGAR's columnar block, loose: parallel arrays, one entry per filing (recent block and older pages alike).
-const Column = z.array(z.unknown());
+// Columns are checked to be arrays here and cell by cell in readBlock, which visits every cell anyway: a zod
+// pass over each column would copy ~15 arrays of up to a few thousand cells per company.
+const Column = z.custom<unknown[]>(Array.isArray, "expected an array");
 const FilingsBlock = z.looseObject({
-  accessionNumber: z.array(z.string()),
-  filingDate: z.array(z.string()),
-  form: z.array(z.string()),
+  accessionNumber: Column,
+  filingDate: Column,
+  form: Column,
   reportDate: Column.optional(),
   acceptanceDateTime: Column.optional(),
   act: Column.optional(),
@@ -108,21 +113,25 @@ function readBlock(block: FilingsBlock, cik: number, subject: ParseSubject): Fil
   }
   const out: FilingItem[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const accession = block.accessionNumber[i]!;
-    const filedAt = block.filingDate[i]!;
-    if (!/^\d{10}-\d{2}-\d{6}$/.test(accession)) throw new EdgarParseError(subject, `bad accession number "${accession}" at row ${i}`);
-    if (!IsoDate.safeParse(filedAt).success) throw new EdgarParseError({ ...subject, accession }, `bad filingDate "${filedAt}"`);
+    const accession = block.accessionNumber[i];
+    const filedAt = block.filingDate[i];
+    const form = block.form[i];
+    if (typeof accession !== "string" || !ACCESSION.test(accession)) {
+      throw new EdgarParseError(subject, `bad accession number ${JSON.stringify(accession)} at row ${i}`);
+    }
+    if (typeof filedAt !== "string" || !isIsoDate(filedAt)) throw new EdgarParseError({ ...subject, accession }, `bad filingDate ${JSON.stringify(filedAt)}`);
+    if (typeof form !== "string") throw new EdgarParseError({ ...subject, accession }, `bad form ${JSON.stringify(form)}`);
     const folder = `${ARCHIVES}/${cik}/${accession.replace(/-/g, "")}`;
     const primary = text(block.primaryDocument?.[i]);
     out[i] = {
       accession_number: accession,
-      form: block.form[i]!,
+      form,
       filed_at: filedAt,
       accepted_at: dateTime(block.acceptanceDateTime?.[i]),
       report_date: date(block.reportDate?.[i]),
       primary_document: primary,
       primary_document_description: text(block.primaryDocDescription?.[i]),
-      url: primary ? `${folder}/${primary.split("/").map(encodeURIComponent).join("/")}` : null,
+      url: primary ? `${folder}/${SAFE_PATH.test(primary) ? primary : primary.split("/").map(encodeURIComponent).join("/")}` : null,
       index_url: `${folder}/${accession}-index.htm`,
       items: (text(block.items?.[i]) ?? "").split(",").map((s) => s.trim()).filter(Boolean),
       size: typeof block.size?.[i] === "number" ? (block.size[i] as number) : null,
@@ -141,7 +150,7 @@ function text(value: unknown): string | null {
 
 function date(value: unknown): string | null {
   const t = text(value);
-  return t && IsoDate.safeParse(t).success ? t : null;
+  return t && isIsoDate(t) ? t : null;
 }
 
 function dateTime(value: unknown): string | null {

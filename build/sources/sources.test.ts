@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -162,6 +162,35 @@ describeEdgar("bulk archive source", () => {
     writeFileSync(join(folder, "company_tickers.json"), '{"0":{"cik_str":320193,"ticker":"AAPL","title":"Apple Inc."}}');
     expect(JSON.parse(await open().getText("files/company_tickers.json"))).toEqual({ "0": { cik_str: 320193, ticker: "AAPL", title: "Apple Inc." } });
     rmSync(join(folder, "company_tickers.json"));
+  });
+
+  it("a damaged entry is a SourceError naming the archive and the path, never wrong text", async () => {
+    const damaged = mkdtempSync(join(tmpdir(), "bulk-damaged-"));
+    try {
+      const name = "CIK0000320193.json";
+      await writeZip(join(damaged, "submissions.zip"), [[name, () => readEdgar(`submissions/${name}`)]]);
+      const bytes = readFileSync(join(damaged, "submissions.zip"));
+      bytes.fill(0xff, 30 + name.length + 8, 30 + name.length + 64); // inside the deflated data, past the local header
+      writeFileSync(join(damaged, "submissions.zip"), bytes);
+      const source = openSource(`bulk:${damaged}`, {}, {}, `dir:${EDGAR_DIR}`);
+      opened.push(source);
+      await expect(source.getText(`submissions/${name}`)).rejects.toThrow(SourceError);
+      await expect(source.getText(`submissions/${name}`)).rejects.toThrow(/^submissions\/CIK0000320193\.json: submissions\.zip: /);
+    } finally {
+      rmSync(damaged, { recursive: true, force: true });
+    }
+  });
+
+  it("reads stored (uncompressed) entries as well as deflated ones", async () => {
+    const stored = mkdtempSync(join(tmpdir(), "bulk-stored-"));
+    try {
+      await writeZip(join(stored, "companyfacts.zip"), [["CIK0001046179.json", () => readEdgar("api/xbrl/companyfacts/CIK0001046179.json")]], 0);
+      const source = openSource(`bulk:${stored}`, {}, {}, `dir:${EDGAR_DIR}`);
+      opened.push(source);
+      expect(await source.getText("api/xbrl/companyfacts/CIK0001046179.json")).toBe(readEdgar("api/xbrl/companyfacts/CIK0001046179.json"));
+    } finally {
+      rmSync(stored, { recursive: true, force: true });
+    }
   });
 
   it("fails with a SourceError naming the archive when it is absent", async () => {

@@ -1,0 +1,120 @@
+// Reads chosen members of a JSON object straight from its text, in one pass, without building the values it
+// skips: a company facts file holds ~500 concepts of which earnings keep ~30, and JSON.parse of the rest was
+// most of a bulk build. Skipped values are scanned for strings and nesting (a truncated file is still caught),
+// not for their grammar; what a visitor keeps goes through JSON.parse, which checks it.
+
+/**
+ * Called for each member of an object with its key and the index where its value starts. Return the index just
+ * past the value when the visitor read it (`valueEnd`, `scanObject`), or nothing to have it skipped.
+ */
+export type MemberVisitor = (key: string, start: number) => number | void;
+
+/** Text that is not the JSON the caller expected; `offset` is where the scan stopped. */
+export class JsonScanError extends SyntaxError {
+  override readonly name = "JsonScanError";
+  readonly offset: number;
+  constructor(message: string, offset: number) {
+    super(`${message} at offset ${offset}`);
+    this.offset = offset;
+  }
+}
+
+/** Visits the members of the object that is the whole text (whitespace aside), in order. */
+export function scanDocument(text: string, visit: MemberVisitor): void {
+  const end = skipSpace(text, scanObject(text, skipSpace(text, 0), visit));
+  if (end !== text.length) throw new JsonScanError("unexpected text after the object", end);
+}
+
+/** Visits the members of the object whose `{` is at `at`; returns the index just past its `}`. */
+export function scanObject(text: string, at: number, visit: MemberVisitor): number {
+  if (text.charCodeAt(at) !== OPEN_BRACE) throw new JsonScanError("expected an object", at);
+  let i = skipSpace(text, at + 1);
+  if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+  for (;;) {
+    if (text.charCodeAt(i) !== QUOTE) throw new JsonScanError("expected a member name", i);
+    const keyEnd = stringEnd(text, i);
+    const raw = text.slice(i + 1, keyEnd - 1);
+    const key = raw.includes("\\") ? (JSON.parse(text.slice(i, keyEnd)) as string) : raw;
+    i = skipSpace(text, keyEnd);
+    if (text.charCodeAt(i) !== COLON) throw new JsonScanError("expected ':'", i);
+    const start = skipSpace(text, i + 1);
+    i = skipSpace(text, visit(key, start) ?? valueEnd(text, start));
+    const c = text.charCodeAt(i);
+    if (c === CLOSE_BRACE) return i + 1;
+    if (c !== COMMA) throw new JsonScanError("expected ',' or '}'", i);
+    i = skipSpace(text, i + 1);
+  }
+}
+
+/** The index just past the value starting at `i`: a string, an object or array with all it nests, or a literal. */
+export function valueEnd(text: string, i: number): number {
+  const first = text.charCodeAt(i);
+  if (first === QUOTE) return stringEnd(text, i);
+  if (first === OPEN_BRACE || first === OPEN_BRACKET) return nestedEnd(text, i);
+  let j = i;
+  for (;;) {
+    const c = text.charCodeAt(j);
+    if (c !== c || c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) break;
+    j++;
+  }
+  if (j === i) throw new JsonScanError("expected a value", i);
+  return j;
+}
+
+/** Parses the value starting at `start` (this is where its grammar is checked); returns it and its end. */
+export function parseValue(text: string, start: number): { value: unknown; end: number } {
+  const end = valueEnd(text, start);
+  return { value: JSON.parse(text.slice(start, end)), end };
+}
+
+/** Whether the value starting at `start` is an object. */
+export function isObjectAt(text: string, start: number): boolean {
+  return text.charCodeAt(start) === OPEN_BRACE;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+function skipSpace(text: string, i: number): number {
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
+    i++;
+  }
+}
+
+/** The index just past the string whose opening quote is at `i` (an escaped quote is not its end). */
+function stringEnd(text: string, i: number): number {
+  for (let j = i + 1; ; j++) {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE) return j + 1;
+    if (c === BACKSLASH) j++;
+    else if (c !== c) throw new JsonScanError("unterminated string", i);
+  }
+}
+
+/** The index just past the object or array opening at `i`; strings inside are skipped whole. */
+function nestedEnd(text: string, i: number): number {
+  let depth = 0;
+  const n = text.length;
+  for (let j = i; j < n; j++) {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE) {
+      // Inlined stringEnd: most strings here are a few characters long, where a call costs more than the scan.
+      for (j++; ; j++) {
+        const d = text.charCodeAt(j);
+        if (d === QUOTE) break;
+        if (d === BACKSLASH) j++;
+        else if (d !== d) throw new JsonScanError("unterminated string", i);
+      }
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0) return j + 1;
+  }
+  throw new JsonScanError("unterminated object or array", i);
+}
