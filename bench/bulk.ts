@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../logging/log.ts";
 import { parseCompanyTickers } from "../build/parse/tickers.ts";
+import { defaultWorkers } from "../build/compute.ts";
 import { runBuild } from "../build/run.ts";
 import { createBulkSource } from "../build/sources/bulk.ts";
 import { createDirSource } from "../build/sources/dir.ts";
@@ -21,13 +22,14 @@ const NOW = () => new Date("2027-06-01T00:00:00.000Z");
 export async function run(args: string[]): Promise<Record<string, unknown>> {
   if (!HAS_EDGAR) throw new Error("the shared EDGAR mirror is absent (set EDGAR_FIXTURES)");
   const companies = Number(args[0] ?? 10_000);
-  const concurrency = Number(args[1] ?? 4);
+  const concurrency = Number(args[1] ?? 8);
+  const workers = args[2] === undefined ? undefined : Number(args[2]);
   const folder = await bulkArchives(companies);
   const out = mkdtempSync(join(tmpdir(), "bench-bulk-out-"));
   const source = createBulkSource(folder, createDirSource(EDGAR_DIR));
   try {
     const t0 = performance.now();
-    const summary = await runBuild({ source, storage: openStorage(out), log: createLogger("error"), now: NOW, lookbackDays: 1, concurrency });
+    const summary = await runBuild({ source, storage: openStorage(out), log: createLogger("error"), now: NOW, lookbackDays: 1, concurrency, workers });
     const seconds = (performance.now() - t0) / 1000;
     const { parseSeconds, mb } = await timeBareParse(source);
     return {
@@ -37,6 +39,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       archive_mb: Math.round((statSync(join(folder, "submissions.zip")).size + statSync(join(folder, "companyfacts.zip")).size) / 1e6),
       filed_since: FILED_SINCE,
       concurrency,
+      workers: workers ?? defaultWorkers(companies),
       seconds: round(seconds),
       parse_seconds: round(parseSeconds),
       ratio: round(seconds / parseSeconds, 2),

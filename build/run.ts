@@ -7,6 +7,7 @@ import type { Storage } from "unstorage";
 import { normalizeTicker } from "../schemas/primitives.ts";
 import type { CoverageReason, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
 import { buildCompany, type CompanyOutcome } from "./company.ts";
+import { defaultWorkers, openCompute } from "./compute.ts";
 import { readForm4Index, type Form4Index } from "./form4-index.ts";
 import type { Logger } from "../logging/log.ts";
 import { parseCompanyTickers, type TickerEntry } from "./parse/tickers.ts";
@@ -27,6 +28,8 @@ export interface BuildOptions {
   retention?: number;
   /** Companies built at once (requests are still capped by the source's own limits). */
   concurrency?: number;
+  /** Worker threads for parsing, deriving and encoding; 0 computes inline (default: compute.ts `defaultWorkers`). */
+  workers?: number;
   now?: () => Date;
   onProgress?: (progress: { done: number; total: number; requests: number }) => void;
 }
@@ -75,25 +78,32 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const summary: BuildSummary = { build_id: buildId, tickers: universe.length, covered: 0, not_covered: {}, failed: 0, kept_previous: 0, requests: 0, form4_fetched: 0, form4_index_days: form4Index?.days_read ?? 0, seconds: 0, pruned: [] };
   let done = 0;
   const limit = pLimit(opts.concurrency ?? 4);
-  await Promise.all(
-    [...byCik].map(([cik, tickers]) =>
-      limit(async () => {
-        const names = tickers.map((t) => t.ticker);
-        let outcome: CompanyOutcome | { kind: "failed"; error: string };
-        try {
-          outcome = await buildCompany({ source, storage, builtAt, form4Since, incrementalFor }, cik);
-          if (outcome.kind === "covered") summary.form4_fetched += outcome.form4.fetched;
-        } catch (error) {
-          outcome = { kind: "failed", error: (error as Error).message };
-          log.log("warn", "company_failed", { cik, tickers: names, error: outcome.error });
-        }
-        if (outcome.kind === "covered") await writer.writeDocuments(names, outcome.docs);
-        for (const entry of tickers) entries[entry.ticker] = await manifestEntry(entry, outcome, writer, previous, summary);
-        done += tickers.length;
-        opts.onProgress?.({ done, total: universe.length, requests: source.stats.requests });
-      }),
-    ),
-  );
+  const compute = openCompute(opts.workers ?? defaultWorkers(byCik.size));
+  try {
+    await Promise.all(
+      [...byCik].map(([cik, tickers]) =>
+        limit(async () => {
+          const names = tickers.map((t) => t.ticker);
+          let outcome: CompanyOutcome | { kind: "failed"; error: string };
+          try {
+            outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor }, cik);
+            if (outcome.kind === "covered") {
+              await writer.writeDocuments(names, outcome.documents);
+              summary.form4_fetched += outcome.form4.fetched;
+            }
+          } catch (error) {
+            outcome = { kind: "failed", error: (error as Error).message };
+            log.log("warn", "company_failed", { cik, tickers: names, error: outcome.error });
+          }
+          for (const entry of tickers) entries[entry.ticker] = await manifestEntry(entry, outcome, writer, previous, summary);
+          done += tickers.length;
+          opts.onProgress?.({ done, total: universe.length, requests: source.stats.requests });
+        }),
+      ),
+    );
+  } finally {
+    await compute.close();
+  }
 
   if (summary.covered === 0 && summary.kept_previous === 0) {
     throw new Error(`nothing could be built: ${summary.failed} of ${universe.length} tickers failed, none covered (snapshot ${buildId} not published)`);

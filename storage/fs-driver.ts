@@ -22,6 +22,7 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
     if (file !== base && !file.startsWith(base + sep)) throw new Error(`[${DRIVER_NAME}] key escapes the store: ${key}`);
     return file;
   };
+  const folders = new Set<string>();
   return {
     name: DRIVER_NAME,
     options: opts,
@@ -35,10 +36,10 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
       return fsp.readFile(path(key)).catch(ignoreMissing);
     },
     setItem(key: string, value: string) {
-      return writeAtomic(path(key), value);
+      return writeAtomic(path(key), value, folders);
     },
     setItemRaw(key: string, value: Uint8Array) {
-      return writeAtomic(path(key), value);
+      return writeAtomic(path(key), value, folders);
     },
     async removeItem(key: string) {
       await fsp.rm(path(key), { force: true });
@@ -54,11 +55,20 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
   };
 });
 
-async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  await fsp.mkdir(dirname(file), { recursive: true });
+async function writeAtomic(file: string, data: string | Uint8Array, folders: Set<string>): Promise<void> {
+  // A folder is made once per driver, not checked before every write (a build writes three documents per ticker).
+  const folder = dirname(file);
+  if (!folders.has(folder)) {
+    await fsp.mkdir(folder, { recursive: true });
+    folders.add(folder);
+  }
   const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await fsp.writeFile(temp, data);
+    await fsp.writeFile(temp, data).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+      await fsp.mkdir(folder, { recursive: true }); // removed since (a pruned snapshot, `clear`): make it again
+      await fsp.writeFile(temp, data);
+    });
     await fsp.rename(temp, file);
   } catch (error) {
     await fsp.rm(temp, { force: true });

@@ -25,13 +25,18 @@ export async function readText(storage: Storage, key: string): Promise<string | 
   return new TextDecoder().decode(raw as Uint8Array);
 }
 
-/** Validates a value against its schema, then writes it as compact JSON; returns the bytes written. */
+/** Validates a value against its schema, then writes it as compact JSON; returns the text written. */
 export async function writeJson<T extends z.ZodType>(storage: Storage, key: string, schema: T, value: z.input<T>): Promise<string> {
-  const checked = schema.safeParse(value);
-  if (!checked.success) {
-    throw new Error(`refusing to write ${key}: ${checked.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).slice(0, 3).join("; ")}`);
-  }
-  const text = JSON.stringify(value);
+  const text = encodeJson(schema, value, key);
   await storage.setItemRaw(key, new TextEncoder().encode(text));
   return text;
+}
+
+/** Validates a value against its schema and serialises it as compact JSON; `what` names it in the error. */
+export function encodeJson<T extends z.ZodType>(schema: T, value: z.input<T>, what: string): string {
+  const checked = schema.safeParse(value);
+  if (!checked.success) {
+    throw new Error(`refusing to write ${what}: ${checked.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).slice(0, 3).join("; ")}`);
+  }
+  return JSON.stringify(value);
 }

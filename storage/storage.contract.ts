@@ -37,6 +37,8 @@ export function storageContract(open: () => Storage): void {
     expect(await storage.getKeys("snapshots")).toEqual(["snapshots:keep:a.json"]);
     await storage.removeItem("current.json");
     expect(await readText(storage, "current.json")).toBeNull();
+    await storage.setItemRaw("snapshots/old/b.json", new TextEncoder().encode('{"again":true}')); // its folder was removed
+    expect(await readText(storage, "snapshots/old/b.json")).toBe('{"again":true}');
   });
 
   it("validates documents on the way in and on the way out", async () => {

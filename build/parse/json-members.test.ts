@@ -56,6 +56,13 @@ describe("scanDocument", () => {
     ]);
   });
 
+  it("skips long values whole: a string of escapes, a long array, many short strings", () => {
+    const inner = { s: '\\"'.repeat(200_000), n: Array.from({ length: 200_000 }, (_, i) => i), t: Array.from({ length: 50_000 }, () => "x") };
+    const text = JSON.stringify({ skipped: inner, kept: 1 });
+    expect(members(text).map(([key]) => key)).toEqual(["skipped", "kept"]);
+    expect(keys(text)).toEqual(["skipped", "kept"]);
+  });
+
   it("never accepts a truncated object, wherever it is cut", () => {
     fc.assert(
       fc.property(anyObject.filter((o) => Object.keys(o).length > 0), fc.double({ min: 0, max: 1, noNaN: true }), (object, at) => {

@@ -1,13 +1,13 @@
 // Publishing, the only module that writes snapshots: per-ticker documents, the manifest, then current.json
 // last; old snapshots pruned after. A build that fails or is killed never changes what current.json names.
 import type { Storage } from "unstorage";
-import { CurrentPointer, DOCUMENT_KINDS, DOCUMENT_SCHEMAS, Manifest, type DocumentKind } from "../../schemas/snapshot.ts";
+import { CurrentPointer, DOCUMENT_KINDS, Manifest, type DocumentKind } from "../../schemas/snapshot.ts";
 import { readJson, readText, writeJson } from "../../storage/json.ts";
 import { CURRENT_KEY, documentKey, manifestKey, SNAPSHOTS_PREFIX } from "../../storage/layout.ts";
 import { removePrefix } from "../../storage/remove.ts";
 
-/** The three documents of one ticker, as the schemas in schemas/snapshot.ts describe them. */
-export type TickerDocuments = { [K in DocumentKind]: unknown };
+/** A ticker's three documents validated and serialised (compute.ts `encode`): the bytes the snapshot stores. */
+export type EncodedDocuments = { [K in DocumentKind]: Uint8Array };
 
 /** The snapshot currently published, if any. */
 export interface Published {
@@ -35,13 +35,10 @@ export class SnapshotWriter {
     this.buildId = buildId;
   }
 
-  /** Validates and writes a ticker's three documents (the same documents for every ticker of one CIK). */
-  async writeDocuments(tickers: string[], docs: TickerDocuments): Promise<void> {
+  /** Writes a ticker's three encoded documents (the same documents for every ticker of one CIK). */
+  async writeDocuments(tickers: string[], docs: EncodedDocuments): Promise<void> {
     for (const kind of DOCUMENT_KINDS) {
-      const bytes = new TextEncoder().encode(
-        await writeJson(this.storage, documentKey(this.buildId, tickers[0]!, kind), DOCUMENT_SCHEMAS[kind], docs[kind] as never),
-      );
-      for (const other of tickers.slice(1)) await this.storage.setItemRaw(documentKey(this.buildId, other, kind), bytes);
+      for (const ticker of tickers) await this.storage.setItemRaw(documentKey(this.buildId, ticker, kind), docs[kind]);
       this.documentsWritten += tickers.length;
     }
   }

@@ -1,0 +1,128 @@
+// The builder's CPU work — documents.ts: parsing a company's EDGAR JSON, deriving, validating and serialising its
+// documents — behind one interface, run inline or on worker threads. Fetching and writing stay on the main thread.
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { earningsDocument, encodeDocument, filingsDocument, type EarningsResult, type FilingsResult, type PagesNeeded } from "./documents.ts";
+import { EdgarParseError, NoXbrlHistoryError, type ParseSubject } from "./errors.ts";
+
+/** The pure steps of building one company (documents.ts); each may throw the parsers' typed errors. */
+export interface Compute {
+  earnings(...args: Parameters<typeof earningsDocument>): Promise<EarningsResult>;
+  filings(...args: Parameters<typeof filingsDocument>): Promise<FilingsResult | PagesNeeded>;
+  encode(...args: Parameters<typeof encodeDocument>): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/** Below this many companies a build computes inline: a worker's start (~0.4 s) would cost more than it saves. */
+export const WORKERS_FROM_COMPANIES = 500;
+
+/** The default worker count for a build of `companies`: one fewer than the cores (the main thread fetches and writes). */
+export function defaultWorkers(companies: number): number {
+  return companies < WORKERS_FROM_COMPANIES ? 0 : Math.max(1, availableParallelism() - 1);
+}
+
+/** Computes on `workers` threads, or inline when 0. */
+export function openCompute(workers: number): Compute {
+  return workers > 0 ? new WorkerPool(workers) : inlineCompute();
+}
+
+/** The steps themselves; the worker thread serves exactly these. */
+export const STEPS = { earnings: earningsDocument, filings: filingsDocument, encode: encodeDocument } as const;
+type Step = keyof typeof STEPS;
+
+/** A step's outcome as it crosses threads: errors travel as their class name, subject and message. */
+export type StepReply = { id: number; value: unknown } | { id: number; error: WireError };
+interface WireError {
+  name: string;
+  message: string;
+  subject?: ParseSubject;
+}
+
+/** Turns a thrown error into what crosses the thread boundary. */
+export function toWire(error: unknown): WireError {
+  if (error instanceof EdgarParseError) return { name: error.name, message: error.message, subject: error.subject };
+  return { name: "Error", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Rebuilds the parser's typed error on the main thread, message unchanged, so callers can tell them apart. */
+function fromWire(wire: WireError): Error {
+  const Kind = wire.name === "NoXbrlHistoryError" ? NoXbrlHistoryError : wire.name === "EdgarParseError" ? EdgarParseError : null;
+  const error = Kind ? new Kind(wire.subject ?? {}, "") : new Error();
+  error.message = wire.message;
+  return error;
+}
+
+function inlineCompute(): Compute {
+  return {
+    earnings: async (...args) => earningsDocument(...args),
+    filings: async (...args) => filingsDocument(...args),
+    encode: async (...args) => encodeDocument(...args),
+    close: async () => {},
+  };
+}
+
+// Worker threads start without tsx's loader: the .mjs bootstrap registers it, then loads compute-worker.ts.
+const WORKER_ENTRY = new URL("./compute-worker.mjs", import.meta.url);
+
+interface Job {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/** Jobs go to the worker with the fewest in flight; a worker that dies fails its jobs and is replaced. */
+class WorkerPool implements Compute {
+  readonly #threads: { worker: Worker; jobs: Map<number, Job> }[] = [];
+  #nextId = 0;
+  #closed = false;
+
+  constructor(size: number) {
+    for (let i = 0; i < size; i++) this.#threads.push(this.#spawn());
+  }
+
+  earnings(...args: Parameters<typeof earningsDocument>) {
+    return this.#run("earnings", args) as Promise<EarningsResult>;
+  }
+  filings(...args: Parameters<typeof filingsDocument>) {
+    return this.#run("filings", args) as Promise<FilingsResult | PagesNeeded>;
+  }
+  encode(...args: Parameters<typeof encodeDocument>) {
+    return this.#run("encode", args) as Promise<Uint8Array>;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#threads.map((t) => t.worker.terminate()));
+  }
+
+  #run(step: Step, args: unknown[]): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new Error("the compute pool is closed"));
+    const thread = this.#threads.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      if (thread.jobs.size === 0) thread.worker.ref(); // a job in flight keeps the process alive until it answers
+      thread.jobs.set(id, { resolve, reject });
+      thread.worker.postMessage({ id, step, args });
+    });
+  }
+
+  #spawn(): { worker: Worker; jobs: Map<number, Job> } {
+    const thread = { worker: new Worker(WORKER_ENTRY), jobs: new Map<number, Job>() };
+    thread.worker.unref(); // an idle pool never keeps the process alive
+    thread.worker.on("message", (reply: StepReply) => {
+      const job = thread.jobs.get(reply.id);
+      thread.jobs.delete(reply.id);
+      if (thread.jobs.size === 0) thread.worker.unref();
+      if ("error" in reply) job?.reject(fromWire(reply.error));
+      else job?.resolve(reply.value);
+    });
+    const fail = (error: Error) => {
+      for (const job of thread.jobs.values()) job.reject(new Error(`compute worker stopped: ${error.message}`, { cause: error }));
+      thread.jobs.clear();
+      const i = this.#threads.indexOf(thread);
+      if (i >= 0 && !this.#closed) this.#threads[i] = this.#spawn();
+    };
+    thread.worker.once("error", fail);
+    thread.worker.once("exit", (code) => fail(new Error(`exited with code ${code}`)));
+    return thread;
+  }
+}

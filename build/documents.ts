@@ -1,0 +1,89 @@
+// A company's documents made from its EDGAR files: parsed, derived, validated against their schemas and serialised
+// where they are made, so that only bytes and a few summary fields leave (compute.ts may run these on a worker).
+import type { FilingItem } from "../schemas/filing.ts";
+import { DOCUMENT_SCHEMAS, type DocumentKind } from "../schemas/snapshot.ts";
+import { encodeJson } from "../storage/json.ts";
+import { deriveEarnings } from "./derive/earnings.ts";
+import { INSIDER_FORMS } from "./form4s.ts";
+import { parseCompanyFacts } from "./parse/companyfacts.ts";
+import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "./parse/submissions.ts";
+
+/** Where a document's data came from and when it was built (the rest of its meta comes from the data). */
+export interface DocumentOrigin {
+  source_api: string;
+  built_at: string;
+}
+
+/** The earnings document, or none when no period came from a periodic report (the company is then not covered). */
+export interface EarningsResult {
+  bytes: Uint8Array | null;
+  periods: number;
+  newest_period_end: string | null;
+}
+
+/** What the main submissions file needs next: the older pages reaching into the Form 4 look-back, by name. */
+export interface PagesNeeded {
+  need_pages: string[];
+}
+
+/** The filings document, with what the rest of the build needs from the list. */
+export interface FilingsResult {
+  bytes: Uint8Array;
+  filings: number;
+  newest_filing: string | null;
+  /** The Form 4 and 4/A rows, from which the insiders document is fetched. */
+  insider_filings: FilingItem[];
+}
+
+/** Company facts text → the earnings document (throws the parser's typed errors). */
+export function earningsDocument(text: string, cik: number, origin: DocumentOrigin): EarningsResult {
+  const periods = deriveEarnings(parseCompanyFacts(text, { cik }));
+  if (periods.length === 0) return { bytes: null, periods: 0, newest_period_end: null };
+  const newest = maxBy(periods, (p) => `${p.filed_at}|${p.source_accession}`)!;
+  const meta = { ...origin, source_accession: newest.source_accession, filed_at: newest.filed_at };
+  return {
+    bytes: encodeDocument("earnings", { data: periods, meta }),
+    periods: periods.length,
+    newest_period_end: periods.reduce<string | null>((max, p) => (max === null || p.period_end > max ? p.period_end : max), null),
+  };
+}
+
+/**
+ * Submissions text → the filings document. Without `pages` (null), answers which older pages reach back to
+ * `form4Since` when any do; called again with their texts, merges them in (the recent block holds ≥ 1 year).
+ */
+export function filingsDocument(
+  text: string,
+  cik: number,
+  older: { form4Since: string; pages: { name: string; text: string }[] | null },
+  origin: DocumentOrigin,
+): FilingsResult | PagesNeeded {
+  const main = parseSubmissions(text, { cik });
+  const wanted = main.olderPages.filter((p) => p.filingTo === null || p.filingTo >= older.form4Since).map((p) => p.name);
+  if (older.pages === null && wanted.length) return { need_pages: wanted };
+  const pages = (older.pages ?? []).map((p) => parseSubmissionsPage(p.text, cik, { path: p.name }));
+  const filings = pages.length ? mergeFilings(main.filings, ...pages) : main.filings;
+  const meta = { ...origin, source_accession: filings[0]?.accession_number ?? null, filed_at: filings[0]?.filed_at ?? null };
+  return {
+    bytes: encodeDocument("filings", { data: filings, meta }),
+    filings: filings.length,
+    newest_filing: filings[0]?.filed_at ?? null,
+    insider_filings: filings.filter((f) => INSIDER_FORMS.has(f.form)),
+  };
+}
+
+/** Validates a document against its schema and serialises it (the only way a document becomes bytes). */
+export function encodeDocument(kind: DocumentKind, document: unknown): Uint8Array {
+  return new TextEncoder().encode(encodeJson(DOCUMENT_SCHEMAS[kind], document as never, `the ${kind} document`));
+}
+
+/** The item with the greatest key (the first of equals). */
+export function maxBy<T>(items: T[], key: (item: T) => string): T | undefined {
+  let best: T | undefined;
+  let bestKey = "";
+  for (const item of items) {
+    const k = key(item);
+    if (best === undefined || k > bestKey) [best, bestKey] = [item, k];
+  }
+  return best;
+}
