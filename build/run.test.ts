@@ -82,6 +82,19 @@ describeEdgar("dataset build on the shared mirror", () => {
     expect(await auditSnapshot(bucket)).toMatchObject({ covered: 10, findings: [] });
   });
 
+  it("gives identical documents and manifest entries computed on worker threads and inline", async () => {
+    const [inline, threads] = [openStorage(tempDir()), openStorage(tempDir())];
+    const [a, b] = [await build(inline, undefined, { workers: 0 }), await build(threads, undefined, { workers: 2 })];
+    expect(b).toMatchObject({ covered: a.covered, failed: 0, not_covered: a.not_covered });
+    for (const ticker of TICKERS) {
+      for (const kind of ["filings", "earnings", "insiders"] as const) {
+        expect(await readText(threads, documentKey(b.build_id, ticker, kind))).toBe(await readText(inline, documentKey(a.build_id, ticker, kind)));
+      }
+    }
+    const manifests = await Promise.all([readJson(inline, manifestKey(a.build_id), Manifest), readJson(threads, manifestKey(b.build_id), Manifest)]);
+    expect(manifests[1]!.tickers).toEqual(manifests[0]!.tickers);
+  });
+
   it("caches parsed Form 4s: a second build fetches none of them again", async () => {
     const storage = openStorage(tempDir());
     const first = createDirSource(overlay);

@@ -21,14 +21,14 @@ export async function paidAnswer(
 ): Promise<PaidAnswer> {
   const { doc, cache } = await snapshots.document(snapshot, query.ticker, route.document);
   const answer = answerFor(doc, route.document, query);
-  const body = envelopeBytes(answer, {
-    retrieved_at: now.toISOString(),
+  const provenance = {
     cache,
     source_api: doc.meta.source_api,
     source_accession: doc.meta.source_accession,
     filed_at: doc.meta.filed_at,
     built_at: doc.meta.built_at,
     snapshot: snapshot.pointer.build_id,
-  });
+  };
+  const body = envelopeBytes(answer, doc, provenance, now.toISOString());
   return { body, rows: answer.rows };
 }

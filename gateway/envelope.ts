@@ -8,8 +8,7 @@ import type { PreparedDocument } from "./snapshot.ts";
 /** Distinct filters remembered per document (a document's own LRU entry bounds the rest). */
 const ANSWERS_PER_DOCUMENT = 32;
 const OPEN = Buffer.from('{"data":[');
-const MIDDLE = Buffer.from('],"meta":');
-const CLOSE = Buffer.from("}");
+const OPEN_META = Buffer.from('],"meta":{"retrieved_at":"');
 
 /** The filtered rows of a document as the bytes between `[` and `]`, and how many rows they hold. */
 export interface Answer {
@@ -31,9 +30,21 @@ export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: Filt
   return answer;
 }
 
-/** The envelope's bytes: the answer's data spliced with this response's meta. */
-export function envelopeBytes(answer: Answer, meta: Meta): Buffer {
-  return Buffer.concat([OPEN, answer.bytes, MIDDLE, Buffer.from(JSON.stringify(meta)), CLOSE]);
+/**
+ * The envelope's bytes: the answer's data, then the meta, of which only `retrieved_at` changes per response —
+ * the rest (cache state, provenance, snapshot) is serialised once per document and copied in.
+ */
+export function envelopeBytes(answer: Answer, doc: PreparedDocument, provenance: Omit<Meta, "retrieved_at">, retrievedAt: string): Buffer {
+  const tailKey = `${provenance.cache}\u0000${provenance.snapshot ?? ""}`;
+  let tail = doc.metaTails.get(tailKey);
+  if (!tail) doc.metaTails.set(tailKey, (tail = Buffer.from(`",${JSON.stringify(provenance).slice(1)}}`)));
+  const body = Buffer.allocUnsafe(OPEN.length + answer.bytes.length + OPEN_META.length + retrievedAt.length + tail.length);
+  let at = OPEN.copy(body, 0);
+  at += answer.bytes.copy(body, at);
+  at += OPEN_META.copy(body, at);
+  at += body.write(retrievedAt, at, "latin1"); // an ISO timestamp: ASCII
+  tail.copy(body, at);
+  return body;
 }
 
 /** The envelope around a small payload computed per request (health, probe). */
