@@ -1,6 +1,7 @@
 // The HTTP app: routes from the table, each request through one pipeline, read top to bottom —
 // method → parameters → coverage → payment → document → filter → envelope → settle (DESIGN "Gateway").
 import { H3, HTTPResponse, type H3Event } from "h3";
+import { FastResponse } from "srvx";
 import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES, type PaidRoute, type RouteEntry } from "../schemas/api.ts";
 import type { Meta } from "../schemas/envelope.ts";
 import type { Billing } from "./billing.ts";
@@ -39,6 +40,10 @@ export interface AppDeps {
 const MAX_URL_LENGTH = 4096;
 
 const JSON_TYPE = { "content-type": "application/json; charset=utf-8", ...CORS_HEADERS };
+// srvx's FastResponse with plain header objects: written to the socket as they are, where h3's HTTPResponse
+// would first build a fetch Headers object per response (a tenth of the hot path's time under load).
+const PAID_HEADERS = { ...JSON_TYPE, "cache-control": "private, no-store" };
+const FREE_HEADERS = { ...JSON_TYPE, "cache-control": "no-store" };
 
 /** Creates the gateway app (no port: `app.fetch(request)` answers; `serve(app)` listens). */
 export function createApp(deps: AppDeps): H3 {
@@ -94,7 +99,7 @@ export function createApp(deps: AppDeps): H3 {
   );
   return app;
 
-  async function free(event: H3Event, route: RouteEntry): Promise<HTTPResponse> {
+  async function free(event: H3Event, route: RouteEntry): Promise<Response> {
     deps.limiter.take(event);
     const query = requireQuery(event, route.query) as { ticker?: string };
     const meta: Meta = { retrieved_at: now().toISOString(), cache: "hit" };
@@ -104,7 +109,7 @@ export function createApp(deps: AppDeps): H3 {
     return json(envelopeOf(data, { ...meta, built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id }));
   }
 
-  async function paid(event: H3Event, route: PaidRoute): Promise<HTTPResponse> {
+  async function paid(event: H3Event, route: PaidRoute): Promise<Response> {
     const query = requireQuery(event, route.query) as { ticker: string; form?: string; limit?: number; period?: string; since?: string };
     const snapshot = await deps.snapshots.current();
     requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
@@ -120,10 +125,10 @@ export function createApp(deps: AppDeps): H3 {
     // Settle only for a 200 with data: an empty answer is never charged (DESIGN "Gateway"; pitfall 44).
     if (rows === 0) {
       await deps.payments.release(ticket, 200);
-      return new HTTPResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...JSON_TYPE, "cache-control": "private, no-store" } });
+      return new FastResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers: PAID_HEADERS });
     }
     const paidHeaders = await deps.payments.settle(ticket, body);
-    return new HTTPResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...JSON_TYPE, "cache-control": "private, no-store", ...paidHeaders } });
+    return new FastResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...PAID_HEADERS, ...paidHeaders } });
   }
 }
 
@@ -134,6 +139,6 @@ function requireMethod(event: H3Event, route: { method: string; path: string }):
   throw new ApiError("method_not_allowed", `${method.slice(0, 16)} is not allowed on ${route.path}.`, { headers: { allow: route.method } });
 }
 
-function json(body: string): HTTPResponse {
-  return new HTTPResponse(body, { status: 200, headers: { ...JSON_TYPE, "cache-control": "no-store" } });
+function json(body: string): Response {
+  return new FastResponse(body, { status: 200, headers: FREE_HEADERS });
 }

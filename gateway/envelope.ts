@@ -14,6 +14,8 @@ const OPEN_META = Buffer.from('],"meta":{"retrieved_at":"');
 export interface Answer {
   bytes: Buffer;
   rows: number;
+  /** The last envelope made from it: under load many responses share a millisecond, so they share its bytes. */
+  last?: { key: string; body: Buffer };
 }
 
 /** The answer to a filter, joined from the rows' JSON on first use and remembered with the document. */
@@ -36,6 +38,8 @@ export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: Filt
  */
 export function envelopeBytes(answer: Answer, doc: PreparedDocument, provenance: Omit<Meta, "retrieved_at">, retrievedAt: string): Buffer {
   const tailKey = `${provenance.cache}\u0000${provenance.snapshot ?? ""}`;
+  const key = `${retrievedAt}\u0000${tailKey}`;
+  if (answer.last?.key === key) return answer.last.body;
   let tail = doc.metaTails.get(tailKey);
   if (!tail) doc.metaTails.set(tailKey, (tail = Buffer.from(`",${JSON.stringify(provenance).slice(1)}}`)));
   const body = Buffer.allocUnsafe(OPEN.length + answer.bytes.length + OPEN_META.length + retrievedAt.length + tail.length);
@@ -44,6 +48,7 @@ export function envelopeBytes(answer: Answer, doc: PreparedDocument, provenance:
   at += OPEN_META.copy(body, at);
   at += body.write(retrievedAt, at, "latin1"); // an ISO timestamp: ASCII
   tail.copy(body, at);
+  answer.last = { key, body };
   return body;
 }
 
