@@ -33,6 +33,7 @@ describe("dataset CLI usage", () => {
     expect((await run([])).code).toBe(2);
     expect(await run(["frobnicate"])).toMatchObject({ code: 2, err: expect.stringMatching(/unknown command "frobnicate"[\s\S]*usage:/) });
     expect(await run(["build", "--retention", "zero"])).toMatchObject({ code: 2, err: expect.stringMatching(/--retention must be a positive whole number/) });
+    expect(await run(["build", "--workers", "two"])).toMatchObject({ code: 2, err: expect.stringMatching(/--workers must be a whole number \(0 or more\)/) });
     expect(await run(["build", "--bogus"])).toMatchObject({ code: 2 });
   });
 
@@ -55,7 +56,7 @@ describeEdgar("dataset CLI on the shared mirror", () => {
   afterAll(() => [overlay, dir].forEach(removeDir));
 
   it("builds, inspects and audits; a damaged snapshot makes audit exit 1 with findings", async () => {
-    const built = await run(["build", "--source", `dir:${overlay}`, "--out", dir, "--tickers", "AAPL,brk.b,JNJ,MSFT", "--lookback-days", "400"]);
+    const built = await run(["build", "--source", `dir:${overlay}`, "--out", dir, "--tickers", "AAPL,brk.b,JNJ,MSFT", "--lookback-days", "400", "--workers", "1"]);
     expect(built.code).toBe(0);
     expect(built.out).toMatch(/published \S+: 4 tickers, 2 covered, not covered: 2 no_xbrl_history; 0 failed/);
     const inspect = await run(["inspect", "aapl", "--data", dir]);

@@ -16,7 +16,7 @@ import { openSource } from "./sources/open.ts";
 
 const USAGE = `usage:
   dataset build   [--source live|http://host:port|dir:PATH|bulk:PATH] [--out DEST] [--tickers A,B,…]
-                  [--form4-source live|http://host:port|dir:PATH] [--lookback-days 730] [--retention 4] [--concurrency 4]
+                  [--form4-source live|http://host:port|dir:PATH] [--lookback-days 730] [--retention 4] [--concurrency 4] [--workers N]
   dataset inspect TICKER [--data DEST]
   dataset audit   [--data DEST] [--strict]
   dataset report  [--data DEST]     (writes snapshots/<build_id>/report.html beside the published snapshot)
@@ -41,6 +41,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         "lookback-days": { type: "string" },
         retention: { type: "string" },
         concurrency: { type: "string" },
+        workers: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -60,6 +61,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (command === "build") {
       const numbers = { lookbackDays: values["lookback-days"], retention: values.retention, concurrency: values.concurrency };
       const parsed = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, v === undefined ? undefined : positiveInt(k, v)]));
+      const workers = values.workers === undefined ? undefined : positiveInt("workers", values.workers, 0);
       const source = openSource(values.source ?? env.EDGAR_SOURCE ?? "live", env, { onRetry: (e) => log.log("warn", "retry", e) }, values["form4-source"]);
       const progress = createProgress(log);
       const summary = await runBuild({
@@ -70,6 +72,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         ...(parsed.lookbackDays ? { lookbackDays: parsed.lookbackDays } : {}),
         ...(parsed.retention ? { retention: parsed.retention } : {}),
         ...(parsed.concurrency ? { concurrency: parsed.concurrency } : {}),
+        ...(workers === undefined ? {} : { workers }),
         onProgress: progress.update,
       }).finally(() => source.close?.());
       const notCovered = Object.entries(summary.not_covered).map(([r, n]) => `${n} ${r}`).join(", ") || "none";
@@ -120,8 +123,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 
 class UsageError extends Error {}
 
-function positiveInt(name: string, value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a positive whole number, got "${value}"`);
+function positiveInt(name: string, value: string, min = 1): number {
+  if (!/^\d+$/.test(value) || Number(value) < min) {
+    throw new UsageError(`--${name} must be a ${min === 0 ? "whole number (0 or more)" : "positive whole number"}, got "${value}"`);
+  }
   return Number(value);
 }
 
