@@ -39,7 +39,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       archive_mb: Math.round((statSync(join(folder, "submissions.zip")).size + statSync(join(folder, "companyfacts.zip")).size) / 1e6),
       filed_since: FILED_SINCE,
       concurrency,
-      workers: workers ?? defaultWorkers(companies),
+      workers: workers ?? defaultWorkers(companies, concurrency),
       seconds: round(seconds),
       parse_seconds: round(parseSeconds),
       ratio: round(seconds / parseSeconds, 2),

@@ -17,11 +17,12 @@ export interface Compute {
 export const WORKERS_FROM_COMPANIES = 500;
 
 /**
- * The default worker count for a build of `companies`: one per core. The main thread mostly waits (on fetches,
- * inflating, writes), so it does not need a core of its own: on 2 cores, 2 workers beat 1 (bench bulk).
+ * The default worker count for a build of `companies`, `concurrency` at a time: one per core, and never more than
+ * the companies in flight (each has one step running at a time; every worker is another heap). The main thread
+ * mostly waits (on fetches, inflating, writes), so it needs no core of its own: on 2 cores, 2 workers beat 1.
  */
-export function defaultWorkers(companies: number): number {
-  return companies < WORKERS_FROM_COMPANIES ? 0 : availableParallelism();
+export function defaultWorkers(companies: number, concurrency: number): number {
+  return companies < WORKERS_FROM_COMPANIES ? 0 : Math.min(availableParallelism(), concurrency);
 }
 
 /** Computes on `workers` threads, or inline when 0. */

@@ -77,8 +77,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const entries: Record<string, ManifestTicker> = {};
   const summary: BuildSummary = { build_id: buildId, tickers: universe.length, covered: 0, not_covered: {}, failed: 0, kept_previous: 0, requests: 0, form4_fetched: 0, form4_index_days: form4Index?.days_read ?? 0, seconds: 0, pruned: [] };
   let done = 0;
-  const limit = pLimit(opts.concurrency ?? 4);
-  const compute = openCompute(opts.workers ?? defaultWorkers(byCik.size));
+  const concurrency = opts.concurrency ?? 4;
+  const limit = pLimit(concurrency);
+  const compute = openCompute(opts.workers ?? defaultWorkers(byCik.size, concurrency));
   try {
     await Promise.all(
       [...byCik].map(([cik, tickers]) =>
