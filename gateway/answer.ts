@@ -17,7 +17,7 @@ export async function paidAnswer(
   snapshot: LoadedSnapshot,
   route: PaidRoute,
   query: FilterQuery & { ticker: string },
-  now: Date,
+  retrievedAt: string,
 ): Promise<PaidAnswer> {
   const { doc, cache } = await snapshots.document(snapshot, query.ticker, route.document);
   const answer = answerFor(doc, route.document, query);
@@ -29,6 +29,6 @@ export async function paidAnswer(
     built_at: doc.meta.built_at,
     snapshot: snapshot.pointer.build_id,
   };
-  const body = envelopeBytes(answer, doc, provenance, now.toISOString());
+  const body = envelopeBytes(answer, doc, provenance, retrievedAt);
   return { body, rows: answer.rows };
 }

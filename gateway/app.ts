@@ -48,6 +48,14 @@ const FREE_HEADERS = { ...JSON_TYPE, "cache-control": "no-store" };
 /** Creates the gateway app (no port: `app.fetch(request)` answers; `serve(app)` listens). */
 export function createApp(deps: AppDeps): H3 {
   const now = deps.now ?? (() => new Date());
+  // The responses of one millisecond share its timestamp text (and so, in envelope.ts, their bytes).
+  let lastMs = Number.NaN;
+  let lastIso = "";
+  const isoNow = () => {
+    const date = now();
+    if (date.getTime() !== lastMs) [lastMs, lastIso] = [date.getTime(), date.toISOString()];
+    return lastIso;
+  };
   const openapi = JSON.stringify(buildOpenApi(deps.publicBaseUrl));
   const llms = buildLlmsTxt(deps.publicBaseUrl);
   const app = new H3({
@@ -116,7 +124,7 @@ export function createApp(deps: AppDeps): H3 {
     const ticket = await deps.payments.require(event);
     let answer: PaidAnswer;
     try {
-      answer = await paidAnswer(deps.snapshots, snapshot, route, query, now());
+      answer = await paidAnswer(deps.snapshots, snapshot, route, query, isoNow());
     } catch (error) {
       await deps.payments.release(ticket, 503);
       throw error;

@@ -78,7 +78,7 @@ async function paidTool(
   const snapshot = await deps.snapshots.current();
   requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
   const ticket = await deps.tools.require(route, headers, meta);
-  const answer = await paidAnswer(deps.snapshots, snapshot, route, query, deps.now());
+  const answer = await paidAnswer(deps.snapshots, snapshot, route, query, deps.now().toISOString());
   const body = JSON.parse(answer.body.toString("utf8")) as { data: unknown[]; meta: Meta };
   // Settle only for an answer with data (DESIGN "Gateway"); the receipt rides in _meta (x402 MCP transport).
   const receipt = answer.rows > 0 ? await deps.tools.settle(route, ticket) : null;
