@@ -1,12 +1,12 @@
 // One compute worker thread: runs the steps of compute.ts that the main thread posts, one message each, and
 // sends back the value or the error.
 import { parentPort } from "node:worker_threads";
-import { STEPS, toWire, type StepReply } from "./compute.ts";
+import { runStep, toWire, type StepReply } from "./compute.ts";
 
-parentPort!.on("message", ({ id, step, args }: { id: number; step: keyof typeof STEPS; args: unknown[] }) => {
+parentPort!.on("message", ({ id, step, args }: { id: number; step: Parameters<typeof runStep>[0]; args: unknown[] }) => {
   let reply: StepReply;
   try {
-    reply = { id, value: (STEPS[step] as (...a: unknown[]) => unknown)(...args) };
+    reply = { id, value: runStep(step, args) };
   } catch (error) {
     reply = { id, error: toWire(error) };
   }

@@ -2,16 +2,16 @@
 // documents — behind one interface, run inline or on worker threads. Fetching and writing stay on the main thread.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { earningsDocument, encodeDocument, filingsDocument, type EarningsResult, type FilingsResult, type PagesNeeded } from "./documents.ts";
+import { earningsDocument, encodeDocument, filingsDocument } from "./documents.ts";
 import { EdgarParseError, NoXbrlHistoryError, type ParseSubject } from "./errors.ts";
 
-/** The pure steps of building one company (documents.ts); each may throw the parsers' typed errors. */
-export interface Compute {
-  earnings(...args: Parameters<typeof earningsDocument>): Promise<EarningsResult>;
-  filings(...args: Parameters<typeof filingsDocument>): Promise<FilingsResult | PagesNeeded>;
-  encode(...args: Parameters<typeof encodeDocument>): Promise<Uint8Array>;
-  close(): Promise<void>;
-}
+/** The steps themselves (documents.ts); the worker thread serves exactly these. */
+const STEPS = { earnings: earningsDocument, filings: filingsDocument, encode: encodeDocument } as const;
+type Steps = typeof STEPS;
+type Step = keyof Steps;
+
+/** The pure steps of building one company, each answering later; they may throw the parsers' typed errors. */
+export type Compute = { [S in Step]: (...args: Parameters<Steps[S]>) => Promise<ReturnType<Steps[S]>> } & { close(): Promise<void> };
 
 /** Below this many companies a build computes inline: a worker's start (~0.4 s) would cost more than it saves. */
 export const WORKERS_FROM_COMPANIES = 500;
@@ -27,12 +27,21 @@ export function defaultWorkers(companies: number, concurrency: number): number {
 
 /** Computes on `workers` threads, or inline when 0. */
 export function openCompute(workers: number): Compute {
-  return workers > 0 ? new WorkerPool(workers) : inlineCompute();
+  if (workers === 0) return computeOver(async (step, args) => runStep(step, args), async () => {});
+  const pool = new WorkerPool(workers);
+  return computeOver((step, args) => pool.run(step, args), () => pool.close());
 }
 
-/** The steps themselves; the worker thread serves exactly these. */
-export const STEPS = { earnings: earningsDocument, filings: filingsDocument, encode: encodeDocument } as const;
-type Step = keyof typeof STEPS;
+/** Runs one step where it is called (inline, or inside a worker thread). */
+export function runStep(step: Step, args: unknown[]): unknown {
+  return (STEPS[step] as (...a: unknown[]) => unknown)(...args);
+}
+
+/** A Compute whose every step goes through `run`. */
+function computeOver(run: (step: Step, args: unknown[]) => Promise<unknown>, close: () => Promise<void>): Compute {
+  const steps = Object.fromEntries((Object.keys(STEPS) as Step[]).map((step) => [step, (...args: unknown[]) => run(step, args)]));
+  return { ...steps, close } as Compute;
+}
 
 /** A step's outcome as it crosses threads: errors travel as their class name, subject and message. */
 export type StepReply = { id: number; value: unknown } | { id: number; error: WireError };
@@ -56,15 +65,6 @@ function fromWire(wire: WireError): Error {
   return error;
 }
 
-function inlineCompute(): Compute {
-  return {
-    earnings: async (...args) => earningsDocument(...args),
-    filings: async (...args) => filingsDocument(...args),
-    encode: async (...args) => encodeDocument(...args),
-    close: async () => {},
-  };
-}
-
 // Worker threads start without tsx's loader: the .mjs bootstrap registers it, then loads compute-worker.ts.
 const WORKER_ENTRY = new URL("./compute-worker.mjs", import.meta.url);
 
@@ -74,7 +74,7 @@ interface Job {
 }
 
 /** Jobs go to the worker with the fewest in flight; a worker that dies fails its jobs and is replaced. */
-class WorkerPool implements Compute {
+class WorkerPool {
   readonly #threads: { worker: Worker; jobs: Map<number, Job> }[] = [];
   #nextId = 0;
   #closed = false;
@@ -83,22 +83,12 @@ class WorkerPool implements Compute {
     for (let i = 0; i < size; i++) this.#threads.push(this.#spawn());
   }
 
-  earnings(...args: Parameters<typeof earningsDocument>) {
-    return this.#run("earnings", args) as Promise<EarningsResult>;
-  }
-  filings(...args: Parameters<typeof filingsDocument>) {
-    return this.#run("filings", args) as Promise<FilingsResult | PagesNeeded>;
-  }
-  encode(...args: Parameters<typeof encodeDocument>) {
-    return this.#run("encode", args) as Promise<Uint8Array>;
-  }
-
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all(this.#threads.map((t) => t.worker.terminate()));
   }
 
-  #run(step: Step, args: unknown[]): Promise<unknown> {
+  run(step: Step, args: unknown[]): Promise<unknown> {
     if (this.#closed) return Promise.reject(new Error("the compute pool is closed"));
     const thread = this.#threads.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
     const id = this.#nextId++;

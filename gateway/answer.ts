@@ -1,7 +1,7 @@
 // The paid answer itself, shared by the HTTP routes and the MCP tools: the covered ticker's document,
 // filtered, in the envelope. Payment is not its concern (the caller asks before and settles after).
 import type { PaidRoute } from "../schemas/api.ts";
-import { answerFor, envelopeBytes } from "./envelope.ts";
+import { answerFor, envelopeBytes, metaTail } from "./envelope.ts";
 import type { FilterQuery } from "./filters.ts";
 import type { LoadedSnapshot, SnapshotStore } from "./snapshot.ts";
 
@@ -21,14 +21,6 @@ export async function paidAnswer(
 ): Promise<PaidAnswer> {
   const { doc, cache } = await snapshots.document(snapshot, query.ticker, route.document);
   const answer = answerFor(doc, route.document, query);
-  const provenance = {
-    cache,
-    source_api: doc.meta.source_api,
-    source_accession: doc.meta.source_accession,
-    filed_at: doc.meta.filed_at,
-    built_at: doc.meta.built_at,
-    snapshot: snapshot.pointer.build_id,
-  };
-  const body = envelopeBytes(answer, doc, provenance, retrievedAt);
+  const body = envelopeBytes(answer, metaTail(doc, cache, snapshot.pointer.build_id), retrievedAt);
   return { body, rows: answer.rows };
 }

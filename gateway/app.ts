@@ -53,7 +53,10 @@ export function createApp(deps: AppDeps): H3 {
   let lastIso = "";
   const isoNow = () => {
     const date = now();
-    if (date.getTime() !== lastMs) [lastMs, lastIso] = [date.getTime(), date.toISOString()];
+    if (date.getTime() !== lastMs) {
+      lastMs = date.getTime();
+      lastIso = date.toISOString();
+    }
     return lastIso;
   };
   const openapi = JSON.stringify(buildOpenApi(deps.publicBaseUrl));
@@ -110,7 +113,7 @@ export function createApp(deps: AppDeps): H3 {
   async function free(event: H3Event, route: RouteEntry): Promise<Response> {
     deps.limiter.take(event);
     const query = requireQuery(event, route.query) as { ticker?: string };
-    const meta: Meta = { retrieved_at: now().toISOString(), cache: "hit" };
+    const meta: Meta = { retrieved_at: isoNow(), cache: "hit" };
     if (route.path === "/health") return json(envelopeOf(healthPayload(deps.snapshots.held), meta));
     const snapshot = await deps.snapshots.current();
     const data = query.ticker ? tickerProbe(snapshot, query.ticker) : serviceProbe(snapshot);

@@ -15,7 +15,7 @@ export interface Answer {
   bytes: Buffer;
   rows: number;
   /** The last envelope made from it: under load many responses share a millisecond, so they share its bytes. */
-  last?: { key: string; body: Buffer };
+  last?: { tail: Buffer; retrievedAt: string; body: Buffer };
 }
 
 /** The answer to a filter, joined from the rows' JSON on first use and remembered with the document. */
@@ -33,22 +33,26 @@ export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: Filt
 }
 
 /**
- * The envelope's bytes: the answer's data, then the meta, of which only `retrieved_at` changes per response —
- * the rest (cache state, provenance, snapshot) is serialised once per document and copied in.
+ * The meta after `retrieved_at` (cache state, provenance, snapshot), serialised once per document and cache state:
+ * a prepared document belongs to one snapshot (its cache key holds the build id), so nothing else varies.
  */
-export function envelopeBytes(answer: Answer, doc: PreparedDocument, provenance: Omit<Meta, "retrieved_at">, retrievedAt: string): Buffer {
-  const tailKey = `${provenance.cache}\u0000${provenance.snapshot ?? ""}`;
-  const key = `${retrievedAt}\u0000${tailKey}`;
-  if (answer.last?.key === key) return answer.last.body;
-  let tail = doc.metaTails.get(tailKey);
-  if (!tail) doc.metaTails.set(tailKey, (tail = Buffer.from(`",${JSON.stringify(provenance).slice(1)}}`)));
+export function metaTail(doc: PreparedDocument, cache: Meta["cache"], snapshot: string): Buffer {
+  const { source_api, source_accession, filed_at, built_at } = doc.meta;
+  const rest: Omit<Meta, "retrieved_at"> = { cache, source_api, source_accession, filed_at, built_at, snapshot };
+  return (doc.metaTails[cache] ??= Buffer.from(`",${JSON.stringify(rest).slice(1)}}`));
+}
+
+/** The envelope's bytes: the answer's data, then the meta, of which only `retrieved_at` is written per response. */
+export function envelopeBytes(answer: Answer, tail: Buffer, retrievedAt: string): Buffer {
+  const last = answer.last;
+  if (last?.tail === tail && last.retrievedAt === retrievedAt) return last.body;
   const body = Buffer.allocUnsafe(OPEN.length + answer.bytes.length + OPEN_META.length + retrievedAt.length + tail.length);
   let at = OPEN.copy(body, 0);
   at += answer.bytes.copy(body, at);
   at += OPEN_META.copy(body, at);
   at += body.write(retrievedAt, at, "latin1"); // an ISO timestamp: ASCII
   tail.copy(body, at);
-  answer.last = { key, body };
+  answer.last = { tail, retrievedAt, body };
   return body;
 }
 

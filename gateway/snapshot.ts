@@ -21,8 +21,8 @@ export interface PreparedDocument {
   rowJson: string[];
   meta: DocumentMeta;
   answers: Map<string, Answer>;
-  /** The serialised meta after `retrieved_at`, per cache state and snapshot (envelope.ts). */
-  metaTails: Map<string, Buffer>;
+  /** The serialised meta after `retrieved_at`, per cache state (envelope.ts `metaTail`). */
+  metaTails: Partial<Record<"hit" | "miss", Buffer>>;
 }
 
 /** Logs the store's events (a structured logger, or nothing). */
@@ -119,7 +119,7 @@ export class SnapshotStore {
     // Trusted inside: the builder validated this document against its schema when it wrote it (STYLE habit 4).
     const parsed = JSON.parse(text) as { data: Record<string, unknown>[]; meta: DocumentMeta };
     const rowJson = parsed.data.map((row) => JSON.stringify(row));
-    const doc: PreparedDocument = { rows: parsed.data, rowJson, meta: parsed.meta, answers: new Map(), metaTails: new Map() };
+    const doc: PreparedDocument = { rows: parsed.data, rowJson, meta: parsed.meta, answers: new Map(), metaTails: {} };
     this.#cache.set(key, doc, text.length * 3);
     return { doc, cache: "miss" };
   }
