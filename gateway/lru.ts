@@ -1,10 +1,12 @@
 // A least-recently-used map with a byte budget: the gateway's in-memory document cache.
+// A hit only stamps its entry (one map lookup on the per-request path); the order is looked at when evicting.
 
 /** Keeps entries until their summed size passes the budget, then drops the least recently used. */
 export class ByteLru<V> {
   readonly #budget: number;
-  readonly #entries = new Map<string, { value: V; bytes: number }>();
+  readonly #entries = new Map<string, { value: V; bytes: number; used: number }>();
   #bytes = 0;
+  #clock = 0;
 
   constructor(budgetBytes: number) {
     this.#budget = budgetBytes;
@@ -14,12 +16,11 @@ export class ByteLru<V> {
   get(key: string): V | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    entry.used = ++this.#clock;
     return entry.value;
   }
 
-  /** Stores a value; one larger than the whole budget is not kept. */
+  /** Stores a value; one larger than the whole budget is not kept. Evicting scans the entries (a miss, not a hit). */
   set(key: string, value: V, bytes: number): void {
     const old = this.#entries.get(key);
     if (old) {
@@ -27,12 +28,19 @@ export class ByteLru<V> {
       this.#bytes -= old.bytes;
     }
     if (bytes > this.#budget) return;
-    this.#entries.set(key, { value, bytes });
+    this.#entries.set(key, { value, bytes, used: ++this.#clock });
     this.#bytes += bytes;
-    for (const [k, e] of this.#entries) {
-      if (this.#bytes <= this.#budget) break;
-      this.#entries.delete(k);
-      this.#bytes -= e.bytes;
+    while (this.#bytes > this.#budget) {
+      let oldest: string | undefined;
+      let oldestUsed = Infinity;
+      for (const [k, e] of this.#entries) {
+        if (e.used < oldestUsed) {
+          oldest = k;
+          oldestUsed = e.used;
+        }
+      }
+      this.#bytes -= this.#entries.get(oldest!)!.bytes;
+      this.#entries.delete(oldest!);
     }
   }
 
