@@ -176,6 +176,24 @@ describeEdgar("gateway over a real snapshot", () => {
     expect([first.meta.cache, second.meta.cache]).toEqual(["miss", "hit"]);
   });
 
+  it("a keyed call answered from memory is the pipeline's answer, and an uncovered ticker is still 404 first", async () => {
+    const { key: fresh } = await gw.keys.create(null);
+    const headers = { "x-api-key": fresh };
+    // First call: the key is not yet trusted from memory, so the whole pipeline runs (and verifies it).
+    const piped = await gw.get("/insiders?ticker=DIS&since=2020-01-01", { headers });
+    const remembered = await gw.get("/insiders?ticker=DIS&since=2020-01-01", { headers });
+    expect([piped.status, remembered.status]).toEqual([200, 200]);
+    expect(Object.fromEntries(remembered.headers)).toEqual(Object.fromEntries(piped.headers));
+    const [a, b] = [await piped.json(), await remembered.json()];
+    expect(b.data).toEqual(a.data);
+    expect(b.meta).toEqual({ ...a.meta, cache: "hit", retrieved_at: b.meta.retrieved_at });
+    const before = facilitator.calls;
+    const uncovered = await gw.get("/insiders?ticker=MSFT", { headers }); // MSFT is not covered here (see the test above)
+    expect(uncovered.status).toBe(404);
+    expect((await errorOf(uncovered)).code).toBe("ticker_not_covered");
+    expect(facilitator.calls).toBe(before);
+  });
+
   it("filters earnings by period form: annual, quarterly (Q4 included), a fiscal year, an SEC frame", async () => {
     const get = async (period: string) => (await (await gw.get(`/earnings/summary?ticker=AAPL&period=${period}`, auth())).json()).data;
     const annual = await get("annual");

@@ -6,10 +6,12 @@ import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES, type PaidRoute, type Rou
 import type { Meta } from "../schemas/envelope.ts";
 import type { Billing } from "./billing.ts";
 import { billingHandlers } from "./billing-routes.ts";
-import { CORS_HEADERS, preflight, withCors } from "./cors.ts";
+import { ALLOW_ORIGIN, CORS_HEADERS, preflight, withCors } from "./cors.ts";
 import { requireCoverage } from "./coverage.ts";
 import { paidAnswer, type PaidAnswer } from "./answer.ts";
+import { isoNow } from "./clock.ts";
 import { envelopeOf } from "./envelope.ts";
+import type { FilterQuery } from "./filters.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 import { buildLlmsTxt } from "./llms.ts";
 import { handleMcp } from "./mcp.ts";
@@ -32,14 +34,14 @@ export interface AppDeps {
   log: EventLog;
   /** Stripe subscriptions; null when not configured (the subscription routes then answer 503). */
   billing: Billing | null;
-  now?: () => Date;
 }
 
-// CORS headers ride in every response's own headers: cheaper on the hot path than an onResponse rewrite.
-/** Longer URLs are refused before routing (no parameter of this API comes near it). */
+// CORS headers ride in every response's own headers: cheaper on the hot path than an onResponse rewrite. A 200
+// carries no header to expose unless an x402 payment was settled (PAYMENT-RESPONSE).
+/** Longer paths with their query are refused before routing (no parameter of this API comes near it). */
 const MAX_URL_LENGTH = 4096;
 
-const JSON_TYPE = { "content-type": "application/json; charset=utf-8", ...CORS_HEADERS };
+const JSON_TYPE = { "content-type": "application/json; charset=utf-8", ...ALLOW_ORIGIN };
 // srvx's FastResponse with plain header objects: written to the socket as they are, where h3's HTTPResponse
 // would first build a fetch Headers object per response (a tenth of the hot path's time under load).
 const PAID_HEADERS = { ...JSON_TYPE, "cache-control": "private, no-store" };
@@ -47,24 +49,14 @@ const FREE_HEADERS = { ...JSON_TYPE, "cache-control": "no-store" };
 
 /** Creates the gateway app (no port: `app.fetch(request)` answers; `serve(app)` listens). */
 export function createApp(deps: AppDeps): H3 {
-  const now = deps.now ?? (() => new Date());
-  // The responses of one millisecond share its timestamp text (and so, in envelope.ts, their bytes).
-  let lastMs = Number.NaN;
-  let lastIso = "";
-  const isoNow = () => {
-    const date = now();
-    if (date.getTime() !== lastMs) {
-      lastMs = date.getTime();
-      lastIso = date.toISOString();
-    }
-    return lastIso;
-  };
   const openapi = JSON.stringify(buildOpenApi(deps.publicBaseUrl));
   const llms = buildLlmsTxt(deps.publicBaseUrl);
   const app = new H3({
     silent: true, // unexpected errors are logged below, once, as structured lines
     onRequest: (event) => {
-      if (event.req.url.length > MAX_URL_LENGTH) throw new ApiError("uri_too_long", `The URL is ${event.req.url.length} characters long.`);
+      // The path and query as sent (the full URL would be a new string per request, origin included).
+      const length = event.url.pathname.length + event.url.search.length;
+      if (length > MAX_URL_LENGTH) throw new ApiError("uri_too_long", `The URL's path and query are ${length} characters long.`);
     },
     onError: (error, event) => {
       const cause = error.cause ?? error;
@@ -78,7 +70,8 @@ export function createApp(deps: AppDeps): H3 {
   });
 
   for (const route of ROUTES) {
-    app.all(route.path, async (event) => {
+    // Not async: the usual paid call is answered synchronously, and any other goes to h3 as its own promise.
+    app.all(route.path, (event) => {
       if (event.req.method === "OPTIONS") return preflight();
       requireMethod(event, route);
       return route.document ? paid(event, route) : free(event, route);
@@ -95,7 +88,7 @@ export function createApp(deps: AppDeps): H3 {
     if (event.req.method === "OPTIONS") return preflight();
     requireMethod(event, llmsRoute);
     deps.limiter.take(event);
-    return new HTTPResponse(llms, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300", ...CORS_HEADERS } });
+    return new HTTPResponse(llms, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300", ...ALLOW_ORIGIN } });
   });
   const billing = billingHandlers(deps.billing);
   for (const route of SUBSCRIPTION_ROUTES) {
@@ -106,7 +99,7 @@ export function createApp(deps: AppDeps): H3 {
     });
   }
   app.all("/mcp", async (event) =>
-    event.req.method === "OPTIONS" ? preflight() : withCors(await handleMcp(event, { snapshots: deps.snapshots, tools: deps.tools, now })),
+    event.req.method === "OPTIONS" ? preflight() : withCors(await handleMcp(event, { snapshots: deps.snapshots, tools: deps.tools })),
   );
   return app;
 
@@ -120,27 +113,49 @@ export function createApp(deps: AppDeps): H3 {
     return json(envelopeOf(data, { ...meta, built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id }));
   }
 
-  async function paid(event: H3Event, route: PaidRoute): Promise<Response> {
-    const query = requireQuery(event, route.query) as { ticker: string; form?: string; limit?: number; period?: string; since?: string };
+  /**
+   * The usual call (a key verified moments ago, its document in memory) is answered at once, without a promise:
+   * every await is a trip through the microtask queue, per request. Anything else takes the whole pipeline.
+   */
+  function paid(event: H3Event, route: PaidRoute): Response | Promise<Response> {
+    const query = requireQuery(event, route.query) as PaidQuery;
+    const snapshot = deps.snapshots.held;
+    if (snapshot) {
+      requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
+      const doc = deps.payments.trusted(event) && deps.snapshots.cached(snapshot, query.ticker, route.document);
+      if (doc) return paidResponse(paidAnswer(doc, "hit", snapshot, route, query, isoNow()).body, PAID_HEADERS);
+    }
+    return pipeline(event, route, query);
+  }
+
+  /** The paid pipeline: snapshot → coverage → payment → document → filter → envelope → settle. */
+  async function pipeline(event: H3Event, route: PaidRoute, query: PaidQuery): Promise<Response> {
     const snapshot = await deps.snapshots.current();
     requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
     const ticket = await deps.payments.require(event);
     let answer: PaidAnswer;
     try {
-      answer = await paidAnswer(deps.snapshots, snapshot, route, query, isoNow());
+      const { doc, cache } = await deps.snapshots.document(snapshot, query.ticker, route.document);
+      answer = paidAnswer(doc, cache, snapshot, route, query, isoNow());
     } catch (error) {
       await deps.payments.release(ticket, 503);
       throw error;
     }
-    const { body, rows } = answer;
     // Settle only for a 200 with data: an empty answer is never charged (DESIGN "Gateway"; pitfall 44).
-    if (rows === 0) {
+    if (answer.rows === 0) {
       await deps.payments.release(ticket, 200);
-      return new FastResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers: PAID_HEADERS });
+      return paidResponse(answer.body, PAID_HEADERS);
     }
-    const paidHeaders = await deps.payments.settle(ticket, body);
-    return new FastResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...PAID_HEADERS, ...paidHeaders } });
+    if (ticket.kind === "key") return paidResponse(answer.body, PAID_HEADERS);
+    const receipt = await deps.payments.settle(ticket, answer.body);
+    return paidResponse(answer.body, { ...PAID_HEADERS, ...CORS_HEADERS, ...receipt });
   }
+}
+
+type PaidQuery = FilterQuery & { ticker: string };
+
+function paidResponse(body: Buffer, headers: Record<string, string>): Response {
+  return new FastResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
 }
 
 /** 405 with Allow for any other method (spec 4: every data endpoint is GET). */

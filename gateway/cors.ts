@@ -1,9 +1,12 @@
 // CORS for browser clients: any origin may call (the data is public and payment is per request); the x402
-// and key headers may be sent, and the x402 headers may be read.
+// and key headers may be sent, and the x402 headers may be read where a response carries them.
 
 /** Added to every response. */
+export const ALLOW_ORIGIN: Readonly<Record<string, string>> = { "access-control-allow-origin": "*" };
+
+/** Added to every response that may carry a header a browser script needs to read: errors, x402-paid answers. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
-  "access-control-allow-origin": "*",
+  ...ALLOW_ORIGIN,
   "access-control-expose-headers": "PAYMENT-REQUIRED, PAYMENT-RESPONSE, Retry-After",
 };
 

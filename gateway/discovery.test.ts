@@ -78,13 +78,21 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     }
   });
 
-  it("answers CORS preflights and exposes the x402 headers on every answer", async () => {
+  it("answers CORS preflights, allows every origin, and exposes the x402 headers wherever they may be", async () => {
     const pre = await gw.get("/insiders", { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-headers": "payment-signature" } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-headers")).toMatch(/PAYMENT-SIGNATURE.*Authorization/);
-    for (const res of [await gw.get("/insiders?ticker=AAPL"), await gw.get("/nope"), await gw.get("/health")]) {
+    // A 402 and other errors may carry PAYMENT-REQUIRED or Retry-After: a browser script must be able to read them.
+    for (const res of [await gw.get("/insiders?ticker=AAPL"), await gw.get("/nope")]) {
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
-      expect(res.headers.get("access-control-expose-headers")).toMatch(/PAYMENT-REQUIRED, PAYMENT-RESPONSE/);
+      expect(res.headers.get("access-control-expose-headers")).toBe("PAYMENT-REQUIRED, PAYMENT-RESPONSE, Retry-After");
+    }
+    // A free answer, or one paid with a key, has nothing to expose.
+    const { key } = await gw.keys.create(null);
+    for (const res of [await gw.get("/health"), await gw.get("/insiders?ticker=AAPL", { headers: { "x-api-key": key } })]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-expose-headers")).toBeNull();
     }
   });
 });

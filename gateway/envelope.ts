@@ -7,6 +7,7 @@ import type { PreparedDocument } from "./snapshot.ts";
 
 /** Distinct filters remembered per document (a document's own LRU entry bounds the rest). */
 const ANSWERS_PER_DOCUMENT = 32;
+const FILTER_KEYS = new WeakMap<FilterQuery, string>();
 const OPEN = Buffer.from('{"data":[');
 const OPEN_META = Buffer.from('],"meta":{"retrieved_at":"');
 
@@ -20,7 +21,7 @@ export interface Answer {
 
 /** The answer to a filter, joined from the rows' JSON on first use and remembered with the document. */
 export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): Answer {
-  const key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}`;
+  const key = filterKey(query);
   const known = doc.answers.get(key);
   if (known) return known;
   const indices = selectRows(kind, doc.rows, query);
@@ -30,6 +31,16 @@ export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: Filt
   if (doc.answers.size >= ANSWERS_PER_DOCUMENT) doc.answers.delete(doc.answers.keys().next().value!);
   doc.answers.set(key, answer);
   return answer;
+}
+
+/** The filter's key, made once per query object (the query memo in params.ts hands out the same object). */
+function filterKey(query: FilterQuery): string {
+  let key = FILTER_KEYS.get(query);
+  if (key === undefined) {
+    key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}`;
+    FILTER_KEYS.set(query, key);
+  }
+  return key;
 }
 
 /**

@@ -39,10 +39,22 @@ const PREFIX = "fds_";
 /** How long a verified key is trusted from memory before storage is asked again (so a revocation lands within it). */
 const VERIFIED_TTL_MS = 10_000;
 
+/** A key verified lately: the key, its hash (to forget it on revocation) and until when it is trusted. */
+interface Verdict {
+  key: string;
+  hash: string;
+  until: number;
+}
+
 /** Creates, revokes, lists and verifies keys, and keeps subscription keys in step with Stripe. */
 export class KeyStore {
   readonly #storage: Storage;
-  readonly #verified = new Map<string, number>();
+  /**
+   * Keys verified lately, held as they were presented, so that a hit needs no SHA-256 (most of a keyed request's
+   * own cost), by `slot()`. Only usable keys enter; an expired entry is dropped at the next verification
+   * (docs/threat-model.md weighs holding keys in memory).
+   */
+  readonly #verified = new Map<number, Verdict>();
 
   constructor(storage: Storage) {
     this.#storage = storage;
@@ -62,7 +74,7 @@ export class KeyStore {
     const record = await this.#find(keyOrId);
     if (!record) return false;
     await writeJson(this.#storage, recordKey(record.hash), KeyRecord, { ...record, revoked_at: record.revoked_at ?? now.toISOString() });
-    this.#verified.delete(record.hash);
+    this.#forget(record.hash);
     return true;
   }
 
@@ -73,7 +85,7 @@ export class KeyStore {
     if (!record || !held || held.id !== state.id) return false;
     if (state.synced_at < held.synced_at || (TERMINAL_STATUSES.has(held.status) && !TERMINAL_STATUSES.has(state.status))) return false;
     await writeJson(this.#storage, recordKey(keyHash), KeyRecord, { ...record, subscription: state });
-    this.#verified.delete(keyHash); // this process stops trusting its cached verdict at once
+    this.#forget(keyHash); // this process stops trusting its cached verdict at once
     return true;
   }
 
@@ -96,17 +108,34 @@ export class KeyStore {
     return ok ? record : null;
   }
 
+  /** True when the key was verified within the last seconds and is still usable: no storage, no hash. */
+  trusted(key: string, now = Date.now()): boolean {
+    const verdict = this.#verified.get(slot(key));
+    return verdict !== undefined && verdict.key === key && verdict.until > now;
+  }
+
   /** True for a known, unrevoked key whose subscription (if any) is usable now. Storage errors propagate (503, never a free pass). */
   async verify(key: string, now = new Date()): Promise<boolean> {
-    if (!key.startsWith(PREFIX) || key.length > 100) return false;
-    const hash = hashKey(key);
-    const until = this.#verified.get(hash);
-    if (until !== undefined && until > now.getTime()) return true;
+    if (this.trusted(key, now.getTime())) return true;
+    const at = slot(key);
+    this.#verified.delete(at);
+    this.#sweep(now.getTime());
     const record = await this.lookup(key);
     const ok = record !== null && keyUsable(record, now);
-    if (ok) this.#verified.set(hash, Math.min(now.getTime() + VERIFIED_TTL_MS, usableUntil(record) ?? Infinity));
-    else this.#verified.delete(hash);
+    if (ok) this.#verified.set(at, { key, hash: record.hash, until: Math.min(now.getTime() + VERIFIED_TTL_MS, usableUntil(record) ?? Infinity) });
     return ok;
+  }
+
+  /** Drops expired verdicts from the oldest on (the map is in the order keys were verified). */
+  #sweep(now: number): void {
+    for (const [at, verdict] of this.#verified) {
+      if (verdict.until > now) break;
+      this.#verified.delete(at);
+    }
+  }
+
+  #forget(hash: string): void {
+    for (const [at, verdict] of this.#verified) if (verdict.hash === hash) this.#verified.delete(at);
   }
 
   async #find(keyOrId: string): Promise<KeyRecord | null> {
@@ -135,6 +164,18 @@ export function keyUsable(record: KeyRecord, now: Date): boolean {
 function usableUntil(record: KeyRecord): number | null {
   const sub = record.subscription;
   return sub?.cancel_at_period_end && sub.current_period_end ? Date.parse(sub.current_period_end) : null;
+}
+
+/**
+ * Where a key's verdict is held: a number from seven characters of its random part. A map keyed by a number skips
+ * V8's hashing of a string first seen (a call into the runtime, per request); the verdict keeps the whole key, and
+ * two keys sharing a slot only cost each other a verification. The full comparison is reached only by a caller who
+ * already has seven characters of a live key right.
+ */
+function slot(key: string): number {
+  let n = 0;
+  for (let i = PREFIX.length; i < PREFIX.length + 7 && i < key.length; i++) n = n * 128 + key.charCodeAt(i);
+  return n;
 }
 
 /** SHA-256 of the key, hex. */

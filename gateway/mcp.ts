@@ -9,6 +9,7 @@ import { PAID_ROUTES, ROUTES, type PaidRoute } from "../schemas/api.ts";
 import { envelope, type Meta } from "../schemas/envelope.ts";
 import type { ErrorBody } from "../schemas/errors.ts";
 import { paidAnswer } from "./answer.ts";
+import { isoNow } from "./clock.ts";
 import { requireCoverage } from "./coverage.ts";
 import { ApiError, asApiError } from "./errors.ts";
 import { ToolRefusal, type ToolPayments } from "./mcp-payment.ts";
@@ -19,7 +20,6 @@ import type { SnapshotStore } from "./snapshot.ts";
 export interface McpDeps {
   snapshots: SnapshotStore;
   tools: ToolPayments;
-  now: () => Date;
 }
 
 const PROBE = ROUTES.find((r) => r.path === "/probe")!;
@@ -50,7 +50,7 @@ function registerTools(server: McpServer, headers: Headers, deps: McpDeps): void
       guarded(async () => {
         const snapshot = await deps.snapshots.current();
         const data = args.ticker ? tickerProbe(snapshot, args.ticker) : serviceProbe(snapshot);
-        return success({ data, meta: { retrieved_at: deps.now().toISOString(), cache: "hit", snapshot: snapshot.pointer.build_id } });
+        return success({ data, meta: { retrieved_at: isoNow(), cache: "hit", snapshot: snapshot.pointer.build_id } });
       }),
   );
   for (const route of PAID_ROUTES) {
@@ -78,7 +78,8 @@ async function paidTool(
   const snapshot = await deps.snapshots.current();
   requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
   const ticket = await deps.tools.require(route, headers, meta);
-  const answer = await paidAnswer(deps.snapshots, snapshot, route, query, deps.now().toISOString());
+  const { doc, cache } = await deps.snapshots.document(snapshot, query.ticker, route.document);
+  const answer = paidAnswer(doc, cache, snapshot, route, query, isoNow());
   const body = JSON.parse(answer.body.toString("utf8")) as { data: unknown[]; meta: Meta };
   // Settle only for an answer with data (DESIGN "Gateway"); the receipt rides in _meta (x402 MCP transport).
   const receipt = answer.rows > 0 ? await deps.tools.settle(route, ticket) : null;

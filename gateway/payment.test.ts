@@ -74,6 +74,7 @@ describeEdgar("x402 payments through the gateway", () => {
       expect(res.status).toBe(200);
       const receipt = decodePaymentResponse(res.headers.get("payment-response"));
       expect(receipt).toMatchObject({ success: true, network: "eip155:8453", payer: PAYER });
+      expect(res.headers.get("access-control-expose-headers")).toMatch(/PAYMENT-RESPONSE/); // a browser client may read the receipt
       expect((await res.json()).data.length).toBeGreaterThan(0);
       expect(ledger.balanceOf(PAYER)).toBe(before[0]! - price);
       expect(ledger.balanceOf(DEV_PAY_TO)).toBe(before[1]! + price);

@@ -15,6 +15,9 @@ export type Ticket =
   | { kind: "key" }
   | { kind: "x402"; context: HTTPRequestContext; verified: Extract<HTTPProcessResult, { type: "payment-verified" }> };
 
+/** The ticket of every call paid by a subscription key (one object: nothing about the key rides on it). */
+const KEY_TICKET: Ticket = { kind: "key" };
+
 /** A ready-made response that ends the request instead of serving data (a 402). */
 export class PaymentResponse extends Error {
   readonly response: Response;
@@ -40,6 +43,12 @@ export class Payments {
     return this.#x402;
   }
 
+  /** The key's ticket when the request's key was verified moments ago (memory only, no await); null otherwise. */
+  trusted(event: H3Event): Ticket | null {
+    const key = presentedKey(event.req.headers);
+    return key !== null && this.#keys.trusted(key) ? KEY_TICKET : null;
+  }
+
   /** Checks the key or the x402 payment; throws ApiError (401, 503) or PaymentResponse (402). */
   async require(event: H3Event): Promise<Ticket> {
     const key = presentedKey(event.req.headers);
@@ -51,7 +60,7 @@ export class Payments {
         throw new ApiError("storage_unavailable", "The API key could not be checked right now.", { headers: { "retry-after": "5" } });
       }
       if (!ok) throw new ApiError("invalid_api_key", "The API key is not valid.", { headers: { "www-authenticate": 'Bearer realm="filing-data"' } });
-      return { kind: "key" };
+      return KEY_TICKET;
     }
     await this.ready();
     const signature = event.req.headers.get("payment-signature");
@@ -68,8 +77,7 @@ export class Payments {
   }
 
   /** Settles an x402 payment for the bytes about to be sent; returns the headers to add (PAYMENT-RESPONSE). */
-  async settle(ticket: Ticket, body: Buffer): Promise<Record<string, string>> {
-    if (ticket.kind === "key") return {};
+  async settle(ticket: Extract<Ticket, { kind: "x402" }>, body: Buffer): Promise<Record<string, string>> {
     const { verified, context } = ticket;
     const settled = await this.#facilitated(() =>
       this.#x402.processSettlement(verified.paymentPayload, verified.paymentRequirements, verified.declaredExtensions, {
@@ -112,6 +120,8 @@ export class Payments {
 export function presentedKey(headers: Headers): string | null {
   const auth = headers.get("authorization");
   if (auth) {
+    // The usual form without the pattern (a regex run per call); whatever it lets through with odd whitespace is no key either.
+    if (auth.startsWith("Bearer ") && auth.indexOf(" ", 7) === -1) return auth.slice(7);
     const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
     return match ? match[1]! : auth;
   }

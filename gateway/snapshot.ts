@@ -9,10 +9,12 @@ import type { Answer } from "./envelope.ts";
 import { ApiError } from "./errors.ts";
 import { ByteLru } from "./lru.ts";
 
-/** A loaded snapshot: its pointer and manifest. */
+/** A loaded snapshot: its pointer and manifest, and its documents' storage keys as they are first asked for. */
 export interface LoadedSnapshot {
   pointer: CurrentPointer;
   manifest: Manifest;
+  /** Per ticker and kind; made once, so the document cache is looked up with a string whose hash V8 already holds. */
+  documentKeys: Map<string, Partial<Record<DocumentKind, string>>>;
 }
 
 /** A document ready to serve: rows to filter, each row's JSON serialised once, its provenance, and the answers given. */
@@ -84,7 +86,7 @@ export class SnapshotStore {
       const manifest = await readJson(this.#storage, pointer.manifest, Manifest);
       if (!manifest) throw new Error(`${pointer.manifest} is missing`);
       const previous = this.#loaded?.pointer.build_id ?? null;
-      this.#loaded = { pointer, manifest };
+      this.#loaded = { pointer, manifest, documentKeys: new Map() };
       this.#log("info", "snapshot_loaded", { build_id: pointer.build_id, previous, tickers: Object.keys(manifest.tickers).length });
       return this.#loaded;
     } catch (error) {
@@ -99,9 +101,14 @@ export class SnapshotStore {
     return Object.hasOwn(snapshot.manifest.tickers, ticker) ? snapshot.manifest.tickers[ticker] : undefined;
   }
 
+  /** A covered ticker's document when memory holds it (no await); undefined otherwise. */
+  cached(snapshot: LoadedSnapshot, ticker: string, kind: DocumentKind): PreparedDocument | undefined {
+    return this.#cache.get(keyOf(snapshot, ticker, kind));
+  }
+
   /** A covered ticker's document, from memory (hit) or storage (miss); 503 when storage cannot give it. */
   async document(snapshot: LoadedSnapshot, ticker: string, kind: DocumentKind): Promise<{ doc: PreparedDocument; cache: "hit" | "miss" }> {
-    const key = documentKey(snapshot.pointer.build_id, ticker, kind);
+    const key = keyOf(snapshot, ticker, kind);
     const held = this.#cache.get(key);
     if (held) return { doc: held, cache: "hit" };
     let text: string | null;
@@ -123,4 +130,11 @@ export class SnapshotStore {
     this.#cache.set(key, doc, text.length * 3);
     return { doc, cache: "miss" };
   }
+}
+
+/** A document's storage key, also its cache key; only covered tickers get here, so the map is bounded by the manifest. */
+function keyOf(snapshot: LoadedSnapshot, ticker: string, kind: DocumentKind): string {
+  let keys = snapshot.documentKeys.get(ticker);
+  if (!keys) snapshot.documentKeys.set(ticker, (keys = {}));
+  return (keys[kind] ??= documentKey(snapshot.pointer.build_id, ticker, kind));
 }

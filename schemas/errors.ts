@@ -10,7 +10,7 @@ export const ERROR_CODES = {
   payment_required: { status: 402, hint: "Pay with x402 (requirements in the PAYMENT-REQUIRED header) or send an API key." },
   invalid_api_key: { status: 401, hint: "The key is unknown, revoked or its subscription has ended; check it or subscribe again." },
   key_already_shown: { status: 410, hint: "A subscription key is shown once, on the first visit of the success page; if it was lost, contact the operator." },
-  uri_too_long: { status: 414, hint: "Keep the URL under 4,096 characters; every parameter is short." },
+  uri_too_long: { status: 414, hint: "Keep the path and query under 4,096 characters; every parameter is short." },
   headers_too_large: { status: 431, hint: "Send smaller request headers (16 KiB in all at most)." },
   request_timeout: { status: 408, hint: "Send the whole request promptly; slow requests are closed." },
   rate_limited: { status: 429, hint: "Slow down and retry after the number of seconds in Retry-After." },
