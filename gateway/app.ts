@@ -9,7 +9,7 @@ import { billingHandlers } from "./billing-routes.ts";
 import { ALLOW_ORIGIN, CORS_HEADERS, preflight, withCors } from "./cors.ts";
 import { requireCoverage } from "./coverage.ts";
 import { paidAnswer, type PaidAnswer } from "./answer.ts";
-import { isoNow } from "./clock.ts";
+import { isoAt, isoNow } from "./clock.ts";
 import { envelopeOf } from "./envelope.ts";
 import type { FilterQuery } from "./filters.ts";
 import { ApiError, errorResponse } from "./errors.ts";
@@ -122,8 +122,9 @@ export function createApp(deps: AppDeps): H3 {
     const snapshot = deps.snapshots.held;
     if (snapshot) {
       requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
-      const doc = deps.payments.trusted(event) && deps.snapshots.cached(snapshot, query.ticker, route.document);
-      if (doc) return paidResponse(paidAnswer(doc, "hit", snapshot, route, query, isoNow()).body, PAID_HEADERS);
+      const now = Date.now(); // one clock reading for the key's verdict and the answer's time
+      const doc = deps.payments.trusted(event, now) && deps.snapshots.cached(snapshot, query.ticker, route.document);
+      if (doc) return paidResponse(paidAnswer(doc, "hit", snapshot, route, query, isoAt(now)).body, PAID_HEADERS);
     }
     return pipeline(event, route, query);
   }

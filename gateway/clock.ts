@@ -4,12 +4,16 @@
 let lastMs = Number.NaN;
 let lastIso = "";
 
-/** Now as ISO 8601 text with milliseconds. */
-export function isoNow(): string {
-  const ms = Date.now();
+/** A time (ms since the epoch) as ISO 8601 text with milliseconds. */
+export function isoAt(ms: number): string {
   if (ms !== lastMs) {
     lastMs = ms;
     lastIso = new Date(ms).toISOString();
   }
   return lastIso;
+}
+
+/** Now as ISO 8601 text with milliseconds. */
+export function isoNow(): string {
+  return isoAt(Date.now());
 }

@@ -44,9 +44,9 @@ export class Payments {
   }
 
   /** The key's ticket when the request's key was verified moments ago (memory only, no await); null otherwise. */
-  trusted(event: H3Event): Ticket | null {
+  trusted(event: H3Event, now = Date.now()): Ticket | null {
     const key = presentedKey(event.req.headers);
-    return key !== null && this.#keys.trusted(key) ? KEY_TICKET : null;
+    return key !== null && this.#keys.trusted(key, now) ? KEY_TICKET : null;
   }
 
   /** Checks the key or the x402 payment; throws ApiError (401, 503) or PaymentResponse (402). */
