@@ -14,7 +14,8 @@ const bytes = Buffer.from(await sample.arrayBuffer());
 const headers = { "content-type": "application/json; charset=utf-8" };
 
 const gatewayServer = serve(gateway.app, { port: 0, hostname: "127.0.0.1", silent: true });
-const ceiling = serve(new H3().get("/bytes", () => new HTTPResponse(bytes, { headers })), { port: 0, hostname: "127.0.0.1", silent: true });
+// The ceiling answers the paid route's own path, so every target gets the very same request (path, query, key).
+const ceiling = serve(new H3().get(PAID_PATH.split("?")[0]!, () => new HTTPResponse(bytes, { headers })), { port: 0, hostname: "127.0.0.1", silent: true });
 const bare = createServer((_req, res) => res.writeHead(200, headers).end(bytes));
 await Promise.all([gatewayServer.ready(), ceiling.ready(), new Promise<void>((r) => bare.listen(0, "127.0.0.1", r))]);
 
@@ -22,8 +23,8 @@ console.log(
   JSON.stringify({
     paid: `${gatewayServer.url!.replace(/\/$/, "")}${PAID_PATH}`,
     probe: `${gatewayServer.url!.replace(/\/$/, "")}/probe?ticker=AAPL`,
-    h3: `${ceiling.url!.replace(/\/$/, "")}/bytes`,
-    node: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/bytes`,
+    h3: `${ceiling.url!.replace(/\/$/, "")}${PAID_PATH}`,
+    node: `http://127.0.0.1:${(bare.address() as AddressInfo).port}${PAID_PATH}`,
     key,
     bytes: bytes.length,
   }),
