@@ -116,13 +116,16 @@ export class KeyStore {
 
   /** True for a known, unrevoked key whose subscription (if any) is usable now. Storage errors propagate (503, never a free pass). */
   async verify(key: string, now = new Date()): Promise<boolean> {
+    if (!key.startsWith(PREFIX) || key.length > 100) return false;
     if (this.trusted(key, now.getTime())) return true;
-    const at = slot(key);
-    this.#verified.delete(at);
     this.#sweep(now.getTime());
     const record = await this.lookup(key);
     const ok = record !== null && keyUsable(record, now);
-    if (ok) this.#verified.set(at, { key, hash: record.hash, until: Math.min(now.getTime() + VERIFIED_TTL_MS, usableUntil(record) ?? Infinity) });
+    if (ok) {
+      const at = slot(key);
+      this.#verified.delete(at); // set again at the newest end: the map stays in the order keys were verified
+      this.#verified.set(at, { key, hash: record.hash, until: Math.min(now.getTime() + VERIFIED_TTL_MS, usableUntil(record) ?? Infinity) });
+    }
     return ok;
   }
 
@@ -134,6 +137,7 @@ export class KeyStore {
     }
   }
 
+  /** Stops trusting a key at once (revoked, or its subscription changed), found by its hash. */
   #forget(hash: string): void {
     for (const [at, verdict] of this.#verified) if (verdict.hash === hash) this.#verified.delete(at);
   }
