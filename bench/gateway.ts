@@ -42,7 +42,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       p99_ms: median(runs.map((r) => r[name].p99_ms)),
       p99_ms_worst: Math.max(...runs.map((r) => r[name].p99_ms)),
     });
-    const ratios = (over: Name) => runs.map((r) => round2(r.paid.rps / r[over].rps));
+    const ratios = (over: Name) => runs.map((r) => r.paid.rps / r[over].rps);
     return {
       connections,
       cycles,
@@ -55,7 +55,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       bare_node: summary("node"),
       paid_vs_h3: round2(median(ratios("h3"))),
       paid_vs_node: round2(median(ratios("node"))),
-      paid_vs_h3_cycles: ratios("h3"),
+      paid_vs_h3_cycles: ratios("h3").map(round2),
     };
   } finally {
     servers.stop();
