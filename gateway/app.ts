@@ -36,11 +36,11 @@ export interface AppDeps {
   billing: Billing | null;
 }
 
-// CORS headers ride in every response's own headers: cheaper on the hot path than an onResponse rewrite. A 200
-// carries no header to expose unless an x402 payment was settled (PAYMENT-RESPONSE).
 /** Longer paths with their query are refused before routing (no parameter of this API comes near it). */
 const MAX_URL_LENGTH = 4096;
 
+// CORS headers ride in every response's own headers: cheaper on the hot path than an onResponse rewrite. A 200
+// carries no header to expose unless an x402 payment was settled (PAYMENT-RESPONSE).
 const JSON_TYPE = { "content-type": "application/json; charset=utf-8", ...ALLOW_ORIGIN };
 // srvx's FastResponse with plain header objects: written to the socket as they are, where h3's HTTPResponse
 // would first build a fetch Headers object per response (a tenth of the hot path's time under load).

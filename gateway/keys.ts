@@ -101,7 +101,7 @@ export class KeyStore {
 
   /** The record of a known, unrevoked key, whatever its subscription's state; null otherwise. */
   async lookup(key: string): Promise<KeyRecord | null> {
-    if (!key.startsWith(PREFIX) || key.length > 100) return null;
+    if (!wellFormed(key)) return null;
     const hash = hashKey(key);
     const record = await readJson(this.#storage, recordKey(hash), KeyRecord);
     const ok = record !== null && record.revoked_at === null && timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"));
@@ -116,7 +116,7 @@ export class KeyStore {
 
   /** True for a known, unrevoked key whose subscription (if any) is usable now. Storage errors propagate (503, never a free pass). */
   async verify(key: string, now = new Date()): Promise<boolean> {
-    if (!key.startsWith(PREFIX) || key.length > 100) return false;
+    if (!wellFormed(key)) return false;
     if (this.trusted(key, now.getTime())) return true;
     this.#sweep(now.getTime());
     const record = await this.lookup(key);
@@ -180,6 +180,11 @@ function slot(key: string): number {
   let n = 0;
   for (let i = PREFIX.length; i < PREFIX.length + 7 && i < key.length; i++) n = n * 128 + key.charCodeAt(i);
   return n;
+}
+
+/** Could be one of our keys (prefix, bounded length): anything else is refused before storage or memory is asked. */
+function wellFormed(key: string): boolean {
+  return key.startsWith(PREFIX) && key.length <= 100;
 }
 
 /** SHA-256 of the key, hex. */

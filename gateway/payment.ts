@@ -44,7 +44,7 @@ export class Payments {
   }
 
   /** The key's ticket when the request's key was verified moments ago (memory only, no await); null otherwise. */
-  trusted(event: H3Event, now = Date.now()): Ticket | null {
+  trusted(event: H3Event, now: number): Ticket | null {
     const key = presentedKey(event.req.headers);
     return key !== null && this.#keys.trusted(key, now) ? KEY_TICKET : null;
   }

@@ -108,9 +108,9 @@ export class SnapshotStore {
 
   /** A covered ticker's document, from memory (hit) or storage (miss); 503 when storage cannot give it. */
   async document(snapshot: LoadedSnapshot, ticker: string, kind: DocumentKind): Promise<{ doc: PreparedDocument; cache: "hit" | "miss" }> {
-    const key = keyOf(snapshot, ticker, kind);
-    const held = this.#cache.get(key);
+    const held = this.cached(snapshot, ticker, kind);
     if (held) return { doc: held, cache: "hit" };
+    const key = keyOf(snapshot, ticker, kind);
     let text: string | null;
     try {
       text = await readText(this.#storage, key);
