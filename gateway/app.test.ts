@@ -194,6 +194,18 @@ describeEdgar("gateway over a real snapshot", () => {
     expect(facilitator.calls).toBe(before);
   });
 
+  it("a remembered key in any other form is read by the pipeline: odd spacing still answers, extra words still fail", async () => {
+    const { key: fresh } = await gw.keys.create(null);
+    const call = (authorization: string) => gw.get("/insiders?ticker=DIS", { headers: { authorization } });
+    expect((await call(`Bearer ${fresh}`)).status).toBe(200); // now remembered
+    expect((await call(`bearer   ${fresh}`)).status).toBe(200);
+    for (const odd of [`Bearer ${fresh} extra`, `Bearer  ${fresh}x`, `Xearer ${fresh}`, `Bearer${fresh}`]) {
+      const refused = await call(odd);
+      expect(refused.status, odd).toBe(401);
+      expect((await errorOf(refused)).code).toBe("invalid_api_key");
+    }
+  });
+
   it("filters earnings by period form: annual, quarterly (Q4 included), a fiscal year, an SEC frame", async () => {
     const get = async (period: string) => (await (await gw.get(`/earnings/summary?ticker=AAPL&period=${period}`, auth())).json()).data;
     const annual = await get("annual");

@@ -17,7 +17,7 @@ import { buildLlmsTxt } from "./llms.ts";
 import { handleMcp } from "./mcp.ts";
 import type { ToolPayments } from "./mcp-payment.ts";
 import { buildOpenApi } from "./openapi.ts";
-import { requireQuery } from "./params.ts";
+import { queryReader } from "./params.ts";
 import { PaymentResponse, type Payments } from "./payment.ts";
 import type { ClientRateLimit } from "./rate-limit.ts";
 import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
@@ -70,11 +70,12 @@ export function createApp(deps: AppDeps): H3 {
   });
 
   for (const route of ROUTES) {
+    const readQuery = queryReader(route.query);
     // Not async: the usual paid call is answered synchronously, and any other goes to h3 as its own promise.
     app.all(route.path, (event) => {
       if (event.req.method === "OPTIONS") return preflight();
       requireMethod(event, route);
-      return route.document ? paid(event, route) : free(event, route);
+      return route.document ? paid(event, route, readQuery(event) as PaidQuery) : free(event, route, readQuery);
     });
   }
   const [openapiRoute, llmsRoute] = DISCOVERY_ROUTES;
@@ -103,9 +104,9 @@ export function createApp(deps: AppDeps): H3 {
   );
   return app;
 
-  async function free(event: H3Event, route: RouteEntry): Promise<Response> {
-    deps.limiter.take(event);
-    const query = requireQuery(event, route.query) as { ticker?: string };
+  async function free(event: H3Event, route: RouteEntry, readQuery: (event: H3Event) => { ticker?: string }): Promise<Response> {
+    deps.limiter.take(event); // before the parameters: a client over its limit is told so whatever it sends
+    const query = readQuery(event);
     const meta: Meta = { retrieved_at: isoNow(), cache: "hit" };
     if (route.path === "/health") return json(envelopeOf(healthPayload(deps.snapshots.held), meta));
     const snapshot = await deps.snapshots.current();
@@ -117,8 +118,7 @@ export function createApp(deps: AppDeps): H3 {
    * The usual call (a key verified moments ago, its document in memory) is answered at once, without a promise:
    * every await is a trip through the microtask queue, per request. Anything else takes the whole pipeline.
    */
-  function paid(event: H3Event, route: PaidRoute): Response | Promise<Response> {
-    const query = requireQuery(event, route.query) as PaidQuery;
+  function paid(event: H3Event, route: PaidRoute, query: PaidQuery): Response | Promise<Response> {
     const snapshot = deps.snapshots.held;
     if (snapshot) {
       requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);

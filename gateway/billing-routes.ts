@@ -4,7 +4,7 @@ import type { H3Event } from "h3";
 import { SUBSCRIPTION_ROUTES } from "../schemas/api.ts";
 import type { Billing, Reveal } from "./billing.ts";
 import { ApiError } from "./errors.ts";
-import { requireQuery } from "./params.ts";
+import { queryReader } from "./params.ts";
 import { presentedKey } from "./payment.ts";
 
 type SubscriptionPath = (typeof SUBSCRIPTION_ROUTES)[number]["path"];
@@ -19,19 +19,22 @@ const HTML_TYPE = { "content-type": "text/html; charset=utf-8", ...NO_STORE, "re
 
 /** One handler per subscription route, over `billing` (null when Stripe is not configured). */
 export function billingHandlers(billing: Billing | null): Record<SubscriptionPath, Handler> {
-  const route = (path: SubscriptionPath) => SUBSCRIPTION_ROUTES.find((r) => r.path === path)!;
+  const readerOf = (path: SubscriptionPath) => queryReader(SUBSCRIPTION_ROUTES.find((r) => r.path === path)!.query);
+  const subscribeQuery = readerOf("/subscribe");
+  const successQuery = readerOf("/subscribe/success");
+  const portalQuery = readerOf("/billing/portal");
   const configured = (): Billing => {
     if (billing) return billing;
     throw new ApiError("subscriptions_unavailable", "Subscriptions are not configured on this deployment (no STRIPE_* variables).");
   };
   return {
     "/subscribe": async (event) => {
-      requireQuery(event, route("/subscribe").query);
+      subscribeQuery(event);
       const url = await configured().checkoutUrl();
       return new Response(null, { status: 303, headers: { location: url, ...NO_STORE } });
     },
     "/subscribe/success": async (event) => {
-      const { session_id } = requireQuery(event, route("/subscribe/success").query);
+      const { session_id } = successQuery(event);
       return renderReveal(await configured().reveal(session_id), wantsJson(event));
     },
     "/webhooks/stripe": async (event) => {
@@ -40,7 +43,7 @@ export function billingHandlers(billing: Billing | null): Record<SubscriptionPat
       return new Response(JSON.stringify({ received: true, duplicate: result.duplicate }), { status: 200, headers: JSON_TYPE });
     },
     "/billing/portal": async (event) => {
-      requireQuery(event, route("/billing/portal").query);
+      portalQuery(event);
       const url = await configured().portalUrl(presentedKey(event.req.headers));
       return new Response(JSON.stringify({ url }), { status: 200, headers: JSON_TYPE });
     },

@@ -4,21 +4,21 @@ import type { H3Event } from "h3";
 import type { z } from "zod";
 import { ApiError } from "./errors.ts";
 
-/** Valid query strings already parsed, per schema: clients repeat the same few queries, zod runs once for each. */
-const MEMO = new WeakMap<z.ZodObject, Map<string, unknown>>();
+/** Valid query strings remembered per route: clients repeat the same few queries, so zod runs once for each. */
 const MEMO_SIZE = 2048;
 
-/** The route's validated query, or a 400 naming the parameter and what is wrong with it. */
-export function requireQuery<T extends z.ZodObject>(event: H3Event, schema: T): z.infer<T> {
-  let memo = MEMO.get(schema);
-  if (!memo) MEMO.set(schema, (memo = new Map()));
-  const search = event.url.search;
-  const known = memo.get(search);
-  if (known) return known as z.infer<T>;
-  const parsed = parseQuery(event.url.searchParams, schema);
-  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
-  memo.set(search, parsed);
-  return parsed;
+/** A route's query reader: the validated query, or a 400 naming the parameter and what is wrong with it. */
+export function queryReader<T extends z.ZodObject>(schema: T): (event: H3Event) => z.infer<T> {
+  const memo = new Map<string, z.infer<T>>();
+  return (event) => {
+    const search = event.url.search;
+    const known = memo.get(search);
+    if (known) return known;
+    const parsed = parseQuery(event.url.searchParams, schema);
+    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+    memo.set(search, parsed);
+    return parsed;
+  };
 }
 
 function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schema: T): z.infer<T> {
