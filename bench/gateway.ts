@@ -14,9 +14,9 @@ interface Slice {
 const NAMES = ["paid", "h3", "node", "probe"] as const;
 type Name = (typeof NAMES)[number];
 
-/** `--cycles N` (default 12), `--seconds N` per slice (default 1.5), `--connections N` (default 50). */
+/** `--cycles N` (default 20), `--seconds N` per slice (default 1.5), `--connections N` (default 50). */
 export async function run(args: string[]): Promise<Record<string, unknown>> {
-  const cycles = Number(flag(args, "--cycles") ?? 12);
+  const cycles = Number(flag(args, "--cycles") ?? 20);
   const seconds = Number(flag(args, "--seconds") ?? 1.5);
   const connections = Number(flag(args, "--connections") ?? 50);
   const servers = await startServers();
