@@ -5,8 +5,6 @@ import {
   classifyMonths,
   durationDays,
   fitsQuarter,
-  inferFiscalPosition,
-  type LabelAnchor,
   type Months,
 } from "./periods.ts";
 
@@ -69,45 +67,6 @@ describe("calendarFrame: the calendar period a duration overlaps most", () => {
     ["2023-01-01", "2023-09-30", 9, null, "year-to-date has no frame"],
   ])("%s..%s (%i months) → %s: %s", (start, end, months, frame) => {
     expect(calendarFrame(start, end, months)).toBe(frame);
-  });
-});
-
-describe("inferFiscalPosition: the company's own calendar", () => {
-  const walmart: LabelAnchor[] = [{ end: "2024-01-31", fiscalYear: 2024, quarter: 4, annual: true }];
-  const homeDepot: LabelAnchor[] = [{ end: "2024-01-28", fiscalYear: 2023, quarter: 4, annual: true }];
-  // A 16+12+12+12 calendar: FY2022 ends 2023-02-25; quarters end 112, 196, 280 and 364 days later.
-  const grocer: LabelAnchor[] = [{ end: "2023-02-25", fiscalYear: 2022, quarter: 4, annual: true }];
-
-  it.each([
-    ["Walmart-style naming", walmart, "2023-04-30", 2024, 1],
-    ["Walmart-style naming", walmart, "2023-01-31", 2023, 4],
-    ["Walmart-style naming, two years back", walmart, "2022-07-31", 2023, 2],
-    ["Home Depot-style naming", homeDepot, "2023-04-30", 2023, 1],
-    ["Home Depot 53-week year end", homeDepot, "2025-02-02", 2024, 4],
-    ["16-week Q1", grocer, addDays("2023-02-25", 112), 2023, 1],
-    ["12-week Q2", grocer, addDays("2023-02-25", 196), 2023, 2],
-    ["12-week Q3", grocer, addDays("2023-02-25", 280), 2023, 3],
-    ["year end", grocer, addDays("2023-02-25", 364), 2023, 4],
-    ["prior Q3 (comparative)", grocer, addDays("2023-02-25", -84), 2022, 3],
-    ["prior Q1 (comparative)", grocer, addDays("2023-02-25", -252), 2022, 1],
-  ])("%s: %s → FY%i Q%i", (_name, anchors, end, fiscalYear, quarter) => {
-    expect(inferFiscalPosition(end, anchors)).toEqual({ fiscalYear, quarter });
-  });
-
-  it("prefers the nearest annual anchor over a nearer quarterly one", () => {
-    const anchors: LabelAnchor[] = [
-      { end: "2023-12-31", fiscalYear: 2023, quarter: 4, annual: true },
-      { end: "2024-03-31", fiscalYear: 1999, quarter: 1, annual: false }, // a quarterly label is not a fiscal year end
-    ];
-    expect(inferFiscalPosition("2024-06-30", anchors)).toEqual({ fiscalYear: 2024, quarter: 2 });
-  });
-
-  it("falls back to quarterly anchors, and has nothing to say without any", () => {
-    expect(inferFiscalPosition("2024-06-30", [{ end: "2024-03-31", fiscalYear: 2024, quarter: 1, annual: false }])).toEqual({
-      fiscalYear: 2024,
-      quarter: 2,
-    });
-    expect(inferFiscalPosition("2024-06-30", [])).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-// Period arithmetic for earnings: classing a (start, end) duration, SEC calendar frames, fiscal labels from the calendar.
+// Period arithmetic: classing a (start, end) duration, SEC calendar frames, day numbers.
 // Pure date arithmetic on YYYY-MM-DD strings (UTC days): no clock, no I/O, no knowledge of filings.
 
 /** The month classes a period can have (DESIGN "Field names": months 3, 6, 9 or 12). */
@@ -18,8 +18,6 @@ const CLASSES: readonly { months: Months; min: number; max: number }[] = [
   { months: 12, min: 350, max: 380 },
 ];
 const DAY_MS = 86_400_000;
-/** Average fiscal quarter in days (a 365.25-day year over four), used to step a fiscal calendar. */
-const QUARTER_DAYS = 365.25 / 4;
 const QUARTERS = [0, 1, 2, 3] as const;
 
 /** Inclusive length of a period in days: 2022-09-25..2023-09-30 (Apple FY2023, 53 weeks) is 371. */
@@ -59,49 +57,13 @@ export function calendarFrame(start: string, end: string, months: Months): strin
   return best;
 }
 
-/** A period whose fiscal labels are known from its original filing: a fixed point of the company's calendar. */
-export interface LabelAnchor {
-  end: string;
-  fiscalYear: number;
-  quarter: QuarterIndex;
-  /** True for a fiscal year's own annual report: the fiscal year end learned from the company's 10-K/20-F. */
-  annual: boolean;
-}
-
-/** Fiscal year and quarter of the quarter a period ends in. */
-export interface FiscalPosition {
-  fiscalYear: number;
-  quarter: QuarterIndex;
-}
-
-/**
- * Infers the fiscal year and quarter of a period ending on `end` from the company's own calendar (DESIGN
- * "Labels": comparative-only periods): counts quarters from the nearest fiscal year end it reported in an annual
- * report (any labelled period when it filed none). Stepping by whole quarters from a nearby anchor absorbs 52/53-week
- * drift and 16+12+12+12 calendars (112, 196, 280, 364 days all round to the right quarter), and names years as the
- * company does (Walmart's year to January 2024 is FY2024, Home Depot's FY2023). Null without any anchor.
- */
-export function inferFiscalPosition(end: string, anchors: readonly LabelAnchor[]): FiscalPosition | null {
-  const annual = anchors.filter((a) => a.annual);
-  const pool = annual.length > 0 ? annual : anchors;
-  const target = dayNumber(end);
-  let nearest: LabelAnchor | undefined;
-  for (const a of pool) {
-    if (!nearest || Math.abs(dayNumber(a.end) - target) < Math.abs(dayNumber(nearest.end) - target)) nearest = a;
-  }
-  if (!nearest) return null;
-  const steps = Math.round((target - dayNumber(nearest.end)) / QUARTER_DAYS);
-  const index = nearest.fiscalYear * 4 + (nearest.quarter - 1) + steps;
-  return { fiscalYear: Math.floor(index / 4), quarter: ((((index % 4) + 4) % 4) + 1) as QuarterIndex };
-}
-
 /** True when a period's length fits the quarter it ends in: year-to-date 6, 9, 12 months end in Q2, Q3, Q4. */
 export function fitsQuarter(months: Months, quarter: QuarterIndex): boolean {
   return months === 3 || months / 3 === quarter;
 }
 
 /** Days since 1970-01-01 of a YYYY-MM-DD string, by integer arithmetic (the hottest call of a derivation). */
-function dayNumber(date: string): number {
+export function dayNumber(date: string): number {
   // charCodeAt − 48 per digit, written out: a helper closure here costs more than the arithmetic.
   let y = date.charCodeAt(0) * 1000 + date.charCodeAt(1) * 100 + date.charCodeAt(2) * 10 + date.charCodeAt(3) - 53_328;
   const m = date.charCodeAt(5) * 10 + date.charCodeAt(6) - 528;
