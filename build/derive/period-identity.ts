@@ -1,7 +1,7 @@
 // Period identity (issue 14 "Period identity"; DESIGN "Derivation rules"): one period per span. Filings disagree on a
 // period's dates by a day or a week (Home Depot's Q2 2012 starts 2012-05-01 in one 10-Q, 2012-04-30 in three later filings).
 import type { Observation, RawSpan } from "./observations.ts";
-import { durationDays, type Months } from "./periods.ts";
+import { addDays, durationDays, type Months } from "./periods.ts";
 
 /** Two durations of one month class whose starts and ends are this close are the same period. */
 export const SAME_PERIOD_DAYS = 7;
@@ -24,11 +24,19 @@ export interface Period {
 
 /**
  * Merges durations of the same month class whose starts and ends lie within SAME_PERIOD_DAYS of each other into one
- * period (so never two periods of one length end within a week of each other). The period takes the dates most
- * filings used, the latest filing's on a tie; the others are kept as `alternatives`. Values stay per filing: the
- * latest filing still wins (DESIGN "Restatements").
+ * period (so never two periods of one length end within a week of each other). The period takes the dates that chain
+ * with the company's other periods (its start the day after another period's end, or another period's start: a year
+ * and its year-to-date periods start together — calendar-true), then those most filings used, then the latest
+ * filing's; the others are kept as `alternatives`. Values stay per filing: the latest
+ * filing still wins (DESIGN "Restatements").
  */
 export function mergeSpans(spans: readonly RawSpan[]): Period[] {
+  const ends = new Set<string>();
+  const starts = new Map<string, number>();
+  for (const s of spans) {
+    ends.add(s.end);
+    starts.set(s.start, (starts.get(s.start) ?? 0) + 1);
+  }
   const sorted = [...spans].sort((a, b) => a.months - b.months || cmp(a.end, b.end) || cmp(a.start, b.start));
   const clusters: RawSpan[][] = [];
   for (const span of sorted) {
@@ -38,18 +46,26 @@ export function mergeSpans(spans: readonly RawSpan[]): Period[] {
       open.push(span);
     } else clusters.push([span]);
   }
-  return clusters.map(toPeriod);
+  return clusters.map((cluster) => toPeriod(cluster, ends, starts));
 }
 
-/** The period of a cluster: the dates with the most filings behind them (then the latest filing's), the rest as alternatives. */
-function toPeriod(cluster: RawSpan[]): Period {
+/** The period of a cluster: calendar-true dates, else those most filings used (then the latest filing's); the rest as alternatives. */
+function toPeriod(cluster: RawSpan[], ends: ReadonlySet<string>, starts: ReadonlyMap<string, number>): Period {
   if (cluster.length === 1) {
     const [{ start, end, months, observations }] = cluster as [RawSpan];
     return { start, end, months, observations, alternatives: [] };
   }
   const ranked = cluster
-    .map((span) => ({ span, accessions: new Set(span.observations.map((o) => o.accn)), latest: latestFiling(span.observations) }))
-    .sort((a, b) => b.accessions.size - a.accessions.size || cmp(b.latest.filed, a.latest.filed) || cmp(b.latest.accn, a.latest.accn));
+    .map((span) => ({
+      span,
+      chains: ends.has(addDays(span.start, -1)) || starts.get(span.start)! > cluster.filter((c) => c.start === span.start).length ? 1 : 0,
+      accessions: new Set(span.observations.map((o) => o.accn)),
+      latest: latestFiling(span.observations),
+    }))
+    .sort(
+      (a, b) =>
+        b.chains - a.chains || b.accessions.size - a.accessions.size || cmp(b.latest.filed, a.latest.filed) || cmp(b.latest.accn, a.latest.accn),
+    );
   const chosen = ranked[0]!.span;
   return {
     start: chosen.start,

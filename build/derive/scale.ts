@@ -66,27 +66,51 @@ export function correctScales(
         const byIdentity = reference === null || reference === 0 ? null : stepBetween(v.value, reference, SLACK.identity);
         if (byIdentity !== null) {
           if (byIdentity !== 1) correct(v, byIdentity);
-        } else if ((kind === "per_share" || !flippedSign(v, values, i)) && (steady || values.length > 1)) open.push([v, values, period]);
+        } else if (kind === "per_share" || !flippedSign(v, values, i)) open.push([v, values, period]);
       });
     }
     if (open.length === 0) continue;
     const lanes = neighbourLanes(periods, name);
     for (const [v, values, period] of open) {
-      const [before, after] = lanes.get(period) ?? [null, null];
+      if (!steady && values.length < 2) continue;
       const other = values.find((w) => w !== v && w.scale === undefined && isStep(stepBetween(v.value, w.value, SLACK.sameFiling)));
       if (other) {
         const step = stepBetween(v.value, other.value, SLACK.sameFiling)!;
-        const [mine, theirs] = [agreement(v.value, before, after), agreement(other.value, before, after)];
+        const [b, a] = neighbours(lanes, period, [v.accn, other.accn]);
+        const [mine, theirs] = [agreement(v.value, b, a), agreement(other.value, b, a)];
         if (mine < theirs) correct(v, step);
         else if (mine === theirs) v.scaleUnclear = step;
         continue;
       }
       if (!steady) continue;
+      const [before, after] = neighbours(lanes, period, [v.accn]);
       const b = before === null ? null : stepBetween(v.value, before, SLACK.neighbour, SAME_SCALE);
       const a = after === null ? null : stepBetween(v.value, after, SLACK.neighbour, SAME_SCALE);
       if (b === 1 || a === 1) continue;
       if (isStep(b) && b === a) correct(v, b!);
       else if (isStep(b) || isStep(a)) v.scaleUnclear = (isStep(b) ? b : a)!;
+    }
+    sameFiling(periods, name, open);
+  }
+}
+
+/**
+ * A slip is the filing's, not the value's: a filing that clearly stated some values of a series in the wrong scale
+ * stated its other values of that series so too. Each of them left unclear at that step, or that agrees with no
+ * neighbour as filed but does once corrected, is corrected with them.
+ */
+function sameFiling(periods: readonly ScalePeriod[], name: string, open: readonly [ScaledValue, ScaledValue[], ScalePeriod][]): void {
+  const slips = new Map<string, number>();
+  for (const p of periods) for (const v of p.values.get(name) ?? []) if (v.scale && v.scale.factor !== -1) slips.set(v.accn, v.scale.factor);
+  if (slips.size === 0) return;
+  const lanes = neighbourLanes(periods, name);
+  for (const [v, , period] of open) {
+    const step = slips.get(v.accn);
+    if (step === undefined || v.scale) continue;
+    const [before, after] = neighbours(lanes, period, [v.accn]);
+    if (v.scaleUnclear === step || agreement(v.value / step, before, after) > agreement(v.value, before, after)) {
+      delete v.scaleUnclear;
+      correct(v, step);
     }
   }
 }
@@ -133,22 +157,40 @@ function correct(v: ScaledValue, factor: number): void {
 }
 
 /**
- * For each period, the latest filed value of the series in the periods of the same length just before and just after
- * it (by end date): the neighbours a steady series is compared with.
+ * For each period, the filed values of the series in the periods of the same length just before and just after it (by
+ * end date): the neighbours a series is compared with (read through `neighbours`).
  */
-function neighbourLanes(periods: readonly ScalePeriod[], name: string): Map<ScalePeriod, [number | null, number | null]> {
+function neighbourLanes(periods: readonly ScalePeriod[], name: string): Map<ScalePeriod, [ScaledValue[] | null, ScaledValue[] | null]> {
   const lanes = new Map<number, ScalePeriod[]>();
   for (const p of periods) {
     if (!p.values.get(name)?.length) continue;
-    const lane = lanes.get(p.months) ?? [];
-    lane.push(p);
-    lanes.set(p.months, lane);
+    const lane = lanes.get(p.months);
+    if (lane) lane.push(p);
+    else lanes.set(p.months, [p]);
   }
-  const out = new Map<ScalePeriod, [number | null, number | null]>();
+  const out = new Map<ScalePeriod, [ScaledValue[] | null, ScaledValue[] | null]>();
   for (const lane of lanes.values()) {
     lane.sort((a, b) => (a.end < b.end ? -1 : a.end > b.end ? 1 : 0));
-    const latest = lane.map((p) => p.values.get(name)!.at(-1)!.value);
-    lane.forEach((p, i) => out.set(p, [latest[i - 1] ?? null, latest[i + 1] ?? null]));
+    lane.forEach((p, i) => out.set(p, [lane[i - 1]?.values.get(name) ?? null, lane[i + 1]?.values.get(name) ?? null]));
   }
   return out;
+}
+
+/**
+ * The neighbouring values compared with the values of the filings `accns`: each neighbour's latest value from ANOTHER
+ * filing (a filing's slip repeats in its own comparatives, so its own values are no witness for or against it).
+ */
+function neighbours(
+  lanes: Map<ScalePeriod, [ScaledValue[] | null, ScaledValue[] | null]>,
+  period: ScalePeriod,
+  accns: readonly string[],
+): [number | null, number | null] {
+  const [before, after] = lanes.get(period) ?? [null, null];
+  return [witness(before, accns), witness(after, accns)];
+}
+
+function witness(values: ScaledValue[] | null, accns: readonly string[]): number | null {
+  if (!values) return null;
+  for (let i = values.length - 1; i >= 0; i--) if (!accns.includes(values[i]!.accn)) return values[i]!.value;
+  return null;
 }

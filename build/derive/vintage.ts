@@ -116,7 +116,11 @@ export function differenceTimeline(total: readonly Entry[], parts: readonly (rea
     if (!computable) continue;
     const paired = total.find((e) => e.from <= date && e.filed >= since && e.concept === year.concept) ?? year;
     if (order(paired, source) > 0) source = paired;
-    append(out, { value: paired.value - value, concept: year.concept, unit: year.unit, accn: source.accn, form: source.form, filed: source.filed, from: date, derived: true });
+    const entry: Entry = { value: paired.value - value, concept: year.concept, unit: year.unit, accn: source.accn, form: source.form, filed: source.filed, from: date, derived: true };
+    // A difference of a value whose scale is unclear is unclear too (never silently wrong).
+    const unclear = [paired, ...parts.map((p) => inEffect(p, date)!)].find((e) => e.scaleUnclear !== undefined);
+    if (unclear) entry.scaleUnclear = unclear.scaleUnclear!;
+    append(out, entry);
   }
   return out;
 }
