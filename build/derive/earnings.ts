@@ -14,7 +14,7 @@ import { mergeSpans, type Period } from "./period-identity.ts";
 import { calendarFrame, durationDays, type Months } from "./periods.ts";
 import { reconcileTimeline } from "./reconcile.ts";
 import { correctScales, type ScalePeriod } from "./scale.ts";
-import { flagSplitUnadjusted, type History } from "./splits.ts";
+import { flagSplitUnadjusted, PER_SHARE, type History } from "./splits.ts";
 import { combineTimelines, servedTimelines, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** Share counts first: the other checks read them (issue 14 "Scale errors": share counts first, every metric checked). */
@@ -86,25 +86,30 @@ function filingCount(period: Period): number {
  * a revenue tag gross of sales taxes only when the filing tagged no other.
  */
 function filedValues(observations: readonly Observation[]): Map<MetricName, FiledValue[]> {
-  const best = new Map<string, Map<string, { net?: Observation; gross?: Observation }>>();
+  const out = new Map<MetricName, FiledValue[]>();
+  // Observations come grouped by series (observations.ts reads one series' concepts at a time), and a period has a
+  // handful of filings: a short list per series, searched linearly, beats a map per period.
+  let series = "";
+  let slots: { accn: string; net?: Observation; gross?: Observation }[] = [];
+  const flush = () => {
+    if (slots.length === 0) return;
+    // The picked observations themselves (the scale check corrects them in place; nothing else reads them).
+    const list: FiledValue[] = slots.map((slot) => (slot.net ?? slot.gross)!);
+    list.sort((a, b) => (a.filed < b.filed ? -1 : a.filed > b.filed ? 1 : a.accn < b.accn ? -1 : 1));
+    out.set(series as MetricName, list);
+    slots = [];
+  };
   for (const o of observations) {
-    let bySeries = best.get(o.series);
-    if (!bySeries) best.set(o.series, (bySeries = new Map()));
-    let slot = bySeries.get(o.accn);
-    if (!slot) bySeries.set(o.accn, (slot = {}));
+    if (o.series !== series) {
+      flush();
+      series = o.series;
+    }
+    let slot = slots.find((s) => s.accn === o.accn);
+    if (!slot) slots.push((slot = { accn: o.accn }));
     if (o.series === "revenue" && REVENUE_GROSS_OF_TAX.has(o.concept)) slot.gross = preferred(o.series, o, slot.gross);
     else slot.net = preferred(o.series, o, slot.net);
   }
-  const out = new Map<MetricName, FiledValue[]>();
-  for (const [name, bySeries] of best) {
-    const list: FiledValue[] = [];
-    for (const slot of bySeries.values()) {
-      const o = (slot.net ?? slot.gross)!;
-      list.push({ value: o.value, accn: o.accn, filed: o.filed, concept: o.concept, priority: o.priority, unit: o.unit, form: o.form, annual: o.annual });
-    }
-    out.set(name as MetricName, list);
-  }
-  for (const list of out.values()) list.sort((a, b) => (a.filed < b.filed ? -1 : a.filed > b.filed ? 1 : a.accn < b.accn ? -1 : 1));
+  flush();
   return out;
 }
 
@@ -200,8 +205,12 @@ function reconcileYear(group: Working[]): void {
   const year = group.find((w) => w.months === 12);
   const quarters = (["Q1", "Q2", "Q3", "Q4"] as const).map((q) => group.find((w) => w.months === 3 && w.label.fiscalQuarter === q));
   if (!year || quarters.some((q) => !q)) return;
-  const pick = (w: Working) => Object.fromEntries(ADDITIVE.filter((n) => w.timelines[n]).map((n) => [n, w.timelines[n]!]));
-  const verdicts = reconcileTimeline(pick(year), quarters.map((q) => pick(q!)));
+  const additive = (w: Working) => {
+    const out: Record<string, Entry[]> = {};
+    for (const name of ADDITIVE) if (w.timelines[name]) out[name] = w.timelines[name]!;
+    return out;
+  };
+  const verdicts = reconcileTimeline(additive(year), quarters.map((q) => additive(q!)));
   year.reconciliation = verdicts.map((v) => ({
     from: v.from,
     reconciled: v.reconciled,
@@ -221,7 +230,7 @@ function assemble(working: readonly Working[]): EarningsSeries {
   const histories = new Map(
     built.map((b) => [
       `${b.row.period_start}/${b.row.period_end}`,
-      new Map(METRIC_NAMES.map((name) => [name, (b.w.timelines[name] ?? []).filter((e) => !e.derived) as History])),
+      new Map(PER_SHARE.map((name) => [name, (b.w.timelines[name] ?? []).filter((e) => !e.derived) as History])),
     ]),
   );
   flagSplitUnadjusted(byKey, histories);

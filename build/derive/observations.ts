@@ -38,7 +38,7 @@ export interface Observation {
   annual: boolean;
 }
 
-/** A (start, end) duration exactly as filed, with its month class and every observation of it (each filing's dates). */
+/** A (start, end) duration exactly as filed, with its month class and every observation of it, grouped by series. */
 export interface RawSpan {
   start: string;
   end: string;
@@ -74,7 +74,9 @@ export interface Observed {
  */
 export function observe(facts: CompanyFacts, series: Readonly<Record<string, SeriesSpec>>): Observed {
   const currency = reportingCurrency(facts, series);
-  const spans = new Map<string, RawSpan | Months | null>(); // a span, or the class of a duration no wanted fact has yet
+  // start → end → a span, or the class of a duration no wanted fact has yet (null: no class). Two plain lookups cost
+  // less than hashing a concatenated key per fact.
+  const spans = new Map<string, Map<string, RawSpan | Months | null>>();
   const filings = new Map<string, Filing>();
   const forms = new Map<string, { periodic: boolean; annual: boolean }>();
   const units: Record<UnitKind, string> = { currency, per_share: `${currency}/shares`, shares: "shares" };
@@ -88,13 +90,14 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
           let form = forms.get(f.form);
           if (!form) forms.set(f.form, (form = { periodic: PERIODIC_FORM.test(f.form), annual: ANNUAL_FORM.test(f.form) }));
           if (!form.periodic) continue;
-          const key = f.start + "/" + f.end;
-          let span = spans.get(key);
-          if (span === undefined) spans.set(key, (span = classifyMonths(f.start, f.end)));
+          let byEnd = spans.get(f.start);
+          if (!byEnd) spans.set(f.start, (byEnd = new Map()));
+          let span = byEnd.get(f.end);
+          if (span === undefined) byEnd.set(f.end, (span = classifyMonths(f.start, f.end)));
           const months = span === null ? 0 : typeof span === "number" ? span : span.months;
           noteFiling(filings, f.accn, f.filed, f.form, f.fy ?? null, f.fp ?? null, f.end, months);
           if (!wanted || span === null) continue;
-          if (typeof span === "number") spans.set(key, (span = { start: f.start, end: f.end, months: span, observations: [] }));
+          if (typeof span === "number") byEnd.set(f.end, (span = { start: f.start, end: f.end, months: span, observations: [] }));
           span.observations.push({
             series: name,
             concept,
@@ -111,7 +114,7 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
     }
   }
   const out: RawSpan[] = [];
-  for (const span of spans.values()) if (span !== null && typeof span === "object") out.push(span);
+  for (const byEnd of spans.values()) for (const span of byEnd.values()) if (span !== null && typeof span === "object") out.push(span);
   return { currency, spans: out, filings: [...filings.values()] };
 }
 

@@ -71,7 +71,8 @@ function toPeriod(cluster: RawSpan[], ends: ReadonlySet<string>, starts: Readonl
     start: chosen.start,
     end: chosen.end,
     months: chosen.months,
-    observations: cluster.flatMap((s) => s.observations),
+    // Grouped by series again (a stable sort keeps each filing's concepts in priority order): earnings.ts reads them so.
+    observations: cluster.flatMap((s) => s.observations).sort((a, b) => (a.series < b.series ? -1 : a.series > b.series ? 1 : 0)),
     alternatives: ranked.slice(1).map(({ span, latest }) => ({ start: span.start, end: span.end, accn: latest.accn })),
   };
 }

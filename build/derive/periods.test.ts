@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   addDays,
@@ -45,6 +46,15 @@ describe("durationDays and addDays", () => {
   ])("%s..%s is %i days inclusive", (start, end, days) => {
     expect(durationDays(start, end)).toBe(days);
     expect(addDays(start, days - 1)).toBe(end);
+  });
+
+  it("agrees with Date arithmetic on any day and offset (1900–2199)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -25_567, max: 83_000 }), fc.integer({ min: -800, max: 800 }), (day, offset) => {
+        const date = new Date(day * 86_400_000).toISOString().slice(0, 10);
+        expect(addDays(date, offset)).toBe(new Date((day + offset) * 86_400_000).toISOString().slice(0, 10));
+      }),
+    );
   });
 
   it("crosses leap days and centuries", () => {

@@ -70,20 +70,21 @@ export function correctScales(
       });
     }
     if (open.length === 0) continue;
-    const lanes = neighbourLanes(periods, name);
+    let known: ReturnType<typeof neighbourLanes> | null = null;
+    const lanes = () => (known ??= neighbourLanes(periods, name));
     for (const [v, values, period] of open) {
       if (!steady && values.length < 2) continue;
       const other = values.find((w) => w !== v && w.scale === undefined && isStep(stepBetween(v.value, w.value, SLACK.sameFiling)));
       if (other) {
         const step = stepBetween(v.value, other.value, SLACK.sameFiling)!;
-        const [b, a] = neighbours(lanes, period, [v.accn, other.accn]);
+        const [b, a] = neighbours(lanes(), period, [v.accn, other.accn]);
         const [mine, theirs] = [agreement(v.value, b, a), agreement(other.value, b, a)];
         if (mine < theirs) correct(v, step);
         else if (mine === theirs) v.scaleUnclear = step;
         continue;
       }
       if (!steady) continue;
-      const [before, after] = neighbours(lanes, period, [v.accn]);
+      const [before, after] = neighbours(lanes(), period, [v.accn]);
       const b = before === null ? null : stepBetween(v.value, before, SLACK.neighbour, SAME_SCALE);
       const a = after === null ? null : stepBetween(v.value, after, SLACK.neighbour, SAME_SCALE);
       if (b === 1 || a === 1) continue;
