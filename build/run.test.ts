@@ -188,7 +188,7 @@ describeEdgar("dataset build on the shared mirror", () => {
     await build(storage);
     const before = await readText(storage, CURRENT_KEY);
     mirror.setFaults((path) => (path.startsWith("Archives/") ? { kind: "slow", ms: 400 } : undefined));
-    const child = spawn(process.execPath, ["--import", "tsx", "build/cli.ts", "build", "--source", mirror.url, "--out", dir, "--tickers", TICKERS.join(",")], {
+    const child = spawn(process.execPath, ["build/cli.ts", "build", "--source", mirror.url, "--out", dir, "--tickers", TICKERS.join(",")], {
       env: { ...process.env, LOG_LEVEL: "error" },
       stdio: "ignore",
     });
