@@ -77,7 +77,9 @@ export const ManifestTicker = z.object({
   freshness: Freshness,
   endpoints: Endpoints,
   documents_from: z.string().optional().meta({
-    description: "Build id whose documents this ticker serves, when its source failed in this build and earlier ones were kept.",
+    description:
+      "Build id whose documents this ticker serves when this build did not rebuild it: its source failed (see `error`), " +
+      "or it was outside a --tickers build and carried forward unchanged.",
   }),
   error: z.string().optional(),
   form4: z
