@@ -15,7 +15,7 @@ export async function inspectTicker(storage: Storage, input: string): Promise<st
   if (!entry) throw new Error(`${ticker} is not in the universe of snapshot ${published.pointer.build_id}`);
   const out = [
     `${ticker} — ${entry.name} (CIK ${entry.cik}), snapshot ${published.pointer.build_id}`,
-    `coverage   ${entry.covered ? "covered" : `NOT covered: ${entry.reason}`}${entry.error ? ` (last error: ${entry.error})` : ""}`,
+    `coverage   ${entry.covered ? "covered" : `NOT covered: ${entry.reason}${entry.evidence ? ` — ${entry.evidence}` : ""}`}${entry.error ? ` (last error: ${entry.error})` : ""}`,
     `counts     filings ${entry.counts.filings}, earnings periods ${entry.counts.earnings_periods}, insider rows ${entry.counts.insider_transactions}`,
     `freshness  newest filing ${entry.freshness.newest_filing ?? "-"}, newest period end ${entry.freshness.newest_period_end ?? "-"}, ` +
       `newest Form 4 ${entry.freshness.newest_form4 ?? "-"}, built ${entry.freshness.built_at ?? "-"}`,

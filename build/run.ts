@@ -169,7 +169,7 @@ async function manifestEntry(
   }
   if (outcome.kind === "not_covered") {
     summary.not_covered[outcome.reason] = (summary.not_covered[outcome.reason] ?? 0) + 1;
-    return { ...base, covered: false, reason: outcome.reason, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS };
+    return { ...base, covered: false, reason: outcome.reason, evidence: outcome.evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS };
   }
   summary.failed++;
   // The source failed for this ticker: keep what the previous snapshot served (DESIGN "Storage and publishing").
@@ -179,7 +179,8 @@ async function manifestEntry(
     return { ...before, documents_from: before.documents_from ?? previous.pointer.build_id, error: outcome.error };
   }
   summary.not_covered.source_failed = (summary.not_covered.source_failed ?? 0) + 1;
-  return { ...base, covered: false, reason: "source_failed", counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error: outcome.error };
+  const evidence = "EDGAR could not be read for it in the latest build and no earlier documents exist; the next build tries again";
+  return { ...base, covered: false, reason: "source_failed", evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error: outcome.error };
 }
 
 /**
@@ -192,7 +193,8 @@ async function carriedEntry(ticker: string, previous: Published, writer: Snapsho
   if (await writer.copyDocuments(ticker, previous.pointer.build_id)) return { ...before, documents_from: before.documents_from ?? previous.pointer.build_id };
   const error = `its documents in ${previous.pointer.build_id} are missing, and this --tickers build did not rebuild it`;
   log.log("warn", "carry_forward_failed", { ticker, error });
-  return { cik: before.cik, name: before.name, covered: false, reason: "source_failed", counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error };
+  const evidence = "its earlier documents were missing when a build of other tickers carried it forward; the next build that names it rebuilds it";
+  return { cik: before.cik, name: before.name, covered: false, reason: "source_failed", evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error };
 }
 
 /** The daily indexes since the previous run's coverage; null on a first run or when falling back to submissions. */
