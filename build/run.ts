@@ -82,8 +82,10 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   log.log("info", "build_started", { build_id: buildId, source: source.name, tickers: universe.length, companies: byCik.size, form4_since: form4Since });
   const form4Index = await incrementalIndex(source, previous, builtAt.slice(0, 10), log);
   // Incremental only for companies the last run rebuilt (their cache holds every Form 4 it could fetch); the others
-  // discover from submissions, plus what the indexes name.
-  const rebuilt = new Set(Object.values(previous?.manifest.tickers ?? {}).filter((t) => t.covered && !t.documents_from).map((t) => t.cik));
+  // discover from submissions, plus what the indexes name. A longer look-back than the last run's reaches Form 4s
+  // it never tried, so then every company discovers from its submissions (the cached ones are not fetched again).
+  const reached = previous !== null && previous.manifest.form4_since <= form4Since;
+  const rebuilt = new Set(reached ? Object.values(previous.manifest.tickers).filter((t) => t.covered && !t.documents_from).map((t) => t.cik) : []);
   const incrementalFor = (cik: number) =>
     form4Index ? { after: rebuilt.has(cik) ? form4Index.after : null, indexed: form4Index.byCik.get(cik) ?? [] } : undefined;
 

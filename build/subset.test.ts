@@ -88,6 +88,15 @@ describeEdgar("a --tickers build over a published snapshot", () => {
     expect(manifest.tickers.AAPL!.form4!.not_retried).toBeGreaterThanOrEqual(0);
   });
 
+  it("a longer look-back than the last run's fetches the Form 4s that run never tried", async () => {
+    const { storage } = store();
+    await build(storage, { tickers: UNIVERSE, now: at(FIRST) }); // 90 days: none of AAPL's fixture Form 4s
+    expect((await published(storage)).tickers.AAPL!.counts.insider_transactions).toBe(0);
+    await build(storage, { tickers: ["AAPL"], lookbackDays: 3650, now: at(SECOND) });
+    // Katherine L. Adams's Form 4 0000320193-22-000061, filed 2022-05-06: seven non-derivative rows, no derivative ones.
+    expect((await published(storage)).tickers.AAPL).toMatchObject({ counts: { insider_transactions: 7 }, freshness: { newest_form4: "2022-05-06" } });
+  });
+
   it("--universe-only publishes exactly the named tickers; without --tickers it is refused", async () => {
     const { storage } = store();
     await build(storage, { tickers: UNIVERSE, now: at(FIRST) });
