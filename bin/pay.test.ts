@@ -2,38 +2,27 @@
 // the receipt) only when a payment was settled, not charged for an empty answer or a free endpoint, refused otherwise.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { serve } from "h3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEV_PAY_TO } from "../gateway/server.ts";
 import { createUsdcLedger } from "../gateway/payments/ledger.ts";
 import { createLocalFacilitator } from "../gateway/payments/local-facilitator.ts";
 import { describeEdgar } from "../test/_edgar.ts";
-import { buildTestData, testGateway } from "../test/_gateway.ts";
-import { removeDir } from "../test/_s3.ts";
+import { startTestGateway, type StartedGateway } from "../test/_gateway.ts";
 import { addressOf, ANVIL_KEYS } from "../test/_x402.ts";
 
 const PAYER = addressOf(ANVIL_KEYS.payer); // the key bin/pay.ts signs with by default
 
 describeEdgar("npm run pay", () => {
-  let data: { dataDir: string; mirror: string };
-  let gw: ReturnType<typeof testGateway>;
-  let server: ReturnType<typeof serve>;
+  let started: StartedGateway;
   let base: string;
   const ledger = createUsdcLedger();
   ledger.fund(PAYER, 1_000_000n);
 
   beforeAll(async () => {
-    data = await buildTestData();
-    gw = testGateway(data.dataDir, { facilitator: createLocalFacilitator(ledger) });
-    server = serve(gw.app, { port: 0, hostname: "127.0.0.1", silent: true });
-    await server.ready();
-    base = server.url!.replace(/\/$/, "");
+    started = await startTestGateway({ facilitator: createLocalFacilitator(ledger), listen: true });
+    base = started.base;
   });
-  afterAll(async () => {
-    gw?.close();
-    await server?.close(true);
-    if (data) [data.dataDir, data.mirror].forEach(removeDir);
-  });
+  afterAll(() => started?.close());
 
   /** Runs the CLI; returns its exit code, its report line (stderr) and the body (stdout), and what the payer spent. */
   async function pay(path: string, env: Record<string, string> = {}) {

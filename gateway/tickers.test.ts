@@ -3,7 +3,6 @@ import { gunzipSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { serve } from "h3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runBuild } from "../build/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
@@ -12,22 +11,18 @@ import { envelope } from "../schemas/envelope.ts";
 import { TickerList } from "../schemas/tickers.ts";
 import { openStorage } from "../storage/open.ts";
 import { describeEdgar } from "../test/_edgar.ts";
-import { buildTestData, GATEWAY_TICKERS, testGateway } from "../test/_gateway.ts";
-import { removeDir } from "../test/_s3.ts";
+import { GATEWAY_TICKERS, startTestGateway, testGateway, type StartedGateway } from "../test/_gateway.ts";
 
 const Listing = envelope(TickerList);
 
 describeEdgar("GET /tickers", () => {
-  let data: { dataDir: string; mirror: string };
-  let gw: ReturnType<typeof testGateway>;
+  let started: StartedGateway;
+  let gw: StartedGateway["gw"];
   beforeAll(async () => {
-    data = await buildTestData();
-    gw = testGateway(data.dataDir);
+    started = await startTestGateway({ listen: true });
+    gw = started.gw;
   });
-  afterAll(() => {
-    gw?.close();
-    if (data) [data.dataDir, data.mirror].forEach(removeDir);
-  });
+  afterAll(() => started?.close());
 
   it("lists every covered ticker of the snapshot, sorted, with CIK, name and freshness; nothing uncovered", async () => {
     const res = await gw.get("/tickers");
@@ -81,7 +76,7 @@ describeEdgar("GET /tickers", () => {
   });
 
   it("is rate-limited like the other free endpoints, 304s included", async () => {
-    const limited = testGateway(data.dataDir, { env: { FREE_BURST: "2", FREE_RATE_PER_MINUTE: "60" } });
+    const limited = testGateway(started.dataDir, { env: { FREE_BURST: "2", FREE_RATE_PER_MINUTE: "60" } });
     const etag = (await limited.get("/tickers")).headers.get("etag")!;
     expect((await limited.get("/tickers", { headers: { "if-none-match": etag } })).status).toBe(304);
     const res = await limited.get("/tickers", { headers: { "if-none-match": etag } });
@@ -97,9 +92,9 @@ describeEdgar("GET /tickers", () => {
   });
 
   it("a new snapshot changes the list and its ETag; the old ETag then gets the new list", async () => {
-    const own = testGateway(data.dataDir);
+    const own = testGateway(started.dataDir);
     const etag = (await own.get("/tickers")).headers.get("etag")!;
-    await runBuild({ source: createDirSource(data.mirror), storage: openStorage(data.dataDir), log: memoryLogger(), tickers: ["MRVL"], now: () => new Date("2026-07-02T12:00:00.000Z"), workers: 0 });
+    await runBuild({ source: createDirSource(started.mirror), storage: openStorage(started.dataDir), log: memoryLogger(), tickers: ["MRVL"], now: () => new Date("2026-07-02T12:00:00.000Z"), workers: 0 });
     await own.snapshots.refresh();
     const res = await own.get("/tickers", { headers: { "if-none-match": etag } });
     expect(res.status).toBe(200);
@@ -117,10 +112,8 @@ describeEdgar("GET /tickers", () => {
   });
 
   it("the MCP tool list_tickers, listed and called with the SDK's own client, gives the same list", async () => {
-    const server = serve(gw.app, { port: 0, hostname: "127.0.0.1", silent: true });
-    await server.ready();
     const client = new Client({ name: "test-agent", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url!.replace(/\/$/, "")}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`)));
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === "list_tickers")!;
     expect(tool.outputSchema?.properties).toHaveProperty("data");
@@ -130,6 +123,5 @@ describeEdgar("GET /tickers", () => {
     const http = Listing.parse(await (await gw.get("/tickers")).json());
     expect(Listing.parse(result.structuredContent).data).toEqual(http.data);
     await client.close();
-    await server.close(true);
   });
 });
