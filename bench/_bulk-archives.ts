@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { padCik } from "../schemas/primitives.ts";
-import { listEdgar, readEdgar } from "../test/_edgar-files.ts";
+import { MIRROR } from "../test/_edgar-files.ts";
 import { writeZip } from "../test/_bulk-zip.ts";
 
 /**
@@ -58,16 +58,16 @@ interface Template {
 
 /** Every company of the mirror with both a submissions file and company facts. */
 function loadTemplates(): Template[] {
-  const facts = new Set(listEdgar("api/xbrl/companyfacts"));
+  const facts = new Set(MIRROR.list("api/xbrl/companyfacts"));
   const out: Template[] = [];
-  for (const name of listEdgar("submissions")) {
+  for (const name of MIRROR.list("submissions")) {
     if (!facts.has(name) || name.includes("-submissions-")) continue;
-    const parsed = JSON.parse(readEdgar(`api/xbrl/companyfacts/${name}`)) as FactsFile;
+    const parsed = JSON.parse(MIRROR.read(`api/xbrl/companyfacts/${name}`)) as FactsFile;
     trimFacts(parsed);
     const text = JSON.stringify(parsed);
     const head = `{"cik":${parsed.cik},`;
     if (!text.startsWith(head)) throw new Error(`api/xbrl/companyfacts/${name}: does not open with ${head}`);
-    out.push({ cik: Number(parsed.cik), name: parsed.entityName ?? name, submissions: trimSubmissions(readEdgar(`submissions/${name}`), name), factsRest: text.slice(head.length) });
+    out.push({ cik: Number(parsed.cik), name: parsed.entityName ?? name, submissions: trimSubmissions(MIRROR.read(`submissions/${name}`), name), factsRest: text.slice(head.length) });
   }
   if (!out.length) throw new Error("no company of the shared mirror has both submissions and company facts");
   return out;

@@ -25,7 +25,7 @@ export interface ServerProcess {
 
 /** Spawns the bench servers and waits for their first line. */
 export async function startServers(): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/_gateway-server.ts"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["bench/_gateway-server.ts"], { stdio: ["ignore", "pipe", "inherit"] });
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));

@@ -7,12 +7,12 @@ import { createLogger } from "../logging/log.ts";
 import { runBuild } from "../build/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
 import { openStorage } from "../storage/open.ts";
-import { HAS_EDGAR, makeOverlayMirror } from "../test/_edgar-files.ts";
+import { makeOverlayMirror, MIRROR } from "../test/_edgar-files.ts";
 
 /** Runs two full builds of the mirror (with the test overlay, so JNJ's real Form 4s are in play). */
 export async function run(): Promise<Record<string, unknown>> {
-  if (!HAS_EDGAR) throw new Error("the shared EDGAR mirror is absent (set EDGAR_FIXTURES)");
-  const mirror = makeOverlayMirror();
+  if (!MIRROR.present) throw new Error(`the shared EDGAR mirror is absent from ${MIRROR.dir} (set EDGAR_MIRROR)`);
+  const mirror = makeOverlayMirror(undefined, MIRROR.dir);
   const out = mkdtempSync(join(tmpdir(), "bench-build-"));
   try {
     const storage = openStorage(out);

@@ -11,7 +11,7 @@ import { createBulkSource } from "../build/sources/bulk.ts";
 import { createDirSource } from "../build/sources/dir.ts";
 import { companyFactsPath, submissionsPath, TICKERS_PATH } from "../build/sources/paths.ts";
 import { openStorage } from "../storage/open.ts";
-import { EDGAR_DIR, HAS_EDGAR } from "../test/_edgar-files.ts";
+import { MIRROR } from "../test/_edgar-files.ts";
 import { bulkArchives, FILED_SINCE } from "./_bulk-archives.ts";
 
 // No Form 4 falls in a one-day look-back from this day (the mirror's newest is from 2026), so the build reads
@@ -20,13 +20,13 @@ const NOW = () => new Date("2027-06-01T00:00:00.000Z");
 
 /** Builds `args[0]` companies (default 10000) from the archives, then times JSON.parse over the same entries. */
 export async function run(args: string[]): Promise<Record<string, unknown>> {
-  if (!HAS_EDGAR) throw new Error("the shared EDGAR mirror is absent (set EDGAR_FIXTURES)");
+  if (!MIRROR.present) throw new Error(`the shared EDGAR mirror is absent from ${MIRROR.dir} (set EDGAR_MIRROR)`);
   const companies = Number(args[0] ?? 10_000);
   const concurrency = Number(args[1] ?? 8);
   const workers = args[2] === undefined ? undefined : Number(args[2]);
   const folder = await bulkArchives(companies);
   const out = mkdtempSync(join(tmpdir(), "bench-bulk-out-"));
-  const source = createBulkSource(folder, createDirSource(EDGAR_DIR));
+  const source = createBulkSource(folder, createDirSource(MIRROR.dir));
   try {
     const t0 = performance.now();
     const summary = await runBuild({ source, storage: openStorage(out), log: createLogger("error"), now: NOW, lookbackDays: 1, concurrency, workers });

@@ -1,9 +1,8 @@
 // Benchmark: company facts text → parseCompanyFacts → deriveEarnings, against bare JSON.parse of the same texts.
-// Reads the shared EDGAR mirror in place ($EDGAR_FIXTURES or ../shared/edgar); never writes anything.
-import { readFileSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+// Reads the whole shared EDGAR mirror in place ($EDGAR_MIRROR or ../shared/edgar: whole files, not the cut fixtures).
 import { deriveEarnings } from "../build/derive/earnings.ts";
 import { parseCompanyFacts } from "../build/parse/companyfacts.ts";
+import { MIRROR } from "../test/_edgar-files.ts";
 
 const FOLDER = "api/xbrl/companyfacts";
 /** Alternating timed rounds of each measurement (after one warm-up round); the median is reported. */
@@ -12,12 +11,10 @@ const ROUNDS = 7;
 /** Times JSON.parse and the full derivation over every company facts file, alternating, and reports medians in MB/s. */
 export async function run(args: string[]): Promise<Record<string, unknown>> {
   const rounds = Number(args[0] ?? ROUNDS);
-  // Same rule as test/_edgar.ts, computed here so the benchmark does not load vitest.
-  const dir = join(resolve(process.env.EDGAR_FIXTURES ?? join(import.meta.dirname, "..", "..", "shared", "edgar")), FOLDER);
-  const texts = readdirSync(dir)
+  if (!MIRROR.present) throw new Error(`the shared EDGAR mirror is absent from ${MIRROR.dir} (set EDGAR_MIRROR)`);
+  const texts = MIRROR.list(FOLDER)
     .filter((f) => f.endsWith(".json"))
-    .sort()
-    .map((f) => readFileSync(join(dir, f), "utf8"));
+    .map((f) => MIRROR.read(`${FOLDER}/${f}`));
   const mb = texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0) / 1e6;
   let periods = 0;
   const bare = () => {

@@ -1,11 +1,8 @@
 // Benchmark: ownership XML parsing throughput over every Form 3/4/5 XML of the shared EDGAR mirror.
-// Reads the mirror in place (never copies it); imports nothing from test/ (that would pull in vitest).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+// Reads the mirror in place ($EDGAR_MIRROR or ../shared/edgar; never copies it).
 import { parseOwnershipXml } from "../build/parse/form4.ts";
+import { MIRROR } from "../test/_edgar-files.ts";
 
-const EDGAR_DIR = resolve(process.env.EDGAR_FIXTURES ?? join(import.meta.dirname, "..", "..", "shared", "edgar"));
-const FOLDERS = ["Archives/edgar/data", "Archives/edgar/unknown"];
 const DEFAULT_SECONDS = 3;
 const WARM_UP_MS = 1000;
 // Files under Archives/edgar/unknown/ have no recorded accession: a placeholder keeps the parser's contract.
@@ -16,7 +13,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const at = args.indexOf("--seconds");
   const seconds = at >= 0 ? Number(args[at + 1]) || DEFAULT_SECONDS : DEFAULT_SECONDS;
   const docs = listDocuments();
-  if (docs.length === 0) throw new Error(`no ownership XML under ${EDGAR_DIR} (set EDGAR_FIXTURES)`);
+  if (docs.length === 0) throw new Error(`no ownership XML under ${MIRROR.dir} (set EDGAR_MIRROR)`);
   const bytes = docs.reduce((sum, d) => sum + d.xml.length, 0);
 
   // Warm-up: let the JIT settle before timing (a single pass measures the interpreter, not the parser).
@@ -43,22 +40,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 }
 
 function listDocuments(): { xml: string; ctx: { accession: string; filedAt: null } }[] {
-  const out: { xml: string; ctx: { accession: string; filedAt: null } }[] = [];
-  for (const folder of FOLDERS) {
-    for (const path of walk(join(EDGAR_DIR, folder))) {
-      const m = /\/(\d{10})(\d{2})(\d{6})\/[^/]+$/.exec(path);
-      const accession = m ? `${m[1]}-${m[2]}-${m[3]}` : PLACEHOLDER_ACCESSION;
-      out.push({ xml: readFileSync(path, "utf8"), ctx: { accession, filedAt: null } });
-    }
-  }
-  return out;
-}
-
-function walk(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return walk(path);
-    return entry.name.endsWith(".xml") && !entry.name.startsWith("FilingSummary") ? [path] : [];
+  return MIRROR.ownershipXml().map((path) => {
+    const m = /\/(\d{10})(\d{2})(\d{6})\/[^/]+$/.exec(path);
+    return { xml: MIRROR.read(path), ctx: { accession: m ? `${m[1]}-${m[2]}-${m[3]}` : PLACEHOLDER_ACCESSION, filedAt: null } };
   });
 }

@@ -1,5 +1,7 @@
 // `npm start`: the embedded default — storage in data/, dev-mode payments, and a first build of a small default
-// universe when the store holds no snapshot yet. Composes builder and gateway, which never import each other.
+// universe when the store holds no snapshot yet (from live EDGAR, or offline from a folder in EDGAR's layout).
+// Composes builder and gateway, which never import each other.
+import { pathToFileURL } from "node:url";
 import { runBuild } from "../build/run.ts";
 import { openSource } from "../build/sources/open.ts";
 import { loadConfig } from "../gateway/config.ts";
@@ -15,28 +17,43 @@ export const DEFAULT_UNIVERSE = [
   "CSCO", "UA", "UAA", "MRVL", "TSM",
 ];
 
-const env = process.env;
-try {
-  const config = loadConfig(env);
-  const storage = openStorage(config.dataUrl, config.storageEnv);
-  if (!(await storage.hasItem(CURRENT_KEY))) {
-    const spec = env.EDGAR_SOURCE ?? "live";
-    if (spec === "live" && !env.EDGAR_USER_AGENT) {
-      console.error(
-        `${config.dataUrl} holds no snapshot yet, so npm start builds one from live EDGAR first.\n` +
-          "SEC requires a declared User-Agent for that. Set it and run again, e.g.:\n" +
-          '  EDGAR_USER_AGENT="Your Company Name you@example.com" npm start\n' +
-          "or build offline from the shared mirror:  EDGAR_SOURCE=dir:../shared/edgar npm start",
-      );
-      process.exit(1);
+/**
+ * The offline seed (EDGAR_SOURCE=dir:…): the tickers the repository's fixtures (test/fixtures/edgar) really cover —
+ * the companies with both company facts and submissions there, as in ../shared/edgar. bin/start.test.ts checks it.
+ */
+export const FIXTURE_UNIVERSE = ["AAPL", "DIS", "HD", "MCD", "MRVL", "TXN", "UA", "UAA", "WMT"];
+
+/** Builds the first snapshot when the store has none, then serves; returns an exit code on failure. */
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    const config = loadConfig(env);
+    const storage = openStorage(config.dataUrl, config.storageEnv);
+    if (!(await storage.hasItem(CURRENT_KEY))) {
+      const spec = env.EDGAR_SOURCE ?? "live";
+      if (spec === "live" && !env.EDGAR_USER_AGENT) {
+        console.error(
+          `${config.dataUrl} holds no snapshot yet, so npm start builds one from live EDGAR first.\n` +
+            "SEC requires a declared User-Agent for that. Set it and run again, e.g.:\n" +
+            '  EDGAR_USER_AGENT="Your Company Name you@example.com" npm start\n' +
+            "or start offline from the repository's EDGAR fixtures:  EDGAR_SOURCE=dir:test/fixtures/edgar npm start",
+        );
+        return 1;
+      }
+      const log = createLogger(config.logLevel);
+      const tickers = spec.startsWith("dir:") ? FIXTURE_UNIVERSE : DEFAULT_UNIVERSE;
+      log.log("info", "first_build", { source: spec, tickers: tickers.length, data: config.dataUrl });
+      const summary = await runBuild({ source: openSource(spec, env), storage, log, tickers });
+      log.log("info", "first_build_done", { ...summary });
     }
-    const log = createLogger(config.logLevel);
-    log.log("info", "first_build", { source: spec, tickers: DEFAULT_UNIVERSE.length, data: config.dataUrl });
-    const summary = await runBuild({ source: openSource(spec, env), storage, log, tickers: DEFAULT_UNIVERSE });
-    log.log("info", "first_build_done", { ...summary });
+    await listen(config);
+    return 0;
+  } catch (error) {
+    console.error(`npm start failed: ${(error as Error).message}`);
+    return 1;
   }
-  await listen(config);
-} catch (error) {
-  console.error(`npm start failed: ${(error as Error).message}`);
-  process.exit(1);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const code = await main();
+  if (code) process.exit(code);
 }

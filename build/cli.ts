@@ -15,12 +15,13 @@ import { runBuild } from "./run.ts";
 import { openSource } from "./sources/open.ts";
 
 const USAGE = `usage:
-  dataset build   [--source live|http://host:port|dir:PATH|bulk:PATH] [--out DEST] [--tickers A,B,…]
+  dataset build   [--source live|http://host:port|dir:PATH|bulk:PATH] [--out DEST] [--tickers A,B,… [--universe-only]]
                   [--form4-source live|http://host:port|dir:PATH] [--lookback-days 730] [--retention 4] [--concurrency 4] [--workers N]
   dataset inspect TICKER [--data DEST]
   dataset audit   [--data DEST] [--strict]
   dataset report  [--data DEST]     (writes snapshots/<build_id>/report.html beside the published snapshot)
 DEST is a folder, fs:PATH or s3://bucket/prefix (with S3_ENDPOINT and the AWS variables); default $DATA_URL or data/.
+--tickers rebuilds those tickers and carries every other ticker of the published snapshot forward unchanged; with --universe-only the new snapshot holds those tickers alone.
 bulk:PATH reads submissions.zip and companyfacts.zip in PATH; Form 4 XML and daily indexes come from --form4-source.
 audit --strict also fails on warnings (a covered ticker the latest run did not rebuild).`;
 
@@ -38,6 +39,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         out: { type: "string" },
         data: { type: "string" },
         tickers: { type: "string" },
+        "universe-only": { type: "boolean" },
         "lookback-days": { type: "string" },
         retention: { type: "string" },
         concurrency: { type: "string" },
@@ -59,6 +61,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const dest = values.out ?? values.data ?? env.DATA_URL ?? "data";
   try {
     if (command === "build") {
+      if (values["universe-only"] && !values.tickers) throw new UsageError("--universe-only needs --tickers: the tickers that make the new universe");
       const numbers = { lookbackDays: values["lookback-days"], retention: values.retention, concurrency: values.concurrency };
       const parsed = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, v === undefined ? undefined : positiveInt(k, v)]));
       const workers = values.workers === undefined ? undefined : positiveInt("workers", values.workers, 0);
@@ -68,7 +71,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         source,
         storage: openStorage(dest, env),
         log,
-        ...(values.tickers ? { tickers: values.tickers.split(",").map((t) => t.trim()).filter(Boolean) } : {}),
+        ...(values.tickers ? { tickers: values.tickers.split(",").map((t) => t.trim()).filter(Boolean), universeOnly: values["universe-only"] ?? false } : {}),
         ...(parsed.lookbackDays ? { lookbackDays: parsed.lookbackDays } : {}),
         ...(parsed.retention ? { retention: parsed.retention } : {}),
         ...(parsed.concurrency ? { concurrency: parsed.concurrency } : {}),
@@ -77,7 +80,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       }).finally(() => source.close?.());
       const notCovered = Object.entries(summary.not_covered).map(([r, n]) => `${n} ${r}`).join(", ") || "none";
       console.log(
-        `published ${summary.build_id}: ${summary.tickers} tickers, ${summary.covered} covered, not covered: ${notCovered}; ` +
+        `published ${summary.build_id}: ${summary.tickers} tickers${summary.carried_forward ? ` built (${summary.carried_forward} more carried forward unchanged)` : ""}, ` +
+          `${summary.covered} covered, not covered: ${notCovered}; ` +
           `${summary.failed} failed (${summary.kept_previous} kept their previous documents); ${summary.requests} requests ` +
           `(${summary.form4_fetched} Form 4s fetched, ${summary.form4_index_days} daily indexes) in ${summary.seconds}s`,
       );

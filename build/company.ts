@@ -5,7 +5,7 @@ import type { Counts, Endpoints, ExceptionCounts, Freshness } from "../schemas/s
 import type { Compute } from "./compute.ts";
 import { applyAmendments } from "./derive/insiders.ts";
 import { maxBy, type DocumentOrigin, type EarningsResult, type FilingsResult } from "./documents.ts";
-import { NoXbrlHistoryError } from "./errors.ts";
+import { describeSubject, NoXbrlHistoryError } from "./errors.ts";
 import { loadForm4s, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
 import type { EncodedDocuments } from "./publish/snapshot.ts";
 import { companyFactsPath, submissionsPagePath, submissionsPath } from "./sources/paths.ts";
@@ -22,7 +22,7 @@ export type CompanyOutcome =
       endpoints: Endpoints;
       form4: Omit<Form4Load, "filings">;
     }
-  | { kind: "not_covered"; reason: "no_xbrl_history"; detail: string };
+  | { kind: "not_covered"; reason: "no_xbrl_history"; evidence: string };
 
 /** Inputs shared by every company of a build. */
 export interface CompanyContext {
@@ -50,11 +50,12 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
   try {
     earnings = await ctx.compute.earnings(await ctx.source.getText(factsPath), cik, origin(factsPath));
   } catch (error) {
-    if (error instanceof SourceNotFoundError) return { kind: "not_covered", reason: "no_xbrl_history", detail: "no company facts" };
-    if (error instanceof NoXbrlHistoryError) return { kind: "not_covered", reason: "no_xbrl_history", detail: error.message };
+    // What the builder saw, stated as such (issue 16): the 404 and /probe repeat it instead of guessing a cause.
+    if (error instanceof SourceNotFoundError) return notCovered(`the source has no company facts for CIK ${cik} (${factsPath}: not found)`);
+    if (error instanceof NoXbrlHistoryError) return notCovered(`the company facts of CIK ${cik} hold ${withoutSubject(error)}`);
     throw error;
   }
-  if (earnings.bytes === null) return { kind: "not_covered", reason: "no_xbrl_history", detail: "no periods from periodic reports" };
+  if (earnings.bytes === null) return notCovered(`the company facts of CIK ${cik} give no period from a periodic report (10-K, 10-Q, 20-F, 40-F)`);
 
   const filings = await loadFilings(ctx, cik, origin(submissionsPath(cik)));
   const form4 = await loadForm4s(ctx.source, ctx.storage, cik, filings.insider_filings, ctx.form4Since, ctx.incrementalFor?.(cik));
@@ -76,6 +77,15 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
     endpoints: { "/filings/latest": filings.filings > 0, "/earnings/summary": true, "/insiders": insiders.length > 0 },
     form4: form4Stats,
   };
+}
+
+function notCovered(evidence: string): CompanyOutcome {
+  return { kind: "not_covered", reason: "no_xbrl_history", evidence };
+}
+
+/** A parse error's message without the "CIK …: " its subject put in front. */
+function withoutSubject(error: NoXbrlHistoryError): string {
+  return error.message.slice(describeSubject(error.subject).length + 2);
 }
 
 /** The filings document; the older submissions pages it needs (compute tells which) are fetched and merged in. */

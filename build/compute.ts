@@ -65,8 +65,8 @@ function fromWire(wire: WireError): Error {
   return error;
 }
 
-// Worker threads start without tsx's loader: the .mjs bootstrap registers it, then loads compute-worker.ts.
-const WORKER_ENTRY = new URL("./compute-worker.mjs", import.meta.url);
+// Node strips the worker's types itself, as the main thread's (Node ≥ 22.18): no loader to register.
+const WORKER_ENTRY = new URL("./compute-worker.ts", import.meta.url);
 
 interface Job {
   resolve(value: unknown): void;

@@ -15,7 +15,7 @@ export async function inspectTicker(storage: Storage, input: string): Promise<st
   if (!entry) throw new Error(`${ticker} is not in the universe of snapshot ${published.pointer.build_id}`);
   const out = [
     `${ticker} — ${entry.name} (CIK ${entry.cik}), snapshot ${published.pointer.build_id}`,
-    `coverage   ${entry.covered ? "covered" : `NOT covered: ${entry.reason}`}${entry.error ? ` (last error: ${entry.error})` : ""}`,
+    `coverage   ${entry.covered ? "covered" : `NOT covered: ${entry.reason}${entry.evidence ? ` — ${entry.evidence}` : ""}`}${entry.error ? ` (last error: ${entry.error})` : ""}`,
     `counts     filings ${entry.counts.filings}, earnings periods ${entry.counts.earnings_periods}, insider rows ${entry.counts.insider_transactions}`,
     `freshness  newest filing ${entry.freshness.newest_filing ?? "-"}, newest period end ${entry.freshness.newest_period_end ?? "-"}, ` +
       `newest Form 4 ${entry.freshness.newest_form4 ?? "-"}, built ${entry.freshness.built_at ?? "-"}`,
@@ -25,7 +25,10 @@ export async function inspectTicker(storage: Storage, input: string): Promise<st
     const rules = Object.entries(exceptions).filter(([rule, n]) => rule !== "periods" && n > 0).map(([rule, n]) => `${rule} ${n}`);
     out.push(`exceptions ${exceptions.periods} earnings periods marked (${rules.join(", ")}): see each period's exceptions and reconciliation`);
   }
-  if (entry.documents_from) out.push(`documents  kept from snapshot ${entry.documents_from} (the source failed in this build)`);
+  if (entry.documents_from) {
+    const why = entry.error ? "its source failed in a later build" : "later builds were --tickers builds without it";
+    out.push(`documents  kept from snapshot ${entry.documents_from} (${why})`);
+  }
   if (entry.form4) {
     out.push(`form 4     ${entry.form4.cached} cached, ${entry.form4.fetched} fetched, ${entry.form4.missing.length} missing, ${entry.form4.unreadable.length} unreadable`);
   }

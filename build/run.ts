@@ -1,6 +1,7 @@
 // A whole build: the universe from company_tickers.json, every company with bounded concurrency, then one
 // snapshot published (current.json last) and old snapshots pruned. Tickers whose source failed keep their
-// previous documents. Throws (and publishes nothing) when nothing could be built.
+// previous documents; a --tickers build carries every other ticker forward. Throws (and publishes nothing)
+// when nothing could be built.
 import { randomBytes } from "node:crypto";
 import pLimit from "p-limit";
 import type { Storage } from "unstorage";
@@ -20,8 +21,13 @@ export interface BuildOptions {
   source: Source;
   storage: Storage;
   log: Logger;
-  /** Only these tickers (any spelling); default: every ticker of company_tickers.json. */
+  /**
+   * Rebuild only these tickers (any spelling); every other ticker of the published snapshot is carried forward
+   * unchanged. Default: every ticker of company_tickers.json.
+   */
   tickers?: string[];
+  /** With `tickers`: publish exactly those as the universe, dropping every other ticker (`--universe-only`). */
+  universeOnly?: boolean;
   /** Form 4 look-back in days (default 730, two years). */
   lookbackDays?: number;
   /** Snapshots kept after publishing, the new one included (default 4). */
@@ -42,6 +48,8 @@ export interface BuildSummary {
   not_covered: Partial<Record<CoverageReason, number>>;
   failed: number;
   kept_previous: number;
+  /** Tickers of the previous snapshot outside this build's --tickers, published again unchanged. */
+  carried_forward: number;
   requests: number;
   form4_fetched: number;
   form4_index_days: number;
@@ -57,8 +65,14 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const buildId = `${builtAt.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${randomBytes(3).toString("hex")}`;
   const form4Since = new Date(started.getTime() - (opts.lookbackDays ?? 730) * 86_400_000).toISOString().slice(0, 10);
   const { source, storage, log } = opts;
+  const subset = Boolean(opts.tickers?.length);
+  if (opts.universeOnly && !subset) throw new Error("universeOnly needs the tickers that make the universe");
 
   const previous = await readPublished(storage).catch((error: Error) => {
+    // A subset build over a snapshot it cannot read would publish a smaller universe without saying so.
+    if (subset && !opts.universeOnly) {
+      throw new Error(`the published snapshot cannot be read (${error.message}), so the tickers outside --tickers cannot be carried forward; repair the store, or publish only these tickers with --universe-only`);
+    }
     log.log("warn", "previous_snapshot_unreadable", { error: error.message });
     return null;
   });
@@ -68,14 +82,16 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   log.log("info", "build_started", { build_id: buildId, source: source.name, tickers: universe.length, companies: byCik.size, form4_since: form4Since });
   const form4Index = await incrementalIndex(source, previous, builtAt.slice(0, 10), log);
   // Incremental only for companies the last run rebuilt (their cache holds every Form 4 it could fetch); the others
-  // discover from submissions, plus what the indexes name.
-  const rebuilt = new Set(Object.values(previous?.manifest.tickers ?? {}).filter((t) => t.covered && !t.documents_from).map((t) => t.cik));
+  // discover from submissions, plus what the indexes name. A longer look-back than the last run's reaches Form 4s
+  // it never tried, so then every company discovers from its submissions (the cached ones are not fetched again).
+  const reached = previous !== null && previous.manifest.form4_since <= form4Since;
+  const rebuilt = new Set(reached ? Object.values(previous.manifest.tickers).filter((t) => t.covered && !t.documents_from).map((t) => t.cik) : []);
   const incrementalFor = (cik: number) =>
     form4Index ? { after: rebuilt.has(cik) ? form4Index.after : null, indexed: form4Index.byCik.get(cik) ?? [] } : undefined;
 
   const writer = new SnapshotWriter(storage, buildId);
   const entries: Record<string, ManifestTicker> = {};
-  const summary: BuildSummary = { build_id: buildId, tickers: universe.length, covered: 0, not_covered: {}, failed: 0, kept_previous: 0, requests: 0, form4_fetched: 0, form4_index_days: form4Index?.days_read ?? 0, seconds: 0, pruned: [] };
+  const summary: BuildSummary = { build_id: buildId, tickers: universe.length, covered: 0, not_covered: {}, failed: 0, kept_previous: 0, carried_forward: 0, requests: 0, form4_fetched: 0, form4_index_days: form4Index?.days_read ?? 0, seconds: 0, pruned: [] };
   let done = 0;
   const concurrency = opts.concurrency ?? 4;
   const limit = pLimit(concurrency);
@@ -108,6 +124,15 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
 
   if (summary.covered === 0 && summary.kept_previous === 0) {
     throw new Error(`nothing could be built: ${summary.failed} of ${universe.length} tickers failed, none covered (snapshot ${buildId} not published)`);
+  }
+  if (previous && subset) {
+    const others = Object.keys(previous.manifest.tickers).filter((t) => !Object.hasOwn(entries, t));
+    if (opts.universeOnly) {
+      if (others.length) log.log("warn", "universe_only", { dropped: others.length, kept: universe.length });
+    } else {
+      await Promise.all(others.map((ticker) => limit(async () => (entries[ticker] = await carriedEntry(ticker, previous, writer, log)))));
+      summary.carried_forward = others.length;
+    }
   }
   // Without an index read, this run discovered from submissions as of today: the next one reads from today on.
   const form4_index = form4Index
@@ -147,7 +172,7 @@ async function manifestEntry(
   }
   if (outcome.kind === "not_covered") {
     summary.not_covered[outcome.reason] = (summary.not_covered[outcome.reason] ?? 0) + 1;
-    return { ...base, covered: false, reason: outcome.reason, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS };
+    return { ...base, covered: false, reason: outcome.reason, evidence: outcome.evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS };
   }
   summary.failed++;
   // The source failed for this ticker: keep what the previous snapshot served (DESIGN "Storage and publishing").
@@ -157,7 +182,22 @@ async function manifestEntry(
     return { ...before, documents_from: before.documents_from ?? previous.pointer.build_id, error: outcome.error };
   }
   summary.not_covered.source_failed = (summary.not_covered.source_failed ?? 0) + 1;
-  return { ...base, covered: false, reason: "source_failed", counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error: outcome.error };
+  const evidence = "EDGAR could not be read for it in the latest build and no earlier documents exist; the next build tries again";
+  return { ...base, covered: false, reason: "source_failed", evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error: outcome.error };
+}
+
+/**
+ * A ticker outside a --tickers build, as the previous snapshot published it: its documents copied and its entry
+ * unchanged (original built_at), marked `documents_from` so the next run discovers its Form 4s afresh.
+ */
+async function carriedEntry(ticker: string, previous: Published, writer: SnapshotWriter, log: Logger): Promise<ManifestTicker> {
+  const before = previous.manifest.tickers[ticker]!;
+  if (!before.covered) return before;
+  if (await writer.copyDocuments(ticker, previous.pointer.build_id)) return { ...before, documents_from: before.documents_from ?? previous.pointer.build_id };
+  const error = `its documents in ${previous.pointer.build_id} are missing, and this --tickers build did not rebuild it`;
+  log.log("warn", "carry_forward_failed", { ticker, error });
+  const evidence = "its earlier documents were missing when a build of other tickers carried it forward; the next build that names it rebuilds it";
+  return { cik: before.cik, name: before.name, covered: false, reason: "source_failed", evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error };
 }
 
 /** The daily indexes since the previous run's coverage; null on a first run or when falling back to submissions. */
@@ -172,16 +212,16 @@ function dayBefore(iso: string): string {
 
 function selectUniverse(byTicker: Map<string, TickerEntry>, wanted: string[] | undefined, log: Logger): TickerEntry[] {
   if (!wanted?.length) return [...byTicker.values()];
-  const found: TickerEntry[] = [];
+  const found = new Map<string, TickerEntry>();
   const unknown: string[] = [];
   for (const raw of wanted) {
     const entry = byTicker.get(normalizeTicker(raw));
-    if (entry) found.push(entry);
+    if (entry) found.set(entry.ticker, entry);
     else unknown.push(raw);
   }
   if (unknown.length) log.log("warn", "unknown_tickers", { tickers: unknown });
-  if (!found.length) throw new Error(`none of the requested tickers is in company_tickers.json: ${unknown.join(", ")}`);
-  return found;
+  if (!found.size) throw new Error(`none of the requested tickers is in company_tickers.json: ${unknown.join(", ")}`);
+  return [...found.values()];
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

@@ -22,6 +22,7 @@ import { PaymentResponse, type Payments } from "./payment.ts";
 import type { ClientRateLimit } from "./rate-limit.ts";
 import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
 import type { EventLog, SnapshotStore } from "./snapshot.ts";
+import { tickersResponse } from "./tickers.ts";
 
 /** What the app needs; tests build it with real parts and no port. */
 export interface AppDeps {
@@ -110,6 +111,7 @@ export function createApp(deps: AppDeps): H3 {
     const meta: Meta = { retrieved_at: isoNow(), cache: "hit" };
     if (route.path === "/health") return json(envelopeOf(healthPayload(deps.snapshots.held), meta));
     const snapshot = await deps.snapshots.current();
+    if (route.path === "/tickers") return tickersResponse(event.req.headers, snapshot);
     const data = query.ticker ? tickerProbe(snapshot, query.ticker) : serviceProbe(snapshot);
     return json(envelopeOf(data, { ...meta, built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id }));
   }

@@ -17,7 +17,7 @@ export function preflight(): Response {
     headers: {
       ...CORS_HEADERS,
       "access-control-allow-methods": "GET, POST, OPTIONS",
-      "access-control-allow-headers": "PAYMENT-SIGNATURE, Authorization, X-API-Key, Content-Type, Accept, Mcp-Protocol-Version",
+      "access-control-allow-headers": "PAYMENT-SIGNATURE, Authorization, X-API-Key, Content-Type, Accept, Mcp-Protocol-Version, If-None-Match",
       "access-control-max-age": "86400",
     },
   });

@@ -32,7 +32,7 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     expect([...new Set(documented.map((d) => d.split(" ")[1]))].sort()).toEqual(served);
     expect(documented.sort()).toEqual(
       [
-        ...["GET /health", "GET /probe", "GET /filings/latest", "GET /earnings/summary", "GET /insiders", "GET /openapi.json", "GET /llms.txt", "POST /mcp"],
+        ...["GET /health", "GET /probe", "GET /tickers", "GET /filings/latest", "GET /earnings/summary", "GET /insiders", "GET /openapi.json", "GET /llms.txt", "POST /mcp"],
         ...["GET /subscribe", "GET /subscribe/success", "POST /webhooks/stripe", "POST /billing/portal"],
       ].sort(),
     );

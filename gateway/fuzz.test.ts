@@ -8,7 +8,7 @@ import { removeDir } from "../test/_s3.ts";
 // random values, 10,000 cases a run. Properties: no 5xx (but the unconfigured subscription routes), every error in the error body (JSON-RPC errors on /mcp),
 // no document read for a ticker the snapshot does not cover, and the process still answers afterwards.
 
-const PATHS = ["/health", "/probe", "/filings/latest", "/earnings/summary", "/insiders", "/openapi.json", "/llms.txt", "/mcp", "/subscribe"];
+const PATHS = ["/health", "/probe", "/tickers", "/filings/latest", "/earnings/summary", "/insiders", "/openapi.json", "/llms.txt", "/mcp", "/subscribe"];
 const HOSTILE = [
   "../../etc/passwd", "..%2F..%2Fcurrent.json", "AAPL/../../keys", "\u0000", "\r\nX-Injected: 1", "__proto__", "constructor",
   "prototype", "AAPL\u202e", "ＡＡＰＬ", "A".repeat(5000), "%00", "${jndi:ldap://x}", "<script>", "-1", "1e2", "0x10", "NaN", "",

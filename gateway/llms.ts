@@ -12,8 +12,8 @@ export function buildLlmsTxt(publicBaseUrl: string): string {
       "Every value carries the accession number of the filing it came from.",
     "",
     "Start with the free coverage probe: `GET /probe?ticker=AAPL`. When `data.ticker_coverage.covered` is false, the paid " +
-      "endpoints answer 404 for that ticker and must not be paid for. Responses are `{data, meta}`; errors are " +
-      "`{error: {code, message, hint}}`.",
+      "endpoints answer 404 for that ticker and must not be paid for. `GET /tickers` (free) lists every covered ticker. " +
+      "Responses are `{data, meta}`; errors are `{error: {code, message, hint}}`.",
     "",
     "## Endpoints",
     "",

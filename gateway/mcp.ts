@@ -15,6 +15,7 @@ import { ApiError, asApiError } from "./errors.ts";
 import { ToolRefusal, type ToolPayments } from "./mcp-payment.ts";
 import { serviceProbe, tickerProbe } from "./probe.ts";
 import type { SnapshotStore } from "./snapshot.ts";
+import { coveredTickers } from "./tickers.ts";
 
 /** What the MCP endpoint needs from the gateway. */
 export interface McpDeps {
@@ -23,6 +24,7 @@ export interface McpDeps {
 }
 
 const PROBE = ROUTES.find((r) => r.path === "/probe")!;
+const TICKERS = ROUTES.find((r) => r.path === "/tickers")!;
 
 /** Answers one MCP request with a fresh server and transport (the SDK refuses to reuse a stateless transport). */
 export async function handleMcp(event: H3Event, deps: McpDeps): Promise<Response> {
@@ -51,6 +53,15 @@ function registerTools(server: McpServer, headers: Headers, deps: McpDeps): void
         const snapshot = await deps.snapshots.current();
         const data = args.ticker ? tickerProbe(snapshot, args.ticker) : serviceProbe(snapshot);
         return success({ data, meta: { retrieved_at: isoNow(), cache: "hit", snapshot: snapshot.pointer.build_id } });
+      }),
+  );
+  server.registerTool(
+    TICKERS.tool,
+    { title: TICKERS.summary, description: TICKERS.description, inputSchema: TICKERS.query.shape, outputSchema: envelope(TICKERS.payload).shape },
+    async () =>
+      guarded(async () => {
+        const snapshot = await deps.snapshots.current();
+        return success({ data: coveredTickers(snapshot), meta: { retrieved_at: isoNow(), cache: "hit", built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id } });
       }),
   );
   for (const route of PAID_ROUTES) {

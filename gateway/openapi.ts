@@ -98,11 +98,13 @@ function responses(route: RouteEntry): ZodOpenApiResponsesObject {
     "200": {
       description: "The payload in the envelope.",
       content: { [JSON_MEDIA]: { schema: envelope(route.payload).meta({ id: `${operationId(route.path)}Response` }) } },
+      ...(route.path === "/tickers" ? { headers: { ETag: { description: "Weak validator of the list; it changes when a new snapshot is published.", schema: { type: "string" as const } } } } : {}),
     },
     "400": errorResponse("A parameter is missing or invalid (`invalid_parameter`)."),
     "405": errorResponse("Another method than GET (`method_not_allowed`); `Allow` names GET."),
   };
-  if (route.path === "/probe") out["503"] = errorResponse("No snapshot can be read (`storage_unavailable`).");
+  if (route.path === "/probe" || route.path === "/tickers") out["503"] = errorResponse("No snapshot can be read (`storage_unavailable`).");
+  if (route.path === "/tickers") out["304"] = { description: "Not modified: the If-None-Match ETag is the current list's." };
   if (!route.price) return out;
   return {
     ...out,

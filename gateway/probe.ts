@@ -1,6 +1,7 @@
 // The free endpoints' payloads: /health, and /probe with and without a ticker (spec 4.1, 4.2).
 import { NETWORK, PAID_ROUTES, ROUTES, SUBSCRIPTION, USDC_BASE, usdToAtomic } from "../schemas/api.ts";
 import { summarizeFreshness, type FreshnessSummary, type Pricing } from "../schemas/probe.ts";
+import { uncoveredBecause } from "./coverage.ts";
 import type { LoadedSnapshot } from "./snapshot.ts";
 
 /** Prices of every endpoint and of the subscription, from the route table. */
@@ -57,6 +58,7 @@ export function tickerProbe(snapshot: LoadedSnapshot, ticker: string) {
       cik: entry?.cik ?? null,
       name: entry?.name ?? null,
       reason: entry ? (entry.covered ? null : (entry.reason ?? null)) : ("unknown_ticker" as const),
+      evidence: entry ? (entry.covered ? null : uncoveredBecause(entry)) : "the published snapshot has no entry for this ticker",
     },
     counts: entry?.counts ?? { filings: 0, earnings_periods: 0, insider_transactions: 0 },
     freshness: entry?.freshness ?? { newest_filing: null, newest_period_end: null, newest_form4: null, built_at: null },

@@ -4,10 +4,11 @@ import { z } from "zod";
 import { EarningsPeriod } from "./earnings.ts";
 import { FilingItem } from "./filing.ts";
 import { InsiderTransaction } from "./insider.ts";
-import { EarningsQuery, FilingsQuery, InsidersQuery, ProbeQuery } from "./params.ts";
+import { EarningsQuery, FilingsQuery, InsidersQuery, ProbeQuery, TickersQuery } from "./params.ts";
 import { Health, ServiceProbe, TickerProbe } from "./probe.ts";
 import type { DocumentKind } from "./snapshot.ts";
 import { ApiKeyIssued, KeyPending, PortalSession, SuccessQuery, WebhookAck } from "./subscription.ts";
+import { TickerList } from "./tickers.ts";
 
 /** Base mainnet, as a CAIP-2 id (x402 v2). */
 export const NETWORK = "eip155:8453";
@@ -58,6 +59,20 @@ export const ROUTES = [
     price: null,
     document: null,
     tool: "probe_coverage",
+  },
+  {
+    method: "GET",
+    path: "/tickers",
+    summary: "Every covered ticker",
+    description:
+      "Free. Every ticker the service covers, sorted, with its CIK, company name and freshness (when its documents were " +
+      "built; its newest filing, period end and Form 4). The list changes only when a new snapshot is published: send " +
+      "the ETag back in If-None-Match for a 304, and Accept-Encoding: gzip for a compressed answer.",
+    query: TickersQuery,
+    payload: TickerList,
+    price: null,
+    document: null,
+    tool: "list_tickers",
   },
   {
     method: "GET",

@@ -23,6 +23,9 @@ export const ProbeQuery = z.object({
   ticker: TickerInput.optional(),
 });
 
+/** GET /tickers takes no parameters. */
+export const TickersQuery = z.object({});
+
 export const FilingsQuery = z.object({
   ticker: TickerInput,
   form: z

@@ -33,6 +33,9 @@ export const TickerProbe = z
       cik: Cik.nullable(),
       name: z.string().nullable(),
       reason: z.union([CoverageReason, z.literal("unknown_ticker")]).nullable(),
+      evidence: z.string().nullable().meta({
+        description: "When not covered: what the builder found (e.g. that the source has no company facts for the CIK), or that the snapshot has no entry for the ticker.",
+      }),
     }),
     counts: Counts,
     freshness: Freshness,

@@ -13,7 +13,7 @@ export type DocumentKind = z.infer<typeof DocumentKind>;
 
 /** Why a ticker of the universe is not served. */
 export const CoverageReason = z.enum([
-  "no_xbrl_history", // the CIK has no us-gaap/ifrs-full facts: a post-reorganisation shell or a non-operating filer
+  "no_xbrl_history", // no company facts, none in us-gaap/ifrs-full, or none from periodic reports (a post-reorganisation shell looks so)
   "source_failed", // EDGAR could not be read for it in this build and no earlier documents exist
 ]);
 export type CoverageReason = z.infer<typeof CoverageReason>;
@@ -89,6 +89,9 @@ export const ManifestTicker = z.object({
   name: z.string(),
   covered: z.boolean(),
   reason: CoverageReason.optional(),
+  evidence: z.string().optional().meta({
+    description: "What the builder found that makes the ticker not covered, e.g. \"the source has no company facts for CIK 789019 (…: not found)\".",
+  }),
   counts: Counts,
   freshness: Freshness,
   endpoints: Endpoints,
@@ -96,7 +99,9 @@ export const ManifestTicker = z.object({
     description: "Periods of the earnings document whose filings break a series invariant, marked and explained in the data.",
   }),
   documents_from: z.string().optional().meta({
-    description: "Build id whose documents this ticker serves, when its source failed in this build and earlier ones were kept.",
+    description:
+      "Build id whose documents this ticker serves when this build did not rebuild it: its source failed (see `error`), " +
+      "or it was outside a --tickers build and carried forward unchanged.",
   }),
   error: z.string().optional(),
   form4: z

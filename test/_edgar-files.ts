@@ -1,54 +1,85 @@
-// Access to the real EDGAR files in ../shared/edgar, read in place (never copied into the project).
-// Free of vitest, so benchmarks use it too; suites use describeEdgar from _edgar.ts.
+// The real EDGAR files tests read: the repository's fixtures (test/fixtures/edgar, always there) and, for the few
+// tests that need all of it, the whole shared mirror (../shared/edgar, read in place, absent on a fresh clone).
+// Free of vitest, so benchmarks use it too; suites use describeEdgar / describeMirror from _edgar.ts.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
-/** Root of the EDGAR mirror: $EDGAR_FIXTURES, else ../shared/edgar beside the project. */
-export const EDGAR_DIR = resolve(process.env.EDGAR_FIXTURES ?? join(import.meta.dirname, "..", "..", "shared", "edgar"));
-
-/** True when the shared EDGAR files are present. */
-export const HAS_EDGAR = existsSync(join(EDGAR_DIR, "PROVENANCE.md"));
-
-if (!HAS_EDGAR) {
-  console.warn(`[edgar] ${EDGAR_DIR} is absent: tests on real EDGAR files are SKIPPED (the rest of the suite still runs).`);
+/** A folder of EDGAR files in EDGAR's URL layout. */
+export interface EdgarFiles {
+  dir: string;
+  /** True when the folder holds its PROVENANCE.md. */
+  present: boolean;
+  /** A file by its EDGAR path, e.g. `submissions/CIK0000320193.json`. */
+  read(path: string): string;
+  /** The file names of a folder, sorted (empty when the folder is absent). */
+  list(folder: string): string[];
+  /** Every ownership XML, as paths relative to the root. */
+  ownershipXml(): string[];
 }
 
-/** Reads a file of the mirror by its EDGAR path, e.g. `submissions/CIK0000320193.json`. */
-export function readEdgar(path: string): string {
-  return readFileSync(join(EDGAR_DIR, path), "utf8");
-}
-
-/** Lists the files of a mirror folder (empty when the mirror is absent). */
-export function listEdgar(folder: string): string[] {
-  const dir = join(EDGAR_DIR, folder);
-  return existsSync(dir) ? readdirSync(dir).sort() : [];
-}
-
-/** Every ownership XML of the mirror, as paths relative to the mirror root. */
-export function listOwnershipXml(): string[] {
-  if (!HAS_EDGAR) return [];
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const entry of readdirSync(join(EDGAR_DIR, rel), { withFileTypes: true })) {
-      const child = `${rel}/${entry.name}`;
-      if (entry.isDirectory()) walk(child);
-      else if (entry.name.endsWith(".xml") && !entry.name.startsWith("FilingSummary")) out.push(child);
-    }
+/** The EDGAR files under `dir`. */
+export function edgarFiles(dir: string): EdgarFiles {
+  const present = existsSync(join(dir, "PROVENANCE.md"));
+  return {
+    dir,
+    present,
+    read: (path) => readFileSync(join(dir, path), "utf8"),
+    list(folder) {
+      const at = join(dir, folder);
+      return existsSync(at) ? readdirSync(at).sort() : [];
+    },
+    ownershipXml() {
+      if (!present) return [];
+      const out: string[] = [];
+      const walk = (rel: string) => {
+        if (!existsSync(join(dir, rel))) return;
+        for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+          const child = `${rel}/${entry.name}`;
+          if (entry.isDirectory()) walk(child);
+          else if (entry.name.endsWith(".xml") && !entry.name.startsWith("FilingSummary")) out.push(child);
+        }
+      };
+      walk("Archives/edgar/data");
+      walk("Archives/edgar/unknown");
+      return out.sort();
+    },
   };
-  walk("Archives/edgar/data");
-  walk("Archives/edgar/unknown");
-  return out.sort();
 }
+
+/** Root of the repository's EDGAR fixtures (a curated, cut set of the shared mirror; see its PROVENANCE.md). */
+export const EDGAR_DIR = join(import.meta.dirname, "fixtures", "edgar");
+const fixtures = edgarFiles(EDGAR_DIR);
+
+/** True when the fixtures are present (always, in a checkout). */
+export const HAS_EDGAR = fixtures.present;
+
+/** Reads a fixture by its EDGAR path, e.g. `submissions/CIK0000320193.json`. */
+export function readEdgar(path: string): string {
+  return fixtures.read(path);
+}
+
+/** Lists the files of a fixture folder (empty when it is absent). */
+export function listEdgar(folder: string): string[] {
+  return fixtures.list(folder);
+}
+
+/** Every ownership XML of the fixtures, as paths relative to their root. */
+export function listOwnershipXml(): string[] {
+  return fixtures.ownershipXml();
+}
+
+/** The whole shared EDGAR mirror: $EDGAR_MIRROR, else ../shared/edgar beside the project (absent on a fresh clone). */
+export const MIRROR = edgarFiles(resolve(process.env.EDGAR_MIRROR ?? join(import.meta.dirname, "..", "..", "shared", "edgar")));
 
 /**
- * A temporary mirror: the shared EDGAR folders linked in (never copied) with an overlay folder (by default
+ * A temporary mirror: the fixtures' folders linked in (never copied) with an overlay folder (by default
  * test/fixtures/overlay) laid over them. Returns its root; the caller removes it.
  */
-export function makeOverlayMirror(overlay = join(import.meta.dirname, "fixtures", "overlay")): string {
+export function makeOverlayMirror(overlay = join(import.meta.dirname, "fixtures", "overlay"), base = EDGAR_DIR): string {
   const root = mkdtempSync(join(tmpdir(), "edgar-overlay-"));
   const link = (rel: string) => {
-    const from = join(EDGAR_DIR, rel);
+    const from = join(base, rel);
     const over = join(overlay, rel);
     if (existsSync(over) && statSync(over).isDirectory()) {
       mkdirSync(join(root, rel), { recursive: true });
@@ -59,6 +90,6 @@ export function makeOverlayMirror(overlay = join(import.meta.dirname, "fixtures"
       symlinkSync(existsSync(over) ? over : from, join(root, rel));
     }
   };
-  for (const top of readdirSync(EDGAR_DIR)) link(top);
+  for (const top of readdirSync(base)) link(top);
   return root;
 }

@@ -1,10 +1,17 @@
-// Test-side access to the real EDGAR files: describeEdgar skips a suite visibly when ../shared/edgar is absent.
+// Test-side access to the real EDGAR files: the repository's fixtures for every suite (describeEdgar), and the whole
+// shared mirror for the few that need all of it (describeMirror: skipped, visibly, when ../shared/edgar is absent).
 import { describe } from "vitest";
-import { EDGAR_DIR, HAS_EDGAR } from "./_edgar-files.ts";
+import { EDGAR_DIR, HAS_EDGAR, MIRROR } from "./_edgar-files.ts";
 
-export { EDGAR_DIR, HAS_EDGAR, listEdgar, listOwnershipXml, makeOverlayMirror, readEdgar } from "./_edgar-files.ts";
+export { EDGAR_DIR, HAS_EDGAR, listEdgar, listOwnershipXml, makeOverlayMirror, MIRROR, readEdgar } from "./_edgar-files.ts";
 
-/** `describe` for suites that read real EDGAR files; skipped, with the reason in its name, when they are absent. */
+/** `describe` for suites that read the EDGAR fixtures; skipped, with the reason in its name, if they are missing. */
 export function describeEdgar(name: string, fn: () => void): void {
   describe.skipIf(!HAS_EDGAR)(HAS_EDGAR ? name : `${name} [skipped: ${EDGAR_DIR} not found]`, fn);
+}
+
+/** `describe` for the suites that need the whole shared mirror; skipped, with the reason in its name, without it. */
+export function describeMirror(name: string, fn: () => void): void {
+  if (!MIRROR.present) console.warn(`[edgar] ${MIRROR.dir} is absent: "${name}" is SKIPPED (it needs the whole shared mirror).`);
+  describe.skipIf(!MIRROR.present)(MIRROR.present ? name : `${name} [skipped: the whole EDGAR mirror ${MIRROR.dir} is absent]`, fn);
 }

@@ -1,9 +1,10 @@
 // A gateway over a real snapshot for tests: the shared mirror (with the overlay) built once into a temp folder,
 // then the real app wired with an injectable facilitator. No port: requests go through app.fetch.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FacilitatorClient } from "@x402/core/server";
+import { serve } from "h3";
 import { runBuild } from "../build/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
 import { loadConfig } from "../gateway/config.ts";
@@ -43,5 +44,34 @@ export function testGateway(dataDir: string, options: { env?: Record<string, str
     ...gateway,
     logs: logger.lines,
     get: async (path, init) => gateway.app.fetch(new Request(`http://gateway.test${path}`, init)),
+  };
+}
+
+/** A started test gateway: its snapshot's folders, its loopback URL when it listens, and `close` to stop and clean up. */
+export interface StartedGateway {
+  gw: ReturnType<typeof testGateway>;
+  dataDir: string;
+  mirror: string;
+  /** `http://127.0.0.1:PORT` when started with `listen`; requests through `gw.get` need no port. */
+  base: string;
+  close(): Promise<void>;
+}
+
+/** Builds the test snapshot and wires a gateway over it, on a loopback port with `listen` (MCP clients, CLIs). */
+export async function startTestGateway(options: Parameters<typeof testGateway>[1] & { listen?: boolean } = {}): Promise<StartedGateway> {
+  const { dataDir, mirror } = await buildTestData();
+  const gw = testGateway(dataDir, options);
+  const server = options.listen ? serve(gw.app, { port: 0, hostname: "127.0.0.1", silent: true }) : null;
+  await server?.ready();
+  return {
+    gw,
+    dataDir,
+    mirror,
+    base: server?.url?.replace(/\/$/, "") ?? "",
+    async close() {
+      gw.close();
+      await server?.close(true);
+      for (const dir of [dataDir, mirror]) rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

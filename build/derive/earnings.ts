@@ -88,28 +88,25 @@ function filingCount(period: Period): number {
 function filedValues(observations: readonly Observation[]): Map<MetricName, FiledValue[]> {
   const out = new Map<MetricName, FiledValue[]>();
   // Observations come grouped by series (observations.ts reads one series' concepts at a time), and a period has a
-  // handful of filings: a short list per series, searched linearly, beats a map per period.
-  let series = "";
-  let slots: { accn: string; net?: Observation; gross?: Observation }[] = [];
-  const flush = () => {
-    if (slots.length === 0) return;
+  // handful of filings: short lists per series, searched linearly, beat a map per period.
+  let k = 0;
+  while (k < observations.length) {
+    const series = observations[k]!.series;
+    const accns: string[] = [];
+    const net: (Observation | undefined)[] = [];
+    const gross: (Observation | undefined)[] = [];
+    for (; k < observations.length && observations[k]!.series === series; k++) {
+      const o = observations[k]!;
+      let slot = accns.indexOf(o.accn);
+      if (slot < 0) slot = accns.push(o.accn) - 1;
+      if (series === "revenue" && REVENUE_GROSS_OF_TAX.has(o.concept)) gross[slot] = preferred(series, o, gross[slot]);
+      else net[slot] = preferred(series, o, net[slot]);
+    }
     // The picked observations themselves (the scale check corrects them in place; nothing else reads them).
-    const list: FiledValue[] = slots.map((slot) => (slot.net ?? slot.gross)!);
+    const list: FiledValue[] = accns.map((_, i) => (net[i] ?? gross[i])!);
     list.sort((a, b) => (a.filed < b.filed ? -1 : a.filed > b.filed ? 1 : a.accn < b.accn ? -1 : 1));
     out.set(series as MetricName, list);
-    slots = [];
-  };
-  for (const o of observations) {
-    if (o.series !== series) {
-      flush();
-      series = o.series;
-    }
-    let slot = slots.find((s) => s.accn === o.accn);
-    if (!slot) slots.push((slot = { accn: o.accn }));
-    if (o.series === "revenue" && REVENUE_GROSS_OF_TAX.has(o.concept)) slot.gross = preferred(o.series, o, slot.gross);
-    else slot.net = preferred(o.series, o, slot.net);
   }
-  flush();
   return out;
 }
 

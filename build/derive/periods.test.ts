@@ -80,6 +80,32 @@ describe("calendarFrame: the calendar period a duration overlaps most", () => {
   });
 });
 
+describe("calendarFrame agrees with counting days by Date on any quarter or year (1990–2039)", () => {
+  /** The overlap rule written the plain way: days of the period in each calendar quarter (or year), the last best. */
+  function oracle(start: string, end: string, months: 3 | 12): string | null {
+    let best: string | null = null;
+    let most = 0;
+    const counts = new Map<string, number>();
+    for (let t = Date.parse(start); t <= Date.parse(end); t += 86_400_000) {
+      const day = new Date(t);
+      const name = months === 12 ? `CY${day.getUTCFullYear()}` : `CY${day.getUTCFullYear()}Q${Math.floor(day.getUTCMonth() / 3) + 1}`;
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    for (const [name, n] of counts) if (n >= most) [best, most] = [name, n];
+    return best;
+  }
+  it("for any start and length of its class", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 7305, max: 25_500 }), fc.constantFrom(3 as const, 12 as const), fc.integer({ min: 0, max: 30 }), (day, months, extra) => {
+        const start = new Date(day * 86_400_000).toISOString().slice(0, 10);
+        const end = addDays(start, (months === 3 ? 80 : 350) + extra);
+        expect(calendarFrame(start, end, months)).toBe(oracle(start, end, months));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("fitsQuarter: year-to-date length matches the quarter it ends in", () => {
   it.each([
     [3, 1, true],

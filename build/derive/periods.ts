@@ -17,8 +17,6 @@ const CLASSES: readonly { months: Months; min: number; max: number }[] = [
   { months: 9, min: 250, max: 295 },
   { months: 12, min: 350, max: 380 },
 ];
-const DAY_MS = 86_400_000;
-const QUARTERS = [0, 1, 2, 3] as const;
 
 /** Inclusive length of a period in days: 2022-09-25..2023-09-30 (Apple FY2023, 53 weeks) is 371. */
 export function durationDays(start: string, end: string): number {
@@ -55,13 +53,14 @@ export function addDays(date: string, days: number): string {
 export function calendarFrame(start: string, end: string, months: Months): string | null {
   if (months === 6 || months === 9) return null;
   const [first, last] = [dayNumber(start), dayNumber(end)];
+  const step = months === 12 ? 12 : 3;
   let best: string | null = null;
   let bestOverlap = 0;
   for (let y = Number(start.slice(0, 4)); y <= Number(end.slice(0, 4)); y++) {
-    const spans = months === 12 ? [[0, 12, `CY${y}`] as const] : QUARTERS.map((q) => [q * 3, q * 3 + 3, `CY${y}Q${q + 1}`] as const);
-    for (const [fromMonth, toMonth, name] of spans) {
-      const overlap = Math.min(last, Date.UTC(y, toMonth, 1) / DAY_MS - 1) - Math.max(first, Date.UTC(y, fromMonth, 1) / DAY_MS) + 1;
-      if (overlap > 0 && overlap >= bestOverlap) [best, bestOverlap] = [name, overlap];
+    for (let from = 1; from <= 12; from += step) {
+      const to = from + step; // the month after the span (13: January of the next year)
+      const overlap = Math.min(last, daysFromCivil(to === 13 ? y + 1 : y, to === 13 ? 1 : to, 1) - 1) - Math.max(first, daysFromCivil(y, from, 1)) + 1;
+      if (overlap > 0 && overlap >= bestOverlap) [best, bestOverlap] = [step === 12 ? `CY${y}` : `CY${y}Q${(from + 2) / 3}`, overlap];
     }
   }
   return best;
@@ -75,11 +74,15 @@ export function fitsQuarter(months: Months, quarter: QuarterIndex): boolean {
 /** Days since 1970-01-01 of a YYYY-MM-DD string, by integer arithmetic (the hottest call of a derivation). */
 export function dayNumber(date: string): number {
   // charCodeAt − 48 per digit, written out: a helper closure here costs more than the arithmetic.
-  let y = date.charCodeAt(0) * 1000 + date.charCodeAt(1) * 100 + date.charCodeAt(2) * 10 + date.charCodeAt(3) - 53_328;
+  const y = date.charCodeAt(0) * 1000 + date.charCodeAt(1) * 100 + date.charCodeAt(2) * 10 + date.charCodeAt(3) - 53_328;
   const m = date.charCodeAt(5) * 10 + date.charCodeAt(6) - 528;
   const d = date.charCodeAt(8) * 10 + date.charCodeAt(9) - 528;
-  // Days from civil (H. Hinnant): March-based years put the leap day last.
-  if (m <= 2) y--;
+  return daysFromCivil(y, m, d);
+}
+
+/** Days since 1970-01-01 of a year, month (1–12) and day (H. Hinnant's days from civil: March-based years put the leap day last). */
+function daysFromCivil(year: number, m: number, d: number): number {
+  const y = m <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
   const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;

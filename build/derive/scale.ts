@@ -57,30 +57,47 @@ export function correctScales(
 ): void {
   for (const name of order) {
     const { steady, kind } = series[name]!;
-    const open: [ScaledValue, ScaledValue[], ScalePeriod][] = [];
+    const open: ScaledValue[] = []; // values no identity decided, with their period's values and the period
+    const openValues: ScaledValue[][] = [];
+    const openPeriods: ScalePeriod[] = [];
     for (const period of periods) {
-      const values = period.values.get(name) ?? [];
-      values.forEach((v, i) => {
-        if (v.value === 0) return;
+      const values = period.values.get(name);
+      if (!values) continue;
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i]!;
+        if (v.value === 0) continue;
         const reference = identity(period, name, v);
         const byIdentity = reference === null || reference === 0 ? null : stepBetween(v.value, reference, SLACK.identity);
         if (byIdentity !== null) {
           if (byIdentity !== 1) correct(v, byIdentity);
-        } else if (kind === "per_share" || !flippedSign(v, values, i)) open.push([v, values, period]);
-      });
+        } else if (kind === "per_share" || !flippedSign(v, values, i)) {
+          open.push(v);
+          openValues.push(values);
+          openPeriods.push(period);
+        }
+      }
     }
     if (open.length === 0) continue;
     let known: ReturnType<typeof neighbourLanes> | null = null;
     const lanes = () => (known ??= neighbourLanes(periods, name));
-    for (const [v, values, period] of open) {
+    for (let k = 0; k < open.length; k++) {
+      const [v, values, period] = [open[k]!, openValues[k]!, openPeriods[k]!];
       if (!steady && values.length < 2) continue;
-      const other = values.find((w) => w !== v && w.scale === undefined && isStep(stepBetween(v.value, w.value, SLACK.sameFiling)));
+      let other: ScaledValue | undefined;
+      let step: number | null = null;
+      for (const w of values) {
+        if (w === v || w.scale !== undefined) continue;
+        step = stepBetween(v.value, w.value, SLACK.sameFiling);
+        if (isStep(step)) {
+          other = w;
+          break;
+        }
+      }
       if (other) {
-        const step = stepBetween(v.value, other.value, SLACK.sameFiling)!;
         const [b, a] = neighbours(lanes(), period, [v.accn, other.accn]);
         const [mine, theirs] = [agreement(v.value, b, a), agreement(other.value, b, a)];
-        if (mine < theirs) correct(v, step);
-        else if (mine === theirs) v.scaleUnclear = step;
+        if (mine < theirs) correct(v, step!);
+        else if (mine === theirs) v.scaleUnclear = step!;
         continue;
       }
       if (!steady) continue;
@@ -91,7 +108,7 @@ export function correctScales(
       if (isStep(b) && b === a) correct(v, b!);
       else if (isStep(b) || isStep(a)) v.scaleUnclear = (isStep(b) ? b : a)!;
     }
-    sameFiling(periods, name, open);
+    sameFiling(periods, name, open, openPeriods);
   }
 }
 
@@ -100,20 +117,20 @@ export function correctScales(
  * stated its other values of that series so too. Each of them left unclear at that step, or that agrees with no
  * neighbour as filed but does once corrected, is corrected with them.
  */
-function sameFiling(periods: readonly ScalePeriod[], name: string, open: readonly [ScaledValue, ScaledValue[], ScalePeriod][]): void {
+function sameFiling(periods: readonly ScalePeriod[], name: string, open: readonly ScaledValue[], openPeriods: readonly ScalePeriod[]): void {
   const slips = new Map<string, number>();
   for (const p of periods) for (const v of p.values.get(name) ?? []) if (v.scale && v.scale.factor !== -1) slips.set(v.accn, v.scale.factor);
   if (slips.size === 0) return;
   const lanes = neighbourLanes(periods, name);
-  for (const [v, , period] of open) {
+  open.forEach((v, k) => {
     const step = slips.get(v.accn);
-    if (step === undefined || v.scale) continue;
-    const [before, after] = neighbours(lanes, period, [v.accn]);
+    if (step === undefined || v.scale) return;
+    const [before, after] = neighbours(lanes, openPeriods[k]!, [v.accn]);
     if (v.scaleUnclear === step || agreement(v.value / step, before, after) > agreement(v.value, before, after)) {
       delete v.scaleUnclear;
       correct(v, step);
     }
-  }
+  });
 }
 
 /**

@@ -1,0 +1,33 @@
+// Needs the whole shared mirror (../shared/edgar; skipped, visibly, without it): each fixture is what cut-edgar.ts makes
+// of the mirror's file today (so a change to the concepts the builder reads fails here until the fixtures are re-cut),
+// and a cut company facts file derives the very same earnings as the whole file.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { deriveEarnings } from "../build/derive/earnings.ts";
+import { parseCompanyFacts } from "../build/parse/companyfacts.ts";
+import { parseSubmissions } from "../build/parse/submissions.ts";
+import { describeMirror, EDGAR_DIR, MIRROR, readEdgar } from "./_edgar.ts";
+import { fixtureBytes, readFixtureProvenance } from "./fixtures/cut-edgar.ts";
+
+const lines = readFixtureProvenance(readFileSync(join(EDGAR_DIR, "PROVENANCE.md"), "utf8"));
+
+describeMirror("the fixtures against the whole shared mirror", () => {
+  it.each(lines)("$path ($how): what cut-edgar.ts makes of the mirror's file", ({ path, how }) => {
+    const made = fixtureBytes(how, readFileSync(join(MIRROR.dir, path)));
+    expect(made.equals(readFileSync(join(EDGAR_DIR, path)))).toBe(true);
+  });
+
+  it.each(lines.filter((l) => l.how === "facts"))("$path: the cut derives the same earnings as the whole file", ({ path }) => {
+    const whole = deriveEarnings(parseCompanyFacts(MIRROR.read(path)));
+    expect(deriveEarnings(parseCompanyFacts(readEdgar(path)))).toEqual(whole);
+    expect(whole.periods.length).toBeGreaterThan(0);
+  });
+
+  it.each(lines.filter((l) => l.how === "submissions"))("$path: the cut holds the newest filings of the merged file, in order", ({ path }) => {
+    const whole = parseSubmissions(MIRROR.read(path));
+    const cut = parseSubmissions(readEdgar(path));
+    expect(cut.filings.length).toBeGreaterThanOrEqual(1000);
+    expect(whole.filings.slice(0, cut.filings.length)).toEqual(cut.filings);
+  });
+});
