@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
 import type { EarningsPeriod } from "../../schemas/earnings.ts";
-import { parseCompanyFacts } from "../parse/companyfacts.ts";
+import { parseCompanyFacts, type EdgarFact as Fact } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
 import { deriveEarnings } from "./earnings.ts";
 import { checkInvariants } from "./invariants.ts";
@@ -33,16 +33,6 @@ interface Disturb {
   revenueThousands?: number;
 }
 
-interface Fact {
-  start: string;
-  end: string;
-  val: number;
-  accn: string;
-  fy: number;
-  fp: string;
-  form: string;
-  filed: string;
-}
 
 /** One model fiscal year: its dates, label, and the true values of its quarters. */
 interface ModelYear {
