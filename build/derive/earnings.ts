@@ -103,11 +103,20 @@ function filedValues(observations: readonly Observation[]): Map<MetricName, File
       else net[slot] = preferred(series, o, net[slot]);
     }
     // The picked observations themselves (the scale check corrects them in place; nothing else reads them).
-    const list: FiledValue[] = accns.map((_, i) => (net[i] ?? gross[i])!);
-    list.sort((a, b) => (a.filed < b.filed ? -1 : a.filed > b.filed ? 1 : a.accn < b.accn ? -1 : 1));
-    out.set(series as MetricName, list);
+    out.set(series as MetricName, byFiling(accns.map((_, i) => (net[i] ?? gross[i])!)));
   }
   return out;
+}
+
+/** Oldest filing first (filed, then accession): an insertion sort, as a period has a handful of filings. */
+function byFiling(list: FiledValue[]): FiledValue[] {
+  for (let i = 1; i < list.length; i++) {
+    const v = list[i]!;
+    let j = i - 1;
+    while (j >= 0 && (list[j]!.filed > v.filed || (list[j]!.filed === v.filed && list[j]!.accn > v.accn))) list[j + 1] = list[j--]!;
+    list[j + 1] = v;
+  }
+  return list;
 }
 
 /** The better of a filing's two candidates for one metric: the larger revenue, else (or on a tie) the higher priority. */
