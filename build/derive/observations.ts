@@ -135,11 +135,6 @@ export function reportingCurrency(facts: CompanyFacts, series: Readonly<Record<s
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? "USD";
 }
 
-/** Latest filed first, then the greater accession: the order in which "the latest filing wins" (DESIGN "Restatements"). */
-export function byFiled(a: { filed: string; accn: string }, b: { filed: string; accn: string }): number {
-  return a.filed < b.filed ? -1 : a.filed > b.filed ? 1 : a.accn < b.accn ? -1 : a.accn > b.accn ? 1 : 0;
-}
-
 function noteFiling(
   filings: Map<string, Filing>,
   accn: string,
