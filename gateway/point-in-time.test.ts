@@ -2,7 +2,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { serve } from "h3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EarningsPeriod } from "../schemas/earnings.ts";
 import { EarningsDocument } from "../schemas/snapshot.ts";
@@ -10,26 +9,18 @@ import { readJson } from "../storage/json.ts";
 import { documentKey } from "../storage/layout.ts";
 import { openStorage } from "../storage/open.ts";
 import { describeEdgar } from "../test/_edgar.ts";
-import { buildTestData, testGateway } from "../test/_gateway.ts";
-import { removeDir } from "../test/_s3.ts";
+import { startTestGateway, type StartedGateway } from "../test/_gateway.ts";
 
 describeEdgar("earnings as of a date, and each value's history", () => {
-  let data: { dataDir: string; mirror: string };
-  let gw: ReturnType<typeof testGateway>;
+  let started: StartedGateway;
+  let gw: StartedGateway["gw"];
   let key: string;
-  let server: ReturnType<typeof serve>;
   beforeAll(async () => {
-    data = await buildTestData();
-    gw = testGateway(data.dataDir);
+    started = await startTestGateway({ listen: true });
+    gw = started.gw;
     key = (await gw.keys.create("pit")).key;
-    server = serve(gw.app, { port: 0, hostname: "127.0.0.1", silent: true });
-    await server.ready();
   });
-  afterAll(async () => {
-    gw?.close();
-    await server?.close(true);
-    if (data) [data.dataDir, data.mirror].forEach(removeDir);
-  });
+  afterAll(() => started?.close());
   const get = (path: string) => gw.get(path, { headers: { authorization: `Bearer ${key}` } });
   const earnings = async (query: string): Promise<EarningsPeriod[]> => {
     const res = await get(`/earnings/summary?${query}`);
@@ -39,7 +30,7 @@ describeEdgar("earnings as of a date, and each value's history", () => {
   const fy2021 = (rows: EarningsPeriod[]) => rows.find((p) => p.period_start === "2021-01-01" && p.period_end === "2021-12-31");
 
   it("the default answer is the stored rows, byte for byte, with no history in them", async () => {
-    const storage = openStorage(data.dataDir);
+    const storage = openStorage(started.dataDir);
     const text = await (await get("/earnings/summary?ticker=UA")).text();
     const snapshot = JSON.parse(text).meta.snapshot as string;
     const stored = (await readJson(storage, documentKey(snapshot, "UA", "earnings"), EarningsDocument))!;
@@ -99,6 +90,14 @@ describeEdgar("earnings as of a date, and each value's history", () => {
     expect(rest).toEqual(fy2021(await earnings("ticker=UA"))!.metrics.net_income);
   });
 
+  it("period=2014 finds Walmart's fiscal 2014, which its own 10-K tagged 2013 (the calendar's label)", async () => {
+    const rows = await earnings("ticker=WMT&period=2014");
+    expect(rows.map((p) => [p.fiscal_quarter, p.months, p.period_end])).toEqual(
+      expect.arrayContaining([["FY", 12, "2014-01-31"], ["Q4", 3, "2014-01-31"], ["Q1", 3, "2013-04-30"]]),
+    );
+    expect(rows.find((p) => p.months === 12)).toMatchObject({ label_source: "calendar", filed_label: { fiscal_year: 2013, accession: "0000104169-14-000019" } });
+  });
+
   it("a bad as_of or history is a 400 naming the parameter", async () => {
     for (const [query, name] of [["as_of=2024-02-30", "as_of"], ["as_of=yesterday", "as_of"], ["history=yes", "history"]] as const) {
       const res = await get(`/earnings/summary?ticker=UA&${query}`);
@@ -109,8 +108,7 @@ describeEdgar("earnings as of a date, and each value's history", () => {
 
   it("the MCP tool takes as_of and history from the same schema and its result passes the SDK's output check", async () => {
     const client = new Client({ name: "pit-agent", version: "1.0.0" });
-    const base = server.url!.replace(/\/$/, "");
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
     const tool = (await client.listTools()).tools.find((t) => t.name === "get_earnings_summary")!;
     expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["as_of", "history"]));
     const result = (await client.callTool({ name: "get_earnings_summary", arguments: { ticker: "UA", as_of: "2024-05-28", history: true, period: "2021" } })) as CallToolResult;
