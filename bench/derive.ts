@@ -22,7 +22,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   };
   const full = () => {
     periods = 0;
-    for (const t of texts) periods += deriveEarnings(parseCompanyFacts(t)).length;
+    for (const t of texts) periods += deriveEarnings(parseCompanyFacts(t)).periods.length;
   };
   bare();
   full();

@@ -1,7 +1,7 @@
 // One company of the universe, end to end: fetch its EDGAR files, have them made into its three documents
 // (documents.ts, through compute), with counts and freshness. Nothing here writes a snapshot (that is publish/).
 import type { Storage } from "unstorage";
-import type { Counts, Endpoints, Freshness } from "../schemas/snapshot.ts";
+import type { Counts, Endpoints, ExceptionCounts, Freshness } from "../schemas/snapshot.ts";
 import type { Compute } from "./compute.ts";
 import { applyAmendments } from "./derive/insiders.ts";
 import { maxBy, type DocumentOrigin, type EarningsResult, type FilingsResult } from "./documents.ts";
@@ -13,7 +13,15 @@ import { SourceNotFoundError, type Source } from "./sources/source.ts";
 
 /** What building one company produced. */
 export type CompanyOutcome =
-  | { kind: "covered"; documents: EncodedDocuments; counts: Counts; freshness: Freshness; endpoints: Endpoints; form4: Omit<Form4Load, "filings"> }
+  | {
+      kind: "covered";
+      documents: EncodedDocuments;
+      counts: Counts;
+      earnings_exceptions: ExceptionCounts;
+      freshness: Freshness;
+      endpoints: Endpoints;
+      form4: Omit<Form4Load, "filings">;
+    }
   | { kind: "not_covered"; reason: "no_xbrl_history"; evidence: string };
 
 /** Inputs shared by every company of a build. */
@@ -59,6 +67,7 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
     kind: "covered",
     documents: { filings: filings.bytes, earnings: earnings.bytes, insiders: await ctx.compute.encode("insiders", { data: insiders, meta: insidersMeta }) },
     counts: { filings: filings.filings, earnings_periods: earnings.periods, insider_transactions: insiders.length },
+    earnings_exceptions: earnings.exceptions,
     freshness: {
       newest_filing: filings.newest_filing,
       newest_period_end: earnings.newest_period_end,

@@ -1,9 +1,11 @@
 // A company's documents made from its EDGAR files: parsed, derived, validated against their schemas and serialised
 // where they are made, so that only bytes and a few summary fields leave (compute.ts may run these on a worker).
+import { EarningsHistory } from "../schemas/earnings-history.ts";
 import type { FilingItem } from "../schemas/filing.ts";
-import { DOCUMENT_SCHEMAS, type DocumentKind } from "../schemas/snapshot.ts";
+import { DOCUMENT_SCHEMAS, type DocumentKind, type ExceptionCounts } from "../schemas/snapshot.ts";
 import { encodeJson } from "../storage/json.ts";
 import { deriveEarnings } from "./derive/earnings.ts";
+import { countExceptions } from "./derive/invariants.ts";
 import { INSIDER_FORMS } from "./form4s.ts";
 import { parseCompanyFacts } from "./parse/companyfacts.ts";
 import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "./parse/submissions.ts";
@@ -19,6 +21,8 @@ export interface EarningsResult {
   bytes: Uint8Array | null;
   periods: number;
   newest_period_end: string | null;
+  /** Marked exceptions to the series invariants, by invariant (issue 14: counted in the manifest). */
+  exceptions: ExceptionCounts;
 }
 
 /** What the main submissions file needs next: the older pages reaching into the Form 4 look-back, by name. */
@@ -35,16 +39,22 @@ export interface FilingsResult {
   insider_filings: FilingItem[];
 }
 
-/** Company facts text → the earnings document (throws the parser's typed errors). */
+/**
+ * Company facts text → the earnings document (throws the parser's typed errors). Its `history` section (every value
+ * each period had, for `as_of` and `history=true`) is validated here and stored as JSON text, so that the gateway's
+ * default answer parses and sends `data` alone and reads the history only when asked (issue 14 "Point in time").
+ */
 export function earningsDocument(text: string, cik: number, origin: DocumentOrigin): EarningsResult {
-  const periods = deriveEarnings(parseCompanyFacts(text, { cik }));
-  if (periods.length === 0) return { bytes: null, periods: 0, newest_period_end: null };
+  const { periods, history } = deriveEarnings(parseCompanyFacts(text, { cik }));
+  const exceptions = countExceptions(periods);
+  if (periods.length === 0) return { bytes: null, periods: 0, newest_period_end: null, exceptions };
   const newest = maxBy(periods, (p) => `${p.filed_at}|${p.source_accession}`)!;
   const meta = { ...origin, source_accession: newest.source_accession, filed_at: newest.filed_at };
   return {
-    bytes: encodeDocument("earnings", { data: periods, meta }),
+    bytes: encodeDocument("earnings", { data: periods, meta, history: encodeJson(EarningsHistory, history, "the earnings history") }),
     periods: periods.length,
     newest_period_end: periods.reduce<string | null>((max, p) => (max === null || p.period_end > max ? p.period_end : max), null),
+    exceptions,
   };
 }
 

@@ -20,6 +20,11 @@ export async function inspectTicker(storage: Storage, input: string): Promise<st
     `freshness  newest filing ${entry.freshness.newest_filing ?? "-"}, newest period end ${entry.freshness.newest_period_end ?? "-"}, ` +
       `newest Form 4 ${entry.freshness.newest_form4 ?? "-"}, built ${entry.freshness.built_at ?? "-"}`,
   ];
+  const exceptions = entry.earnings_exceptions;
+  if (exceptions?.periods) {
+    const rules = Object.entries(exceptions).filter(([rule, n]) => rule !== "periods" && n > 0).map(([rule, n]) => `${rule} ${n}`);
+    out.push(`exceptions ${exceptions.periods} earnings periods marked (${rules.join(", ")}): see each period's exceptions and reconciliation`);
+  }
   if (entry.documents_from) {
     const why = entry.error ? "its source failed in a later build" : "later builds were --tickers builds without it";
     out.push(`documents  kept from snapshot ${entry.documents_from} (${why})`);

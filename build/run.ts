@@ -167,7 +167,8 @@ async function manifestEntry(
   const base = { cik: entry.cik, name: entry.name };
   if (outcome.kind === "covered") {
     summary.covered++;
-    return { ...base, covered: true, counts: outcome.counts, freshness: outcome.freshness, endpoints: outcome.endpoints, form4: outcome.form4 };
+    const { counts, earnings_exceptions, freshness, endpoints, form4 } = outcome;
+    return { ...base, covered: true, counts, earnings_exceptions, freshness, endpoints, form4 };
   }
   if (outcome.kind === "not_covered") {
     summary.not_covered[outcome.reason] = (summary.not_covered[outcome.reason] ?? 0) + 1;

@@ -8,6 +8,10 @@ export interface FilterQuery {
   limit?: number | undefined;
   period?: string | undefined;
   since?: string | undefined;
+  /** Earnings as they stood on this day (point-in-time.ts). */
+  as_of?: string | undefined;
+  /** Earnings metrics with every value they had (point-in-time.ts). */
+  history?: boolean | undefined;
 }
 
 /** Indices of the rows an answer keeps, in document order (newest first). */

@@ -25,6 +25,8 @@ export interface PreparedDocument {
   answers: Map<string, Answer>;
   /** The serialised meta after `retrieved_at`, per cache state (envelope.ts `metaTail`). */
   metaTails: Partial<Record<"hit" | "miss", Buffer>>;
+  /** An earnings document's history section as JSON text, parsed only for point-in-time answers (point-in-time.ts). */
+  history?: string;
 }
 
 /** Logs the store's events (a structured logger, or nothing). */
@@ -124,9 +126,10 @@ export class SnapshotStore {
       throw new ApiError("storage_unavailable", "The document is not in storage.", { headers: { "retry-after": "5" } });
     }
     // Trusted inside: the builder validated this document against its schema when it wrote it (STYLE habit 4).
-    const parsed = JSON.parse(text) as { data: Record<string, unknown>[]; meta: DocumentMeta };
+    const parsed = JSON.parse(text) as { data: Record<string, unknown>[]; meta: DocumentMeta; history?: string };
     const rowJson = parsed.data.map((row) => JSON.stringify(row));
     const doc: PreparedDocument = { rows: parsed.data, rowJson, meta: parsed.meta, answers: new Map(), metaTails: {} };
+    if (typeof parsed.history === "string") doc.history = parsed.history;
     this.#cache.set(key, doc, text.length * 3);
     return { doc, cache: "miss" };
   }

@@ -92,7 +92,10 @@ export const ROUTES = [
     description:
       "Fiscal years, quarters (Q4 derived and marked) and year-to-date periods with revenue, net income (the parent's share), " +
       "operating income, gross profit, EPS and diluted shares. Restated values resolve to the latest filing; fiscal labels " +
-      "are those of the original filing. Every value names its concept, unit and source accession.",
+      "are the original filing's where they agree with the company's fiscal calendar (label_source says which). Each fiscal " +
+      "year uses one concept per metric; years whose quarters do not add up are marked (reconciled: false); unit-scale " +
+      "slips are corrected and marked. Every value names its concept, unit and source accession. as_of answers as of a " +
+      "date; history=true lists every value each metric had.",
     query: EarningsQuery,
     payload: z.array(EarningsPeriod),
     price: "$0.02",

@@ -36,6 +36,19 @@ export const FilingsQuery = z.object({
   limit: Limit,
 });
 
+/** `history`: `true` or `false` in a query string; MCP clients may send a boolean. Documented as a boolean. */
+const HISTORY_ERROR = "history must be true or false";
+const History = z
+  .preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean({ error: HISTORY_ERROR }))
+  .optional()
+  .meta({
+    description:
+      "true: every metric also lists each value it had, in filing order (value, concept, unit, accession, form, filed_at), " +
+      "up to as_of when given.",
+    example: true,
+    override: { type: "boolean" },
+  });
+
 export const EarningsQuery = z.object({
   ticker: TickerInput,
   period: z
@@ -48,6 +61,13 @@ export const EarningsQuery = z.object({
         "2023 or FY2023 (that fiscal year and its quarters), CY2023Q4 / CY2023 (the SEC calendar frame).",
       example: "quarterly",
     }),
+  as_of: IsoDate.optional().meta({
+    description:
+      "Point in time (YYYY-MM-DD): the answer as it stood then — only values from filings accepted on or before that day, the " +
+      "latest of those winning; periods not yet reported are absent; labels are today's.",
+    example: "2020-06-30",
+  }),
+  history: History,
 });
 
 export const InsidersQuery = z.object({

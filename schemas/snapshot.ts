@@ -1,7 +1,7 @@
 // What the builder publishes and the gateway reads: per-ticker documents, the manifest, current.json.
 // Layout (DESIGN "Storage and publishing"): snapshots/<build_id>/{manifest.json, tickers/<T>/<kind>.json}.
 import { z } from "zod";
-import { EarningsPeriod } from "./earnings.ts";
+import { EarningsPeriod, INVARIANTS } from "./earnings.ts";
 import { FilingItem } from "./filing.ts";
 import { InsiderTransaction } from "./insider.ts";
 import { Accession, Cik, IsoDate, IsoDateTime, Ticker } from "./primitives.ts";
@@ -31,7 +31,13 @@ function document<T extends z.ZodType>(row: T) {
   return z.object({ data: z.array(row), meta: DocumentMeta });
 }
 export const FilingsDocument = document(FilingItem);
-export const EarningsDocument = document(EarningsPeriod);
+/**
+ * The earnings document also carries its history section (schemas/earnings-history.ts) as JSON text: validated when
+ * built, parsed by the gateway only for `as_of` or `history=true`, so the default answer never touches it.
+ */
+export const EarningsDocument = document(EarningsPeriod).extend({
+  history: z.string().optional().meta({ description: "EarningsHistory as JSON text, one entry per row of data." }),
+});
 export const InsidersDocument = document(InsiderTransaction);
 export type FilingsDocument = z.infer<typeof FilingsDocument>;
 export type EarningsDocument = z.infer<typeof EarningsDocument>;
@@ -59,6 +65,16 @@ export const Freshness = z.object({
 });
 export type Freshness = z.infer<typeof Freshness>;
 
+/**
+ * Marked exceptions to the earnings series invariants (issue 14 "Enforced and audited"): how many periods carry each,
+ * `reconciled` counting the fiscal years whose quarters do not add up; `periods` counts periods with any.
+ */
+export const ExceptionCounts = z.object({
+  periods: z.number().int().nonnegative(),
+  ...(Object.fromEntries(INVARIANTS.map((rule) => [rule, z.number().int().nonnegative()])) as Record<(typeof INVARIANTS)[number], z.ZodNumber>),
+});
+export type ExceptionCounts = z.infer<typeof ExceptionCounts>;
+
 /** Which paid endpoints return a non-empty answer for the ticker. */
 export const Endpoints = z.object({
   "/filings/latest": z.boolean(),
@@ -79,6 +95,9 @@ export const ManifestTicker = z.object({
   counts: Counts,
   freshness: Freshness,
   endpoints: Endpoints,
+  earnings_exceptions: ExceptionCounts.optional().meta({
+    description: "Periods of the earnings document whose filings break a series invariant, marked and explained in the data.",
+  }),
   documents_from: z.string().optional().meta({
     description:
       "Build id whose documents this ticker serves when this build did not rebuild it: its source failed (see `error`), " +

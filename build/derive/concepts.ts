@@ -1,26 +1,17 @@
 // Which XBRL concepts feed each earnings metric, in priority order (DESIGN "Derivation rules" → Earnings; pitfalls 16–18).
 // Data only: no logic beyond lookups, never label or fuzzy matching (pitfall 17: match concepts exactly).
 import type { MetricName } from "../../schemas/earnings.ts";
-
-/** How a metric's unit relates to the company's reporting currency: money, money per share, or a share count. */
-export type UnitKind = "currency" | "per_share" | "shares";
-
-/** A metric's concepts, highest priority first, and the kind of unit its values carry. */
-export interface MetricConcepts {
-  kind: UnitKind;
-  /** Additive over time (a fiscal year is the sum of its quarters), so Q4 = FY − nine months is sound (pitfall 13). */
-  additive: boolean;
-  concepts: readonly string[];
-}
+import type { SeriesSpec } from "./observations.ts";
 
 /**
  * Taxonomy-qualified concepts per metric. The concept is chosen per period and per filing (pitfall 14: companies
  * change tags), so each list mixes the old and new tags; us-gaap first, then ifrs-full (a filer uses one of them).
  */
-export const METRIC_CONCEPTS: Readonly<Record<MetricName, MetricConcepts>> = {
+export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
   revenue: {
     kind: "currency",
     additive: true,
+    steady: true,
     concepts: [
       "us-gaap:Revenues", // the total-revenue line; for banks and insurers the all-in total (pitfall 16: MetLife, SoFi)
       "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", // ASC 606 total (2018+) for most industrials (Apple)
@@ -36,6 +27,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, MetricConcepts>> = {
   net_income: {
     kind: "currency",
     additive: true,
+    steady: false,
     concepts: [
       // Only the parent's share: us-gaap:ProfitLoss includes noncontrolling interests and
       // NetIncomeLossAvailableToCommonStockholdersBasic is after preferred dividends (pitfall 17, Micron).
@@ -47,6 +39,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, MetricConcepts>> = {
   operating_income: {
     kind: "currency",
     additive: true,
+    steady: false,
     concepts: [
       "us-gaap:OperatingIncomeLoss", // operating income; often absent for banks and insurers → null, never computed (pitfall 18)
       "ifrs-full:ProfitLossFromOperatingActivities", // IFRS operating profit
@@ -55,6 +48,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, MetricConcepts>> = {
   gross_profit: {
     kind: "currency",
     additive: true,
+    steady: false,
     concepts: [
       "us-gaap:GrossProfit", // revenue less cost of revenue, as tagged; not computed when absent
       "ifrs-full:GrossProfit", // the same line under IFRS
@@ -63,6 +57,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, MetricConcepts>> = {
   eps_basic: {
     kind: "per_share",
     additive: false,
+    steady: false,
     concepts: [
       "us-gaap:EarningsPerShareBasic", // basic EPS
       "us-gaap:EarningsPerShareBasicAndDiluted", // one tag when basic equals diluted (loss years, simple structures)
@@ -73,6 +68,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, MetricConcepts>> = {
   eps_diluted: {
     kind: "per_share",
     additive: false,
+    steady: false,
     concepts: [
       "us-gaap:EarningsPerShareDiluted", // diluted EPS
       "us-gaap:EarningsPerShareBasicAndDiluted", // one tag when basic equals diluted
@@ -83,6 +79,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, MetricConcepts>> = {
   diluted_shares: {
     kind: "shares",
     additive: false,
+    steady: true,
     concepts: [
       "us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding", // diluted weighted-average shares (pitfall 7: not dei cover counts)
       "us-gaap:WeightedAverageNumberOfShareOutstandingBasicAndDiluted", // one count when basic equals diluted

@@ -248,12 +248,12 @@ function filing(accn: string, form: string, filed: string, fy: number, fp: strin
 
 function derive(concepts: Concepts): EarningsPeriod[] {
   const usGaap = Object.fromEntries(Object.entries(concepts).map(([key, units]) => [key.replace("us-gaap:", ""), { units }]));
-  return deriveEarnings(parseCompanyFacts(JSON.stringify({ cik: 1234, entityName: "Example Corp", facts: { "us-gaap": usGaap } })));
+  return deriveEarnings(parseCompanyFacts(JSON.stringify({ cik: 1234, entityName: "Example Corp", facts: { "us-gaap": usGaap } }))).periods;
 }
 
 function deriveIfrs(concepts: Record<string, Record<string, Fact[]>>): EarningsPeriod[] {
   const ifrs = Object.fromEntries(Object.entries(concepts).map(([name, units]) => [name, { units }]));
-  return deriveEarnings(parseCompanyFacts(JSON.stringify({ cik: 1234, entityName: "Example Corp", facts: { "ifrs-full": ifrs } })));
+  return deriveEarnings(parseCompanyFacts(JSON.stringify({ cik: 1234, entityName: "Example Corp", facts: { "ifrs-full": ifrs } }))).periods;
 }
 
 function find(periods: EarningsPeriod[], start: string, end: string): EarningsPeriod {

@@ -1,9 +1,11 @@
 import { expect, it } from "vitest";
+import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
 import { EarningsPeriod, type Metric } from "../../schemas/earnings.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { parseCompanyFacts } from "../parse/companyfacts.ts";
-import { EARNINGS_CONCEPTS } from "./concepts.ts";
+import { EARNINGS_CONCEPTS, METRIC_CONCEPTS } from "./concepts.ts";
 import { deriveEarnings } from "./earnings.ts";
+import { checkInvariants } from "./invariants.ts";
 import { addDays } from "./periods.ts";
 
 const FOLDER = "api/xbrl/companyfacts";
@@ -25,7 +27,8 @@ describeEdgar("deriveEarnings on every company facts file of the mirror", () => 
   const files = listEdgar(FOLDER);
   const load = (file: string) => {
     const text = readEdgar(`${FOLDER}/${file}`);
-    return { raw: JSON.parse(text) as RawFile, periods: deriveEarnings(parseCompanyFacts(text)) };
+    const { periods, history } = deriveEarnings(parseCompanyFacts(text));
+    return { raw: JSON.parse(text) as RawFile, periods, history };
   };
 
   it.each(files)("%s: unique (start, end), valid, newest first, traceable to periodic filings in the file", (file) => {
@@ -47,6 +50,35 @@ describeEdgar("deriveEarnings on every company facts file of the mirror", () => 
         expect(m.filed_at <= p.filed_at).toBe(true);
       }
     }
+  });
+
+  it.each(files)("%s: every series invariant holds or is a marked, explained exception", (file) => {
+    const { periods } = load(file);
+    const violations = checkInvariants(periods, METRIC_CONCEPTS);
+    expect(violations.filter((v) => !v.marked)).toEqual([]);
+    for (const p of periods) {
+      for (const e of p.exceptions) expect(e.message.length).toBeGreaterThan(20);
+      if (p.reconciled === false) expect(p.reconciliation.length).toBeGreaterThan(0);
+      if (p.months !== 12) expect([p.reconciled, p.reconciliation]).toEqual([null, []]);
+    }
+    // The invariants by name, checked independently of the checker: unique labels, one period per span.
+    const labels = periods.map((p) => `${p.fiscal_year} ${p.fiscal_quarter} ${p.months}`);
+    const marked = (p: EarningsPeriod, rule: string) => p.exceptions.some((e) => e.rule === rule);
+    const duplicated = labels.filter((l, i) => labels.indexOf(l) !== i);
+    expect(periods.filter((p, i) => duplicated.includes(labels[i]!) && !marked(p, "unique_labels"))).toEqual([]);
+    for (const a of periods) {
+      const close = periods.filter((b) => b !== a && b.months === a.months && Math.abs(Date.parse(b.period_end) - Date.parse(a.period_end)) <= 7 * 86_400_000);
+      if (close.length) expect(marked(a, "one_period_per_span")).toBe(true);
+    }
+  });
+
+  it.each(files)("%s: each row is its history read as of today; fiscal years before any filing are absent", (file) => {
+    const { periods, history } = load(file);
+    expect(history).toHaveLength(periods.length);
+    periods.forEach((p, i) => expect(periodAsOf(p, history[i]!, LATEST, false)).toEqual(p));
+    const first = periods.reduce((min, p) => Object.values(p.metrics).reduce((m, x) => (x && x.filed_at < m ? x.filed_at : m), min), "9999");
+    expect(periods.filter((p, i) => periodAsOf(p, history[i]!, first, false) !== null).length).toBeGreaterThan(0);
+    expect(periods.filter((p, i) => periodAsOf(p, history[i]!, "1990-01-01", false) !== null)).toEqual([]);
   });
 
   it.each(files)("%s: each label comes from the earliest periodic filing whose own latest duration end is the period end", (file) => {
@@ -73,7 +105,7 @@ describeEdgar("deriveEarnings on every company facts file of the mirror", () => 
     const { raw, periods } = load(file);
     const filed = [...new Set(allFacts(raw).map(({ fact }) => fact.filed))].sort();
     const cutoff = filed[Math.floor(filed.length * 0.6)]!;
-    const early = deriveEarnings(parseCompanyFacts(JSON.stringify(filterFiled(raw, cutoff))));
+    const early = deriveEarnings(parseCompanyFacts(JSON.stringify(filterFiled(raw, cutoff)))).periods;
     const later = new Map(periods.map((p) => [`${p.period_start}/${p.period_end}`, p]));
     let compared = 0;
     for (const p of early.filter((e) => !e.label_inferred)) {
@@ -84,26 +116,32 @@ describeEdgar("deriveEarnings on every company facts file of the mirror", () => 
     expect(compared).toBeGreaterThan(0);
   });
 
-  it.each(files)("%s: a derived Q4 is the fiscal year minus its nine months, to the unit", (file) => {
-    const { periods } = load(file);
+  it.each(files)("%s: a derived Q4 is the fiscal year minus its nine months of the same vintage, to the unit", (file) => {
+    const { periods, history } = load(file);
     const byKey = new Map(periods.map((p) => [`${p.period_start}/${p.period_end}`, p]));
     for (const q4 of periods.filter((p) => p.derived)) {
       expect([q4.months, q4.fiscal_quarter]).toEqual([3, "Q4"]);
       expect([q4.metrics.eps_basic, q4.metrics.diluted_shares]).toEqual([null, null]);
-      const year = periods.find((p) => p.months === 12 && p.period_end === q4.period_end)!;
+      const y = periods.findIndex((p) => p.months === 12 && p.period_end === q4.period_end);
+      const year = periods[y]!;
       expect(q4.fiscal_year).toBe(year.fiscal_year);
       const nine = byKey.get(`${year.period_start}/${addDays(q4.period_start, -1)}`);
       for (const name of ["revenue", "net_income"] as const) {
         const [fy, ytd, derived] = [year.metrics[name], nine?.metrics[name], q4.metrics[name]];
-        if (fy && ytd) expect(derived?.value).toBe(fy.value - ytd.value);
         if (derived) expect(derived.derived).toBe(true);
+        if (!fy || !ytd || !derived || fy.concept !== ytd.concept) continue;
+        // The year the nine months are subtracted from is one the year's own history held (the same vintage): today's
+        // value unless the year was restated after the nine months were last reported (Apple's fiscal 2008).
+        const yearValues = history[y]!.metrics[name]!.map((e) => e.value);
+        expect(yearValues).toContain(derived.value + ytd.value);
+        if (!fy.restated) expect(derived.value).toBe(fy.value - ytd.value);
       }
     }
   });
 });
 
 describeEdgar("hand-checked figures", () => {
-  const periodsOf = (cik: string) => deriveEarnings(parseCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`)));
+  const periodsOf = (cik: string) => deriveEarnings(parseCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`))).periods;
   const period = (periods: EarningsPeriod[], start: string, end: string) => {
     const p = periods.find((x) => x.period_start === start && x.period_end === end);
     if (!p) throw new Error(`no period ${start}..${end}`);
@@ -230,6 +268,132 @@ describeEdgar("hand-checked figures", () => {
     expect(fy2023.metrics.revenue).toMatchObject({ value: 2_161_735_800_000, unit: "TWD", concept: "ifrs-full:Revenue" });
     expect(fy2023.metrics.net_income).toMatchObject({ unit: "TWD", concept: "ifrs-full:ProfitLossAttributableToOwnersOfParent" });
     expect(fy2023.metrics.eps_diluted?.unit).toBe("TWD/shares");
+  });
+});
+
+describeEdgar("series that hold together (issue 14), checked against the filings", () => {
+  const seriesOf = (cik: string) => deriveEarnings(parseCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`)));
+  const find = (periods: EarningsPeriod[], start: string, end: string) => periods.filter((p) => p.period_start === start && p.period_end === end);
+
+  it("Walmart: the years to January 2014 and 2015 are fiscal 2014 and 2015; its 10-K's own fy 2013 is kept as filed_label", () => {
+    const { periods } = seriesOf("0000104169");
+    // 10-K for the year ended 2014-01-31 (0000104169-14-000019, filed 2014-03-21): Walmart calls it fiscal 2014 and
+    // tags fy=2013; total revenues 476,294 ($ millions). The 10-K for the year to 2015-01-31 tags fy=2015.
+    expect(find(periods, "2013-02-01", "2014-01-31")).toEqual([
+      expect.objectContaining({
+        fiscal_year: 2014,
+        fiscal_quarter: "FY",
+        label_source: "calendar",
+        filed_label: { fiscal_year: 2013, fiscal_quarter: "FY", accession: "0000104169-14-000019" },
+        metrics: expect.objectContaining({ revenue: expect.objectContaining({ value: 476_294_000_000 }) }),
+      }),
+    ]);
+    expect(find(periods, "2014-02-01", "2015-01-31")[0]).toMatchObject({ fiscal_year: 2015, label_source: "filing", filed_label: null });
+    expect(periods.filter((p) => p.fiscal_year === 2014 && p.months === 3).map((p) => p.fiscal_quarter).sort()).toEqual(["Q1", "Q2", "Q3", "Q4"]);
+  });
+
+  it("Walmart: the year to January 2011 uses one concept; its quarters now add up to it", () => {
+    const { periods } = seriesOf("0000104169");
+    // 10-Qs of fiscal 2011 tag total revenues (`Revenues`, with membership income): Q1 99,811 (as revised in the
+    // 10-Q filed 2011-06-03), Q2 103,726, Q3 101,952; the 10-K filed 2013-03-26 gives the year 421,849 ($ millions).
+    const year = periods.filter((p) => p.fiscal_year === 2011 && (p.months === 12 || p.months === 3));
+    expect(new Set(year.map((p) => p.metrics.revenue!.concept))).toEqual(new Set(["us-gaap:Revenues"]));
+    expect(year.find((p) => p.months === 12)).toMatchObject({ reconciled: true, metrics: { revenue: { value: 421_849_000_000 } } });
+    expect(year.find((p) => p.fiscal_quarter === "Q4")!.metrics.revenue).toMatchObject({ value: 116_360_000_000, derived: true });
+  });
+
+  it("Home Depot: one Q2 2012, dated as three filings date it, the 10-Q's other start kept", () => {
+    const { periods } = seriesOf("0000354950");
+    // 10-Q for Q2 fiscal 2012 (0000354950-12-000024, filed 2012-08-22) dates the quarter from 2012-05-01; the 10-K
+    // filed 2013-03-28, the 10-Q filed 2013-08-28 and the 10-K filed 2014-03-27 from 2012-04-30. Net sales 20,570.
+    const q2 = periods.filter((p) => p.fiscal_year === 2012 && p.fiscal_quarter === "Q2" && p.months === 3);
+    expect(q2).toEqual([
+      expect.objectContaining({
+        period_start: "2012-04-30",
+        period_end: "2012-07-29",
+        alternative_dates: [{ period_start: "2012-05-01", period_end: "2012-07-29", accession: "0000354950-12-000024" }],
+        metrics: expect.objectContaining({ revenue: expect.objectContaining({ value: 20_570_000_000 }) }),
+      }),
+    ]);
+  });
+
+  it("Under Armour: one fiscal 2012, valued by its annual reports, not a 10-Q's twelve-month figure", () => {
+    const { periods } = seriesOf("0001336917");
+    // The 10-Q filed 2014-08-05 (0001336917-14-000035) tags 926,149 for 2011-12-31..2012-12-31; the 10-Ks give net
+    // revenues of 1,834,921 ($ thousands) for 2012-01-01..2012-12-31, and the quarters add up to them.
+    const years = periods.filter((p) => p.fiscal_year === 2012 && p.months === 12);
+    expect(years).toHaveLength(1);
+    expect(years[0]).toMatchObject({
+      period_start: "2012-01-01",
+      alternative_dates: [{ period_start: "2011-12-31", period_end: "2012-12-31", accession: "0001336917-14-000035" }],
+      reconciled: true,
+      metrics: { revenue: { value: 1_834_921_000 } },
+    });
+  });
+
+  it("years restated without their quarters are marked with the difference; restated keeps saying what changed", () => {
+    const year = (cik: string, start: string, end: string) => find(seriesOf(cik).periods, start, end)[0]!;
+    // McDonald's 10-K filed 2021-02-23 (0000063908-21-000013) restates 2018 revenues to 21,257.9 from 21,025.2 ($
+    // millions, 10-K filed 2019-02-22) and 2019 to 21,364.4 from 21,285.2; no filing restates their quarters.
+    expect(year("0000063908", "2018-01-01", "2018-12-31")).toMatchObject({
+      reconciled: false,
+      reconciliation: [{ metric: "revenue", quarters_sum: 21_025_200_000, year_value: 21_257_900_000, difference: -232_700_000 }],
+      metrics: { revenue: { value: 21_257_900_000, restated: true, original_value: 21_025_200_000 } },
+    });
+    expect(year("0000063908", "2019-01-01", "2019-12-31").reconciliation).toEqual([
+      { metric: "revenue", quarters_sum: 21_285_200_000, year_value: 21_364_400_000, difference: -79_200_000 },
+    ]);
+    // Under Armour's 10-K filed 2024-05-29 (0001336917-24-000073) restates 2021 net income to 351,003 from 360,060.
+    expect(year("0001336917", "2021-01-01", "2021-12-31").reconciliation).toContainEqual({
+      metric: "net_income",
+      quarters_sum: 360_060_000,
+      year_value: 351_003_000,
+      difference: 9_057_000,
+    });
+    // Walmart's 10-K filed 2014-03-21 (0000104169-14-000019) restates fiscal 2012 revenues to 446,509 from 446,950.
+    expect(year("0000104169", "2011-02-01", "2012-01-31")).toMatchObject({
+      fiscal_year: 2012,
+      reconciled: false,
+      reconciliation: expect.arrayContaining([{ metric: "revenue", quarters_sum: 446_950_000_000, year_value: 446_509_000_000, difference: 441_000_000 }]),
+    });
+  });
+
+  it("Apple fiscal 2008: the derived Q4 subtracts the nine months from the year of their own vintage", () => {
+    const { periods } = seriesOf("0000320193");
+    // 10-Q filed 2009-07-22: nine months to 2008-06-28, net sales 24,584; 10-K filed 2009-10-27: fiscal 2008, 32,479.
+    // The 10-K/A filed 2010-01-25 restates the year to 37,491 (new revenue recognition) without its nine months.
+    expect(find(periods, "2008-06-29", "2008-09-27")[0]!.metrics.revenue).toMatchObject({ value: 7_895_000_000, derived: true, restated: false });
+    expect(find(periods, "2007-09-30", "2008-09-27")[0]!.metrics.revenue).toMatchObject({ value: 37_491_000_000, restated: true, original_value: 32_479_000_000 });
+  });
+
+  it("share counts filed in millions or thousands under `shares` are corrected and marked, never restatements", () => {
+    const year = (cik: string, start: string, end: string) => find(seriesOf(cik).periods, start, end)[0]!.metrics.diluted_shares;
+    // McDonald's 10-K filed 2022-02-24 (0000063908-22-000011): 2021 diluted weighted-average shares 751.8 million,
+    // tagged 751,800,000; its 10-K filed 2024-02-22 (0000063908-24-000072) tags 751.8. Net income 7,545.2 ÷ EPS 10.04.
+    expect(year("0000063908", "2021-01-01", "2021-12-31")).toMatchObject({
+      value: 751_800_000,
+      restated: false,
+      original_value: null,
+      scale_corrected: { factor: 0.000001, value_as_filed: 751.8 },
+      source_accession: "0000063908-24-000072",
+    });
+    expect(year("0000063908", "2024-01-01", "2024-12-31")).toMatchObject({ value: 721_900_000, scale_corrected: { factor: 0.000001, value_as_filed: 721.9 } });
+    // Under Armour's 10-K filed 2011-02-24 (0001193125-11-044799) tags 2008 diluted shares 50,342 (thousands).
+    expect(year("0001336917", "2008-01-01", "2008-12-31")).toMatchObject({ value: 50_342_000, scale_corrected: { factor: 0.001, value_as_filed: 50_342 } });
+    // Texas Instruments' 10-Q filed 2010-11-04 (0001140361-10-043558) re-tags Q3 2009's 1,268 million as 1,268.
+    expect(year("0000097476", "2009-07-01", "2009-09-30")).toMatchObject({ value: 1_268_000_000, restated: false });
+  });
+
+  it("SunEdison: a later 10-Q's flipped sign is corrected, not shown as a swing to profit", () => {
+    const { periods } = seriesOf("0000945436");
+    // 10-Q filed 2013-05-09 (0000945436-13-000051) restates the 2012 first-quarter net loss to (98.6) million; the
+    // 10-Q filed 2013-11-12 (0000945436-13-000129) tags it +98.6.
+    expect(find(periods, "2012-01-01", "2012-03-31")[0]!.metrics.net_income).toMatchObject({
+      value: -98_600_000,
+      scale_corrected: { factor: -1, value_as_filed: 98_600_000 },
+      restated: true,
+      original_value: -92_000_000,
+    });
   });
 });
 

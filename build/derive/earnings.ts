@@ -1,196 +1,303 @@
-// Company facts → earnings periods, by DESIGN "Derivation rules" → Earnings (periods, restatements, labels, Q4, splits).
-// Pure: facts in, periods out; never fetches, never reads the clock, never guesses a value that was not filed.
-import { METRIC_NAMES, type EarningsPeriod, type Metric, type MetricName } from "../../schemas/earnings.ts";
+// Company facts → earnings periods and their history (DESIGN "Derivation rules" → Earnings): earnings as one user of
+// the period, calendar, vintage and scale layer (observations → period-identity → fiscal-calendar → scale → vintage →
+// fourth-quarter → reconcile → invariants). Pure: never fetches, never reads the clock, never guesses an unfiled value.
+import { LATEST, periodAsOf, type PeriodHistory, type ReconciliationState } from "../../schemas/earnings-history.ts";
+import { METRIC_NAMES, type EarningsPeriod, type HistoryEntry, type MetricName, type PeriodException } from "../../schemas/earnings.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS, REVENUE_GROSS_OF_TAX } from "./concepts.ts";
-import { collectFilings, labelPeriod, type PeriodLabel } from "./fiscal-labels.ts";
-import { planFourthQuarters } from "./fourth-quarter.ts";
-import { calendarFrame, classifyMonths, durationDays, type Months } from "./periods.ts";
-import { flagSplitUnadjusted, type History } from "./splits.ts";
+import { learnCalendar, type PeriodLabel } from "./fiscal-calendar.ts";
+import { fourthQuarterTimeline, planFourthQuarter } from "./fourth-quarter.ts";
+import { checkInvariants } from "./invariants.ts";
+import { observe, type Observation } from "./observations.ts";
+import { mergeSpans, type Period } from "./period-identity.ts";
+import { calendarFrame, durationDays, type Months } from "./periods.ts";
+import { reconcileTimeline } from "./reconcile.ts";
+import { correctScales, type ScalePeriod } from "./scale.ts";
+import { flagSplitUnadjusted, PER_SHARE, type History } from "./splits.ts";
+import { combineTimelines, servedTimelines, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
-/** Only periodic reports supply values and labels (DESIGN; pitfall 8: a DEF 14A once won the dedup). */
-const PERIODIC_FORM = /^(10-K|10-Q|20-F|40-F|10-KT|10-QT)(\/A)?$/;
+/** Share counts first: the other checks read them (issue 14 "Scale errors": share counts first, every metric checked). */
+const SCALE_ORDER: readonly MetricName[] = ["diluted_shares", "eps_diluted", "eps_basic", "revenue", "gross_profit", "operating_income", "net_income"];
+const ADDITIVE = METRIC_NAMES.filter((name) => METRIC_CONCEPTS[name].additive);
 
-/** One value one filing reported for one period and metric, from the best concept that filing used. */
-interface Observation {
-  value: number;
-  concept: string;
-  unit: string;
-  accn: string;
-  filed: string;
-  form: string;
-  priority: number;
+/** The earnings document's content: rows newest first, and each row's history (aligned). */
+export interface EarningsSeries {
+  periods: EarningsPeriod[];
+  history: PeriodHistory[];
 }
 
-/** A (start, end) duration and, per metric, each filing's candidates for it. */
-interface PeriodFacts {
+/** A period under derivation: its dates, labels, each filing's value per metric, and per metric its timeline. */
+interface Working {
   start: string;
   end: string;
   months: Months;
-  candidates: Map<MetricName, Map<string, Observation[]>>;
+  label: PeriodLabel;
+  alternatives: Period["alternatives"];
+  values: Map<MetricName, FiledValue[]>;
+  timelines: Partial<Record<MetricName, Entry[]>>;
+  derived: boolean;
+  reconciliation?: ReconciliationState[];
 }
 
-/** Derives the company's earnings periods, newest first (period end descending, then shorter periods first). */
-export function deriveEarnings(facts: CompanyFacts): EarningsPeriod[] {
-  const currency = dominantCurrency(facts);
-  const filings = collectFilings(facts, PERIODIC_FORM);
-  const periods = collectPeriods(facts, currency);
-  const histories = new Map<string, Map<MetricName, History>>();
-  const out = new Map<string, EarningsPeriod>();
-  for (const [key, period] of periods) {
-    const label = labelPeriod(period, filings);
+/** Derives the company's earnings periods, newest first (period end descending, then shorter periods first), with history. */
+export function deriveEarnings(facts: CompanyFacts): EarningsSeries {
+  const observed = observe(facts, METRIC_CONCEPTS);
+  const merged = mergeSpans(observed.spans);
+  const calendar = learnCalendar(
+    merged.map((p) => ({ start: p.start, end: p.end, months: p.months, annual: p.observations.some((o) => o.annual), filings: p.months === 12 ? filingCount(p) : 0 })),
+    observed.filings,
+  );
+  const working: Working[] = [];
+  for (const p of merged) {
+    const label = calendar?.label(p, p.alternatives.length ? [p.end, ...p.alternatives.map((a) => a.end)] : undefined);
     if (!label) continue;
-    const metrics = emptyMetrics();
-    const byMetric = new Map<MetricName, History>();
-    for (const [name, perFiling] of period.candidates) {
-      const history = [...perFiling.values()].map((c) => pick(name, c)).sort(byFiled);
-      byMetric.set(name, history);
-      metrics[name] = toMetric(history);
-    }
-    histories.set(key, byMetric);
-    out.set(key, assemble(period.start, period.end, period.months, label, metrics, false));
+    working.push({ start: p.start, end: p.end, months: p.months, label, alternatives: p.alternatives, values: filedValues(p.observations), timelines: {}, derived: false });
   }
-  addFourthQuarters(out);
-  flagSplitUnadjusted(out, histories);
-  if (out.size === 0) {
+  if (working.length === 0) {
     throw new NoXbrlHistoryError({ cik: facts.cik }, "no income-statement facts from periodic reports (10-K, 10-Q, 20-F…)");
   }
-  return [...out.values()].sort(newestFirst);
+  const scaled: ScalePeriod[] = working.map((w) => ({ end: w.end, months: w.months, values: w.values }));
+  correctScales(scaled, METRIC_CONCEPTS, SCALE_ORDER, sharesFromIncome);
+
+  const years = new Map<number, Working[]>();
+  for (const w of working) {
+    const group = years.get(w.label.fiscalYear);
+    if (group) group.push(w);
+    else years.set(w.label.fiscalYear, [w]);
+  }
+  for (const group of years.values()) {
+    const fourth = addFourthQuarter(group, selectValues(group), calendar!);
+    if (fourth) working.push(fourth);
+    reconcileYear(group);
+  }
+  return assemble(working);
 }
 
-/** The currency most of the company's revenue and net income facts are in (TSMC: TWD; USD convenience figures lose). */
-function dominantCurrency(facts: CompanyFacts): string {
-  const counts = new Map<string, number>();
-  for (const name of ["revenue", "net_income"] as const) {
-    for (const concept of METRIC_CONCEPTS[name].concepts) {
-      for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
-        if (/^[A-Z]{3}$/.test(unit)) counts.set(unit, (counts.get(unit) ?? 0) + list.length);
-      }
-    }
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? "USD";
-}
-
-/** Groups periodic duration facts by (start, end) — pitfall 1: periods are keyed by dates, never by fy/fp. */
-function collectPeriods(facts: CompanyFacts, currency: string): Map<string, PeriodFacts> {
-  const periods = new Map<string, PeriodFacts | null>(); // null: a duration that is no period we publish (DESIGN)
-  const units = { currency, per_share: `${currency}/shares`, shares: "shares" };
-  for (const name of METRIC_NAMES) {
-    const { kind, concepts } = METRIC_CONCEPTS[name];
-    for (let priority = 0; priority < concepts.length; priority++) {
-      const concept = concepts[priority]!;
-      for (const f of facts.concepts[concept]?.[units[kind]] ?? []) {
-        if (f.start === undefined || !PERIODIC_FORM.test(f.form)) continue;
-        const key = `${f.start}/${f.end}`;
-        let period = periods.get(key);
-        if (period === undefined) {
-          const months = classifyMonths(f.start, f.end);
-          period = months === null ? null : { start: f.start, end: f.end, months, candidates: new Map() };
-          periods.set(key, period);
-        }
-        if (period === null) continue;
-        let perFiling = period.candidates.get(name);
-        if (!perFiling) period.candidates.set(name, (perFiling = new Map()));
-        const obs = { value: f.val, concept, unit: units[kind], accn: f.accn, filed: f.filed, form: f.form, priority };
-        const same = perFiling.get(f.accn);
-        if (same) same.push(obs);
-        else perFiling.set(f.accn, [obs]);
-      }
-    }
-  }
-  for (const [key, period] of periods) if (period === null) periods.delete(key);
-  return periods as Map<string, PeriodFacts>;
+/** How many filings report a period: which of two overlapping stated years stands (fiscal-calendar.ts). */
+function filingCount(period: Period): number {
+  return new Set(period.observations.map((o) => o.accn)).size;
 }
 
 /**
- * One filing's value for a period: its highest-priority concept (chosen per period and filing, pitfall 14). For
+ * Each filing's value of each metric for a period: its highest-priority concept (chosen per filing, pitfall 14). For
  * revenue the largest candidate wins instead: a total is never smaller than a slice, and filers tag slices with total
- * tags (pitfall 16; SunEdison's 2010 `Revenues` is a segment, Under Armour's total sits in `SalesRevenueGoodsNet`).
+ * tags (pitfall 16; SunEdison's 2010 `Revenues` is a segment, Under Armour's total sits in `SalesRevenueGoodsNet`);
+ * a revenue tag gross of sales taxes only when the filing tagged no other.
  */
-function pick(name: MetricName, candidates: readonly Observation[]): Observation {
-  const net = name === "revenue" ? candidates.filter((c) => !REVENUE_GROSS_OF_TAX.has(c.concept)) : [];
-  const pool = net.length > 0 ? net : candidates;
-  let best = pool[0]!;
-  for (const c of pool) {
-    const larger = name === "revenue" && c.value > best.value;
-    if (larger || ((name !== "revenue" || c.value === best.value) && c.priority < best.priority)) best = c;
+function filedValues(observations: readonly Observation[]): Map<MetricName, FiledValue[]> {
+  const out = new Map<MetricName, FiledValue[]>();
+  // Observations come grouped by series (observations.ts reads one series' concepts at a time), and a period has a
+  // handful of filings: short lists per series, searched linearly, beat a map per period.
+  let k = 0;
+  while (k < observations.length) {
+    const series = observations[k]!.series;
+    const accns: string[] = [];
+    const net: (Observation | undefined)[] = [];
+    const gross: (Observation | undefined)[] = [];
+    for (; k < observations.length && observations[k]!.series === series; k++) {
+      const o = observations[k]!;
+      let slot = accns.indexOf(o.accn);
+      if (slot < 0) slot = accns.push(o.accn) - 1;
+      if (series === "revenue" && REVENUE_GROSS_OF_TAX.has(o.concept)) gross[slot] = preferred(series, o, gross[slot]);
+      else net[slot] = preferred(series, o, net[slot]);
+    }
+    // The picked observations themselves (the scale check corrects them in place; nothing else reads them).
+    out.set(series as MetricName, byFiling(accns.map((_, i) => (net[i] ?? gross[i])!)));
   }
-  return best;
+  return out;
 }
 
-/** Latest periodic filing wins; restated when it differs from the first reported value (DESIGN "Restatements"). */
-function toMetric(history: readonly Observation[]): Metric {
-  const first = history[0]!;
-  const last = history[history.length - 1]!;
-  const restated = last.value !== first.value;
-  return {
-    value: last.value,
-    unit: last.unit,
-    concept: last.concept,
-    source_accession: last.accn,
-    filed_at: last.filed,
-    form: last.form,
-    restated,
-    original_value: restated ? first.value : null,
-    original_accession: restated ? first.accn : null,
-    derived: false,
+/** Oldest filing first (filed, then accession): an insertion sort, as a period has a handful of filings. */
+function byFiling(list: FiledValue[]): FiledValue[] {
+  for (let i = 1; i < list.length; i++) {
+    const v = list[i]!;
+    let j = i - 1;
+    while (j >= 0 && (list[j]!.filed > v.filed || (list[j]!.filed === v.filed && list[j]!.accn > v.accn))) list[j + 1] = list[j--]!;
+    list[j + 1] = v;
+  }
+  return list;
+}
+
+/** The better of a filing's two candidates for one metric: the larger revenue, else (or on a tie) the higher priority. */
+function preferred(series: string, candidate: Observation, best: Observation | undefined): Observation {
+  if (!best) return candidate;
+  const revenue = series === "revenue";
+  if (revenue && candidate.value > best.value) return candidate;
+  return (!revenue || candidate.value === best.value) && candidate.priority < best.priority ? candidate : best;
+}
+
+/**
+ * Diluted shares implied by the same filing's net income and diluted EPS (else the latest of each): the identity that
+ * tells a share count filed in millions from a real one (McDonald's 2021 diluted shares: 7,545 million ÷ 10.04).
+ */
+function sharesFromIncome(period: ScalePeriod, series: string, value: { accn: string }): number | null {
+  if (series !== "diluted_shares") return null;
+  const of = (name: MetricName) => {
+    const list = period.values.get(name);
+    return (list?.find((v) => v.accn === value.accn) ?? list?.at(-1))?.value;
   };
+  const income = of("net_income");
+  const eps = of("eps_diluted") ?? of("eps_basic");
+  return income === undefined || eps === undefined || Math.abs(eps) < 0.01 ? null : income / eps;
 }
 
-/** Adds derived fourth quarters and completes filed ones with the additive metrics they lack (DESIGN "Q4"). */
-function addFourthQuarters(periods: Map<string, EarningsPeriod>): void {
-  for (const plan of planFourthQuarters(periods)) {
-    const key = `${plan.start}/${plan.end}`;
-    const filed = periods.get(key);
-    const metrics = { ...(filed?.metrics ?? emptyMetrics()), ...plan.metrics };
-    const year = plan.fiscalYear;
-    const label: PeriodLabel = filed
-      ? { fiscalYear: filed.fiscal_year, fiscalQuarter: filed.fiscal_quarter, labelAccession: filed.label_accession, inferred: filed.label_inferred }
-      : { fiscalYear: year.fiscal_year, fiscalQuarter: "Q4", labelAccession: year.label_accession, inferred: year.label_inferred };
-    periods.set(key, assemble(plan.start, plan.end, 3, label, metrics, !filed));
+/** Every metric's timelines for the periods of one fiscal year (one concept, latest filing within it); the concept choices. */
+function selectValues(group: Working[]): Partial<Record<MetricName, ConceptChoice[]>> {
+  const concepts: Partial<Record<MetricName, ConceptChoice[]>> = {};
+  for (const name of METRIC_NAMES) {
+    const periods = group.map((w) => ({ filed: w.values.get(name) ?? [], year: w.months === 12 }));
+    if (periods.every((p) => p.filed.length === 0)) continue;
+    const served = servedTimelines(periods);
+    group.forEach((w, i) => {
+      if (served.timelines[i]!.length) w.timelines[name] = served.timelines[i]!;
+    });
+    concepts[name] = served.concepts;
   }
+  return concepts;
 }
 
-/** One output period: dates, frame, labels, metrics, and the latest filing among its metrics as its source. */
-function assemble(
-  start: string,
-  end: string,
-  months: Months,
-  label: PeriodLabel,
-  metrics: EarningsPeriod["metrics"],
-  derived: boolean,
-): EarningsPeriod {
-  const source = Object.values(metrics).reduce<Metric | null>(
-    (a, m) => (m && (!a || m.filed_at > a.filed_at || (m.filed_at === a.filed_at && m.source_accession > a.source_accession)) ? m : a),
-    null,
-  )!;
+/**
+ * The fiscal year's Q4, added (derived) or completed: additive metrics it lacks come from the year − nine months of the
+ * same vintage, in the year's concept; diluted EPS only from its net income ÷ a filed Q4 diluted share count (pitfall 13).
+ */
+function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName, ConceptChoice[]>>, calendar: { label: (p: { start: string; end: string; months: Months }) => PeriodLabel | null }): Working | null {
+  const year = group.find((w) => w.months === 12);
+  if (!year) return null;
+  const plan = planFourthQuarter(year, group);
+  if (!plan) return null;
+  let q4 = group.find((w) => w.months === 3 && w.end === plan.end && w.label.fiscalQuarter === "Q4");
+  const created = !q4;
+  if (!q4) {
+    const label = calendar.label({ start: plan.start, end: plan.end, months: 3 });
+    if (!label || label.fiscalYear !== year.label.fiscalYear || label.fiscalQuarter !== "Q4") return null;
+    q4 = { start: plan.start, end: plan.end, months: 3, label, alternatives: [], values: new Map(), timelines: {}, derived: true };
+  }
+  for (const name of ADDITIVE) {
+    const total = year.timelines[name];
+    if (!total) continue;
+    const tilings = plan.tilings.map((t) => t.map((p) => p.timelines[name] ?? []));
+    const timeline = fourthQuarterTimeline(q4.timelines[name] ?? [], total, tilings, concepts[name] ?? []);
+    if (timeline.length) q4.timelines[name] = timeline;
+  }
+  const [income, shares] = [q4.timelines.net_income, q4.timelines.diluted_shares];
+  if (income && shares) {
+    const eps = combineTimelines([q4.timelines.eps_diluted ?? [], income, shares], ([filed, n, s]) => filed ?? (n && s && s.value > 0 ? perShare(n, s) : null));
+    if (eps.length) q4.timelines.eps_diluted = eps;
+  }
+  if (!created) return null;
+  if (Object.keys(q4.timelines).length === 0) return null;
+  group.push(q4);
+  return q4;
+}
+
+/** Q4 diluted EPS = Q4 net income ÷ Q4 diluted weighted shares, to the cent as filers report it. */
+function perShare(income: Entry, shares: Entry): Entry {
+  const source = income.filed > shares.filed || (income.filed === shares.filed && income.accn > shares.accn) ? income : shares;
   return {
-    fiscal_year: label.fiscalYear,
-    fiscal_quarter: label.fiscalQuarter,
-    months,
-    period_start: start,
-    period_end: end,
-    duration_days: durationDays(start, end),
-    calendar_frame: calendarFrame(start, end, months),
+    value: Math.round((income.value / shares.value) * 100) / 100,
+    unit: `${income.unit}/shares`,
+    concept: `${income.concept}÷${shares.concept}`,
+    accn: source.accn,
     form: source.form,
-    filed_at: source.filed_at,
-    source_accession: source.source_accession,
-    label_accession: label.labelAccession,
-    derived,
-    label_inferred: label.inferred,
-    split_unadjusted: false,
-    metrics,
+    filed: source.filed,
+    from: source.from,
+    derived: true,
   };
 }
 
-function emptyMetrics(): EarningsPeriod["metrics"] {
-  const none = null;
-  return { revenue: none, net_income: none, operating_income: none, gross_profit: none, eps_basic: none, eps_diluted: none, diluted_shares: none };
+/** Marks the fiscal year's reconciliation over time (issue 14: quarters that add up to the year, or the difference). */
+function reconcileYear(group: Working[]): void {
+  const year = group.find((w) => w.months === 12);
+  const quarters = (["Q1", "Q2", "Q3", "Q4"] as const).map((q) => group.find((w) => w.months === 3 && w.label.fiscalQuarter === q));
+  if (!year || quarters.some((q) => !q)) return;
+  const additive = (w: Working) => {
+    const out: Record<string, Entry[]> = {};
+    for (const name of ADDITIVE) if (w.timelines[name]) out[name] = w.timelines[name]!;
+    return out;
+  };
+  const verdicts = reconcileTimeline(additive(year), quarters.map((q) => additive(q!)));
+  year.reconciliation = verdicts.map((v) => ({
+    from: v.from,
+    reconciled: v.reconciled,
+    reconciliation: v.misses.map((m) => ({ metric: m.series as MetricName, quarters_sum: m.quarters_sum, year_value: m.year_value, difference: m.difference })),
+  }));
 }
 
-function byFiled(a: { filed: string; accn: string }, b: { filed: string; accn: string }): number {
-  return a.filed.localeCompare(b.filed) || a.accn.localeCompare(b.accn);
+/** Rows (read from their histories as of today), split flags, marked invariants, newest first. */
+function assemble(working: readonly Working[]): EarningsSeries {
+  const built = working.map((w) => {
+    const history: PeriodHistory = { metrics: {} };
+    for (const name of METRIC_NAMES) if (w.timelines[name]) history.metrics[name] = w.timelines[name]!.map(toHistoryEntry);
+    if (w.reconciliation) history.reconciliation = w.reconciliation;
+    return { row: periodAsOf(skeleton(w), history, LATEST, false)!, history, w };
+  });
+  const byKey = new Map(built.map((b) => [`${b.row.period_start}/${b.row.period_end}`, b.row]));
+  const histories = new Map(
+    built.map((b) => [
+      `${b.row.period_start}/${b.row.period_end}`,
+      new Map(PER_SHARE.map((name) => [name, (b.w.timelines[name] ?? []).filter((e) => !e.derived) as History])),
+    ]),
+  );
+  flagSplitUnadjusted(byKey, histories);
+  const rows = built.map((b) => b.row);
+  for (const v of checkInvariants(rows, METRIC_CONCEPTS)) {
+    if (v.marked) continue;
+    for (const i of v.rows) rows[i]!.exceptions.push({ rule: v.rule, metric: v.metric as MetricName | null, message: v.message });
+  }
+  const order = built.map((_, i) => i).sort((a, b) => newestFirst(rows[a]!, rows[b]!));
+  return { periods: order.map((i) => rows[i]!), history: order.map((i) => built[i]!.history) };
+}
+
+/** A row's fixed fields: dates, frame, labels; metrics and provenance are read from its history. */
+function skeleton(w: Working): EarningsPeriod {
+  const none = null;
+  return {
+    fiscal_year: w.label.fiscalYear,
+    fiscal_quarter: w.label.fiscalQuarter,
+    months: w.months,
+    period_start: w.start,
+    period_end: w.end,
+    duration_days: durationDays(w.start, w.end),
+    calendar_frame: calendarFrame(w.start, w.end, w.months),
+    form: "",
+    filed_at: "",
+    source_accession: "",
+    label_accession: w.label.labelAccession,
+    label_source: w.label.source,
+    filed_label: w.label.filed,
+    derived: w.derived,
+    label_inferred: w.label.source === "calendar",
+    alternative_dates: w.alternatives.map((a) => ({ period_start: a.start, period_end: a.end, accession: a.accn })),
+    split_unadjusted: false,
+    reconciled: null,
+    reconciliation: [],
+    exceptions: scaleExceptions(w),
+    metrics: { revenue: none, net_income: none, operating_income: none, gross_profit: none, eps_basic: none, eps_diluted: none, diluted_shares: none },
+  };
+}
+
+/** A value whose scale its neighbours or other filings contradict, without telling which side is wrong: marked. */
+function scaleExceptions(w: Working): PeriodException[] {
+  const out: PeriodException[] = [];
+  for (const name of METRIC_NAMES) {
+    const last = w.timelines[name]?.at(-1);
+    if (last?.scaleUnclear === undefined) continue;
+    out.push({
+      rule: "scale",
+      metric: name,
+      message: `${name} ${last.value} (${last.accn}) differs from a neighbouring period or another filing by a unit-scale step (×${last.scaleUnclear}); the filings do not show which is wrong, so it is not corrected`,
+    });
+  }
+  return out;
+}
+
+function toHistoryEntry(e: Entry): HistoryEntry {
+  const entry: HistoryEntry = { value: e.value, unit: e.unit, concept: e.concept, accession: e.accn, form: e.form, filed_at: e.filed, derived: e.derived };
+  if (e.from !== e.filed) entry.effective_from = e.from;
+  if (e.scale) entry.scale_corrected = e.scale;
+  if (e.scaleUnclear !== undefined) entry.scale_unclear = e.scaleUnclear;
+  return entry;
 }
 
 function newestFirst(a: EarningsPeriod, b: EarningsPeriod): number {

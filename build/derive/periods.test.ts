@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   addDays,
@@ -5,8 +6,6 @@ import {
   classifyMonths,
   durationDays,
   fitsQuarter,
-  inferFiscalPosition,
-  type LabelAnchor,
   type Months,
 } from "./periods.ts";
 
@@ -49,6 +48,15 @@ describe("durationDays and addDays", () => {
     expect(addDays(start, days - 1)).toBe(end);
   });
 
+  it("agrees with Date arithmetic on any day and offset (1900–2199)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -25_567, max: 83_000 }), fc.integer({ min: -800, max: 800 }), (day, offset) => {
+        const date = new Date(day * 86_400_000).toISOString().slice(0, 10);
+        expect(addDays(date, offset)).toBe(new Date((day + offset) * 86_400_000).toISOString().slice(0, 10));
+      }),
+    );
+  });
+
   it("crosses leap days and centuries", () => {
     expect(addDays("2024-02-28", 1)).toBe("2024-02-29");
     expect(addDays("2100-02-28", 1)).toBe("2100-03-01");
@@ -72,42 +80,29 @@ describe("calendarFrame: the calendar period a duration overlaps most", () => {
   });
 });
 
-describe("inferFiscalPosition: the company's own calendar", () => {
-  const walmart: LabelAnchor[] = [{ end: "2024-01-31", fiscalYear: 2024, quarter: 4, annual: true }];
-  const homeDepot: LabelAnchor[] = [{ end: "2024-01-28", fiscalYear: 2023, quarter: 4, annual: true }];
-  // A 16+12+12+12 calendar: FY2022 ends 2023-02-25; quarters end 112, 196, 280 and 364 days later.
-  const grocer: LabelAnchor[] = [{ end: "2023-02-25", fiscalYear: 2022, quarter: 4, annual: true }];
-
-  it.each([
-    ["Walmart-style naming", walmart, "2023-04-30", 2024, 1],
-    ["Walmart-style naming", walmart, "2023-01-31", 2023, 4],
-    ["Walmart-style naming, two years back", walmart, "2022-07-31", 2023, 2],
-    ["Home Depot-style naming", homeDepot, "2023-04-30", 2023, 1],
-    ["Home Depot 53-week year end", homeDepot, "2025-02-02", 2024, 4],
-    ["16-week Q1", grocer, addDays("2023-02-25", 112), 2023, 1],
-    ["12-week Q2", grocer, addDays("2023-02-25", 196), 2023, 2],
-    ["12-week Q3", grocer, addDays("2023-02-25", 280), 2023, 3],
-    ["year end", grocer, addDays("2023-02-25", 364), 2023, 4],
-    ["prior Q3 (comparative)", grocer, addDays("2023-02-25", -84), 2022, 3],
-    ["prior Q1 (comparative)", grocer, addDays("2023-02-25", -252), 2022, 1],
-  ])("%s: %s → FY%i Q%i", (_name, anchors, end, fiscalYear, quarter) => {
-    expect(inferFiscalPosition(end, anchors)).toEqual({ fiscalYear, quarter });
-  });
-
-  it("prefers the nearest annual anchor over a nearer quarterly one", () => {
-    const anchors: LabelAnchor[] = [
-      { end: "2023-12-31", fiscalYear: 2023, quarter: 4, annual: true },
-      { end: "2024-03-31", fiscalYear: 1999, quarter: 1, annual: false }, // a quarterly label is not a fiscal year end
-    ];
-    expect(inferFiscalPosition("2024-06-30", anchors)).toEqual({ fiscalYear: 2024, quarter: 2 });
-  });
-
-  it("falls back to quarterly anchors, and has nothing to say without any", () => {
-    expect(inferFiscalPosition("2024-06-30", [{ end: "2024-03-31", fiscalYear: 2024, quarter: 1, annual: false }])).toEqual({
-      fiscalYear: 2024,
-      quarter: 2,
-    });
-    expect(inferFiscalPosition("2024-06-30", [])).toBeNull();
+describe("calendarFrame agrees with counting days by Date on any quarter or year (1990–2039)", () => {
+  /** The overlap rule written the plain way: days of the period in each calendar quarter (or year), the last best. */
+  function oracle(start: string, end: string, months: 3 | 12): string | null {
+    let best: string | null = null;
+    let most = 0;
+    const counts = new Map<string, number>();
+    for (let t = Date.parse(start); t <= Date.parse(end); t += 86_400_000) {
+      const day = new Date(t);
+      const name = months === 12 ? `CY${day.getUTCFullYear()}` : `CY${day.getUTCFullYear()}Q${Math.floor(day.getUTCMonth() / 3) + 1}`;
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    for (const [name, n] of counts) if (n >= most) [best, most] = [name, n];
+    return best;
+  }
+  it("for any start and length of its class", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 7305, max: 25_500 }), fc.constantFrom(3 as const, 12 as const), fc.integer({ min: 0, max: 30 }), (day, months, extra) => {
+        const start = new Date(day * 86_400_000).toISOString().slice(0, 10);
+        const end = addDays(start, (months === 3 ? 80 : 350) + extra);
+        expect(calendarFrame(start, end, months)).toBe(oracle(start, end, months));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

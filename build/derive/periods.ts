@@ -1,4 +1,4 @@
-// Period arithmetic for earnings: classing a (start, end) duration, SEC calendar frames, fiscal labels from the calendar.
+// Period arithmetic: classing a (start, end) duration, SEC calendar frames, day numbers.
 // Pure date arithmetic on YYYY-MM-DD strings (UTC days): no clock, no I/O, no knowledge of filings.
 
 /** The month classes a period can have (DESIGN "Field names": months 3, 6, 9 or 12). */
@@ -17,10 +17,6 @@ const CLASSES: readonly { months: Months; min: number; max: number }[] = [
   { months: 9, min: 250, max: 295 },
   { months: 12, min: 350, max: 380 },
 ];
-const DAY_MS = 86_400_000;
-/** Average fiscal quarter in days (a 365.25-day year over four), used to step a fiscal calendar. */
-const QUARTER_DAYS = 365.25 / 4;
-const QUARTERS = [0, 1, 2, 3] as const;
 
 /** Inclusive length of a period in days: 2022-09-25..2023-09-30 (Apple FY2023, 53 weeks) is 371. */
 export function durationDays(start: string, end: string): number {
@@ -34,9 +30,19 @@ export function classifyMonths(start: string, end: string): Months | null {
   return null;
 }
 
-/** The date `days` after `date` (negative goes back). */
+/** The date `days` after `date` (negative goes back), by integer arithmetic (no Date object: a hot call). */
 export function addDays(date: string, days: number): string {
-  return new Date((dayNumber(date) + days) * DAY_MS).toISOString().slice(0, 10);
+  // Civil from days (H. Hinnant), the inverse of dayNumber.
+  const z = dayNumber(date) + days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return `${y}-${m < 10 ? "0" : ""}${m}-${d < 10 ? "0" : ""}${d}`;
 }
 
 /**
@@ -47,52 +53,17 @@ export function addDays(date: string, days: number): string {
 export function calendarFrame(start: string, end: string, months: Months): string | null {
   if (months === 6 || months === 9) return null;
   const [first, last] = [dayNumber(start), dayNumber(end)];
+  const step = months === 12 ? 12 : 3;
   let best: string | null = null;
   let bestOverlap = 0;
   for (let y = Number(start.slice(0, 4)); y <= Number(end.slice(0, 4)); y++) {
-    const spans = months === 12 ? [[0, 12, `CY${y}`] as const] : QUARTERS.map((q) => [q * 3, q * 3 + 3, `CY${y}Q${q + 1}`] as const);
-    for (const [fromMonth, toMonth, name] of spans) {
-      const overlap = Math.min(last, Date.UTC(y, toMonth, 1) / DAY_MS - 1) - Math.max(first, Date.UTC(y, fromMonth, 1) / DAY_MS) + 1;
-      if (overlap > 0 && overlap >= bestOverlap) [best, bestOverlap] = [name, overlap];
+    for (let from = 1; from <= 12; from += step) {
+      const to = from + step; // the month after the span (13: January of the next year)
+      const overlap = Math.min(last, daysFromCivil(to === 13 ? y + 1 : y, to === 13 ? 1 : to, 1) - 1) - Math.max(first, daysFromCivil(y, from, 1)) + 1;
+      if (overlap > 0 && overlap >= bestOverlap) [best, bestOverlap] = [step === 12 ? `CY${y}` : `CY${y}Q${(from + 2) / 3}`, overlap];
     }
   }
   return best;
-}
-
-/** A period whose fiscal labels are known from its original filing: a fixed point of the company's calendar. */
-export interface LabelAnchor {
-  end: string;
-  fiscalYear: number;
-  quarter: QuarterIndex;
-  /** True for a fiscal year's own annual report: the fiscal year end learned from the company's 10-K/20-F. */
-  annual: boolean;
-}
-
-/** Fiscal year and quarter of the quarter a period ends in. */
-export interface FiscalPosition {
-  fiscalYear: number;
-  quarter: QuarterIndex;
-}
-
-/**
- * Infers the fiscal year and quarter of a period ending on `end` from the company's own calendar (DESIGN
- * "Labels": comparative-only periods): counts quarters from the nearest fiscal year end it reported in an annual
- * report (any labelled period when it filed none). Stepping by whole quarters from a nearby anchor absorbs 52/53-week
- * drift and 16+12+12+12 calendars (112, 196, 280, 364 days all round to the right quarter), and names years as the
- * company does (Walmart's year to January 2024 is FY2024, Home Depot's FY2023). Null without any anchor.
- */
-export function inferFiscalPosition(end: string, anchors: readonly LabelAnchor[]): FiscalPosition | null {
-  const annual = anchors.filter((a) => a.annual);
-  const pool = annual.length > 0 ? annual : anchors;
-  const target = dayNumber(end);
-  let nearest: LabelAnchor | undefined;
-  for (const a of pool) {
-    if (!nearest || Math.abs(dayNumber(a.end) - target) < Math.abs(dayNumber(nearest.end) - target)) nearest = a;
-  }
-  if (!nearest) return null;
-  const steps = Math.round((target - dayNumber(nearest.end)) / QUARTER_DAYS);
-  const index = nearest.fiscalYear * 4 + (nearest.quarter - 1) + steps;
-  return { fiscalYear: Math.floor(index / 4), quarter: ((((index % 4) + 4) % 4) + 1) as QuarterIndex };
 }
 
 /** True when a period's length fits the quarter it ends in: year-to-date 6, 9, 12 months end in Q2, Q3, Q4. */
@@ -101,13 +72,17 @@ export function fitsQuarter(months: Months, quarter: QuarterIndex): boolean {
 }
 
 /** Days since 1970-01-01 of a YYYY-MM-DD string, by integer arithmetic (the hottest call of a derivation). */
-function dayNumber(date: string): number {
+export function dayNumber(date: string): number {
   // charCodeAt − 48 per digit, written out: a helper closure here costs more than the arithmetic.
-  let y = date.charCodeAt(0) * 1000 + date.charCodeAt(1) * 100 + date.charCodeAt(2) * 10 + date.charCodeAt(3) - 53_328;
+  const y = date.charCodeAt(0) * 1000 + date.charCodeAt(1) * 100 + date.charCodeAt(2) * 10 + date.charCodeAt(3) - 53_328;
   const m = date.charCodeAt(5) * 10 + date.charCodeAt(6) - 528;
   const d = date.charCodeAt(8) * 10 + date.charCodeAt(9) - 528;
-  // Days from civil (H. Hinnant): March-based years put the leap day last.
-  if (m <= 2) y--;
+  return daysFromCivil(y, m, d);
+}
+
+/** Days since 1970-01-01 of a year, month (1–12) and day (H. Hinnant's days from civil: March-based years put the leap day last). */
+function daysFromCivil(year: number, m: number, d: number): number {
+  const y = m <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
   const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;

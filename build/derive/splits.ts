@@ -3,7 +3,7 @@
 import type { EarningsPeriod, MetricName } from "../../schemas/earnings.ts";
 
 /** Metrics a split changes: per-share values shrink by the ratio, share counts grow by it. */
-const PER_SHARE: readonly MetricName[] = ["eps_basic", "eps_diluted", "diluted_shares"];
+export const PER_SHARE: readonly MetricName[] = ["eps_basic", "eps_diluted", "diluted_shares"];
 /** How close a re-reported ratio must be to a whole split ratio (EPS is rounded to the cent). */
 const TOLERANCE = 0.02;
 /** A share count re-reported this close to a whole ratio is a split on its own (UA's 2016 Class C dividend shows once). */

@@ -1,0 +1,65 @@
+// `dataset audit` on the earnings series invariants: marked exceptions are warnings, broken invariants findings.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { CurrentPointer, EarningsDocument, Manifest } from "../schemas/snapshot.ts";
+import { memoryLogger } from "../logging/log.ts";
+import { readJson } from "../storage/json.ts";
+import { CURRENT_KEY, documentKey } from "../storage/layout.ts";
+import { openStorage } from "../storage/open.ts";
+import { describeEdgar, makeOverlayMirror } from "../test/_edgar.ts";
+import { removeDir } from "../test/_s3.ts";
+import { auditSnapshot } from "./audit.ts";
+import { countExceptions } from "./derive/invariants.ts";
+import { runBuild } from "./run.ts";
+import { createDirSource } from "./sources/dir.ts";
+
+describeEdgar("dataset audit: the earnings series invariants", () => {
+  let mirror: string;
+  let dir: string;
+  beforeAll(async () => {
+    mirror = makeOverlayMirror();
+    dir = mkdtempSync(join(tmpdir(), "audit-"));
+    await runBuild({ source: createDirSource(mirror), storage: openStorage(dir), log: memoryLogger(), tickers: ["WMT", "AAPL"], now: () => new Date("2026-07-01T12:00:00.000Z") });
+  });
+  afterAll(() => [mirror, dir].forEach((d) => d && removeDir(d)));
+
+  async function earnings(ticker: string) {
+    const storage = openStorage(dir);
+    const pointer = (await readJson(storage, CURRENT_KEY, CurrentPointer))!;
+    const key = documentKey(pointer.build_id, ticker, "earnings");
+    return { storage, key, doc: (await readJson(storage, key, EarningsDocument))!, manifest: (await readJson(storage, pointer.manifest, Manifest))! };
+  }
+
+  it("a sound build: no findings; a ticker's marked exceptions are one warning, counted alike in the manifest", async () => {
+    const report = await auditSnapshot(openStorage(dir));
+    expect(report.findings).toEqual([]);
+    // Walmart restated fiscal 2012 in its 10-K filed 2014-03-21 (0000104169-14-000019), not its quarters: marked.
+    expect(report.warnings).toEqual([expect.stringMatching(/^WMT: \d+ earnings periods carry marked exceptions \(reconciled \d+\)$/)]);
+    const { doc, manifest } = await earnings("WMT");
+    expect(manifest.tickers.WMT!.earnings_exceptions).toEqual(countExceptions(doc.data));
+    expect(manifest.tickers.AAPL!.earnings_exceptions).toMatchObject({ periods: 0 });
+  });
+
+  it("an unreconciled year that is not marked, and a row its history does not give, are findings", async () => {
+    const { storage, key, doc } = await earnings("WMT");
+    const i = doc.data.findIndex((p) => p.reconciled === false);
+    doc.data[i] = { ...doc.data[i]!, reconciled: true, reconciliation: [] };
+    await storage.setItemRaw(key, new TextEncoder().encode(JSON.stringify(doc)));
+    const { findings } = await auditSnapshot(storage);
+    expect(findings).toContainEqual(expect.stringMatching(/^WMT: earnings invariant reconciled broken and not marked: fiscal year \d{4}: Q1\+Q2\+Q3\+Q4 ≠ FY/));
+    expect(findings).toContainEqual(expect.stringMatching(/^WMT: earnings row \d+ .* is not its history read as of today$/));
+  });
+
+  it("two rows of one label and span are findings", async () => {
+    const { storage, key, doc } = await earnings("AAPL");
+    const q = doc.data.find((p) => p.months === 3)!;
+    doc.data.splice(1, 0, { ...q });
+    delete doc.history;
+    await storage.setItemRaw(key, new TextEncoder().encode(JSON.stringify(doc)));
+    const { findings } = await auditSnapshot(storage);
+    expect(findings).toContainEqual(expect.stringMatching(/^AAPL: earnings invariant unique_labels broken and not marked/));
+    expect(findings).toContainEqual(expect.stringMatching(/^AAPL: earnings invariant one_period_per_span broken and not marked/));
+  });
+});

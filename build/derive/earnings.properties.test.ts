@@ -1,0 +1,249 @@
+// Generated companies (fast-check): fiscal calendars of every kind, filed as EDGAR files them, then disturbed as filers
+// do — facts in any order, a filing tagging the wrong fy, a comparative dated a few days off, share counts in
+// thousands. The series must come out as the model company's, and every invariant must hold.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
+import type { EarningsPeriod } from "../../schemas/earnings.ts";
+import { parseCompanyFacts, type EdgarFact as Fact } from "../parse/companyfacts.ts";
+import { METRIC_CONCEPTS } from "./concepts.ts";
+import { deriveEarnings } from "./earnings.ts";
+import { checkInvariants } from "./invariants.ts";
+import { addDays } from "./periods.ts";
+
+/** How a model company closes and names its years. */
+interface Calendar {
+  /** Month the year ends in (1–12), at its last day or (52/53 weeks) the Saturday nearest it. */
+  month: number;
+  weeks: boolean;
+  /** Years are named by the calendar year they end in (0) or begin in (1). */
+  offset: 0 | 1;
+  first: number;
+  years: number;
+}
+
+/** The disturbances applied to the filings. */
+interface Disturb {
+  seed: number;
+  retag: number | null;
+  shift: { filing: number; days: number } | null;
+  thousands: number | null;
+  q4Filed: boolean;
+  /** A filing whose revenue facts are stated ×1,000 (thousands tagged as ones, the other way round). */
+  revenueThousands?: number;
+}
+
+
+/** One model fiscal year: its dates, label, and the true values of its quarters. */
+interface ModelYear {
+  label: number;
+  start: string;
+  ends: [string, string, string, string];
+  revenue: number[];
+  income: number[];
+  shares: number;
+}
+
+const calendars = fc.record({
+  month: fc.integer({ min: 1, max: 12 }),
+  weeks: fc.boolean(),
+  offset: fc.constantFrom(0 as const, 1 as const),
+  first: fc.integer({ min: 2009, max: 2019 }),
+  years: fc.integer({ min: 3, max: 6 }),
+});
+const disturbances = (years: number) =>
+  fc.record({
+    seed: fc.integer(),
+    retag: fc.option(fc.integer({ min: 0, max: years * 4 - 1 }), { nil: null }),
+    shift: fc.option(fc.record({ filing: fc.integer({ min: 4, max: years * 4 - 1 }), days: fc.constantFrom(-6, -3, -1, 1, 2, 5) }), { nil: null }),
+    thousands: fc.option(fc.integer({ min: 0, max: years * 4 - 1 }), { nil: null }),
+    q4Filed: fc.boolean(),
+  });
+const companies = calendars.chain((calendar) => fc.tuple(fc.constant(calendar), disturbances(calendar.years), fc.array(fc.integer({ min: 50, max: 900 }), { minLength: 48, maxLength: 48 })));
+
+describe("generated companies", () => {
+  it("come out as the model: labels, one period per span, values, corrected share counts, every invariant", () => {
+    fc.assert(
+      fc.property(companies, ([calendar, disturb, draws]) => {
+        const model = modelYears(calendar, draws);
+        const { periods, history } = deriveEarnings(parseCompanyFacts(JSON.stringify(companyFacts(model, disturb))));
+        expect(checkInvariants(periods, METRIC_CONCEPTS).filter((v) => !v.marked)).toEqual([]);
+        periods.forEach((p, i) => expect(periodAsOf(p, history[i]!, LATEST, false)).toEqual(p));
+        for (const year of model) {
+          const fy = only(periods, (p) => p.months === 12 && p.period_end === year.ends[3]);
+          expect(fy).toMatchObject({ fiscal_year: year.label, fiscal_quarter: "FY", period_start: year.start, reconciled: true, exceptions: [] });
+          expect(fy.metrics.revenue!.value).toBe(sum(year.revenue));
+          expect(fy.metrics.diluted_shares).toMatchObject({ value: year.shares, restated: false });
+          year.ends.forEach((end, q) => {
+            const quarter = only(periods, (p) => p.months === 3 && p.period_end === end);
+            expect(quarter).toMatchObject({ fiscal_year: year.label, fiscal_quarter: `Q${q + 1}`, period_start: q === 0 ? year.start : addDays(year.ends[q - 1]!, 1) });
+            expect(quarter.metrics.revenue!.value).toBe(year.revenue[q]);
+            expect(quarter.metrics.net_income!.value).toBe(year.income[q]);
+          });
+        }
+        expect(periods.filter((p) => p.months === 12)).toHaveLength(model.length);
+        expect(periods.filter((p) => p.months === 3)).toHaveLength(model.length * 4);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it("revenue a filing states in thousands is corrected where other filings or neighbours show it, else marked — never silently wrong", () => {
+    fc.assert(
+      fc.property(companies, fc.nat(), ([calendar, disturb, draws], pick) => {
+        const model = modelYears(calendar, draws);
+        const scaled = pick % (calendar.years * 4);
+        const { periods } = deriveEarnings(parseCompanyFacts(JSON.stringify(companyFacts(model, { ...disturb, revenueThousands: scaled }))));
+        expect(checkInvariants(periods, METRIC_CONCEPTS).filter((v) => !v.marked)).toEqual([]);
+        for (const year of model) {
+          year.ends.forEach((end, q) => {
+            const quarter = only(periods, (p) => p.months === 3 && p.period_end === end);
+            const marked = quarter.exceptions.some((e) => e.rule === "scale" && e.metric === "revenue");
+            expect(quarter.metrics.revenue!.value === year.revenue[q] || marked, `${end}: ${quarter.metrics.revenue!.value} vs ${year.revenue[q]}`).toBe(true);
+          });
+        }
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it("as of a 10-K's filing date, its year is there as filed; the day before, it is not", () => {
+    fc.assert(
+      fc.property(companies, ([calendar, disturb, draws]) => {
+        const model = modelYears(calendar, draws);
+        const { periods, history } = deriveEarnings(parseCompanyFacts(JSON.stringify(companyFacts(model, { ...disturb, retag: null }))));
+        for (const year of model) {
+          const i = periods.findIndex((p) => p.months === 12 && p.period_end === year.ends[3]);
+          const filed = tenKFiled(year);
+          expect(periodAsOf(periods[i]!, history[i]!, addDays(filed, -1), false)).toBeNull();
+          expect(periodAsOf(periods[i]!, history[i]!, filed, false)!.metrics.revenue!.value).toBe(sum(year.revenue));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+/** The model's fiscal years: dates from the calendar, values from the draws (thousands of dollars, so no rounding). */
+function modelYears(calendar: Calendar, draws: number[]): ModelYear[] {
+  const out: ModelYear[] = [];
+  let start = addDays(yearEnd(calendar, calendar.first - 1), 1);
+  for (let k = 0; k < calendar.years; k++) {
+    const nominal = calendar.first + k;
+    const end = yearEnd(calendar, nominal);
+    const ends = calendar.weeks
+      ? ([addDays(start, 90), addDays(start, 181), addDays(start, 272), end] as ModelYear["ends"])
+      : ([1, 2, 3].map((q) => monthEnd(nominal, calendar.month - 12 + q * 3)).concat(end) as ModelYear["ends"]);
+    const d = draws.slice(k * 8, k * 8 + 8);
+    out.push({
+      label: nominal - calendar.offset,
+      start,
+      ends,
+      revenue: d.slice(0, 4).map((v) => v * 1_000_000),
+      income: d.slice(4, 8).map((v, q) => (v % 3 === 0 ? -1 : 1) * (v + 20) * 100_000 + q), // never an EPS of 0.00
+      shares: 200_000_000 + k * 1_000_000,
+    });
+    start = addDays(end, 1);
+  }
+  return out;
+}
+
+/**
+ * The company facts EDGAR would publish: per fiscal year three 10-Qs (the quarter, its year-to-date, last year's
+ * same periods) and a 10-K (the year, two prior years, optionally its fourth quarter), each tagged with its own fy/fp.
+ */
+function companyFacts(model: ModelYear[], disturb: Disturb): unknown {
+  const facts: Record<string, Fact[]> = { Revenues: [], NetIncomeLoss: [], EarningsPerShareDiluted: [], WeightedAverageNumberOfDilutedSharesOutstanding: [] };
+  let n = 0;
+  model.forEach((year, k) => {
+    const prior = model[k - 1];
+    for (let q = 0; q < 4; q++) {
+      const index = n++;
+      const annual = q === 3;
+      const form = annual ? "10-K" : "10-Q";
+      const filed = annual ? tenKFiled(year) : addDays(year.ends[q]!, 40);
+      const accn = `0000001234-${String(10 + (index >> 6)).padStart(2, "0")}-${String(index).padStart(6, "0")}`;
+      const fy = disturb.retag === index ? year.label - 1 : year.label;
+      const tag = { accn, fy, fp: annual ? "FY" : `Q${q + 1}`, form, filed };
+      const spans: [ModelYear, number, number][] = []; // (year, first quarter, last quarter) of each duration reported
+      if (annual) {
+        spans.push([year, 0, 3], ...(prior ? [[prior, 0, 3] as [ModelYear, number, number]] : []), ...(model[k - 2] ? [[model[k - 2]!, 0, 3] as [ModelYear, number, number]] : []));
+        if (disturb.q4Filed) spans.push([year, 3, 3]);
+      } else {
+        spans.push([year, q, q]);
+        if (q > 0) spans.push([year, 0, q]);
+        if (prior) spans.push([prior, q, q], ...(q > 0 ? [[prior, 0, q] as [ModelYear, number, number]] : []));
+      }
+      spans.forEach(([y, from, to], s) => {
+        let start = from === 0 ? y.start : addDays(y.ends[from - 1]!, 1);
+        // A comparative (never the filing's own period) dated a few days off, as filings sometimes do.
+        if (disturb.shift?.filing === index && s === spans.length - 1 && y !== year) start = addDays(start, disturb.shift.days);
+        const end = y.ends[to]!;
+        const revenue = sum(y.revenue.slice(from, to + 1));
+        const income = sum(y.income.slice(from, to + 1));
+        const shares = disturb.thousands === index ? y.shares / 1000 : y.shares;
+        facts.Revenues!.push({ start, end, val: disturb.revenueThousands === index ? revenue * 1000 : revenue, ...tag });
+        facts.NetIncomeLoss!.push({ start, end, val: income, ...tag });
+        facts.EarningsPerShareDiluted!.push({ start, end, val: Math.round((income / y.shares) * 100) / 100, ...tag });
+        facts.WeightedAverageNumberOfDilutedSharesOutstanding!.push({ start, end, val: shares, ...tag });
+      });
+    }
+  });
+  const random = mulberry(disturb.seed);
+  const unit = (name: string) => (name === "EarningsPerShareDiluted" ? "USD/shares" : name.startsWith("Weighted") ? "shares" : "USD");
+  const usGaap = Object.fromEntries(Object.entries(facts).map(([name, list]) => [name, { units: { [unit(name)]: shuffle(list, random) } }]));
+  return { cik: 1234, entityName: "Model Co", facts: { "us-gaap": shuffleKeys(usGaap, random) } };
+}
+
+/** The 10-K of a year is filed 60 days after it ends. */
+function tenKFiled(year: ModelYear): string {
+  return addDays(year.ends[3], 60);
+}
+
+/** The year's last day: the month's end, or the Saturday nearest it (52/53-week years). */
+function yearEnd(calendar: Calendar, year: number): string {
+  const end = monthEnd(year, calendar.month);
+  if (!calendar.weeks) return end;
+  const weekday = new Date(`${end}T00:00:00Z`).getUTCDay(); // 6 = Saturday
+  const back = (weekday + 1) % 7; // days back to the Saturday on or before
+  return back <= 3 ? addDays(end, -back) : addDays(end, 7 - back);
+}
+
+/** The last day of a month (months below 1 reach into earlier years). */
+function monthEnd(year: number, month: number): string {
+  return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
+}
+
+function only(periods: EarningsPeriod[], test: (p: EarningsPeriod) => boolean): EarningsPeriod {
+  const found = periods.filter(test);
+  expect(found, `one period (of ${periods.map((p) => `${p.period_start}..${p.period_end}`).join(", ")})`).toHaveLength(1);
+  return found[0]!;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(list: T[], random: () => number): T[] {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+function shuffleKeys<T>(record: Record<string, T>, random: () => number): Record<string, T> {
+  return Object.fromEntries(shuffle(Object.entries(record), random));
+}

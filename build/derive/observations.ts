@@ -1,0 +1,156 @@
+// Company facts → observations: each periodic filing's value of each series for each (start, end) duration, and each
+// filing's own reporting period. Generic over any list of series (earnings today, statements next): no metric named here.
+import type { CompanyFacts } from "../parse/companyfacts.ts";
+import { classifyMonths, type Months } from "./periods.ts";
+
+/** Only periodic reports supply values and labels (DESIGN "Derivation rules"; pitfall 8: a DEF 14A once won the dedup). */
+export const PERIODIC_FORM = /^(10-K|10-Q|20-F|40-F|10-KT|10-QT)(\/A)?$/;
+/** Annual reports: a fiscal year's own values come from these (issue 14: a 10-Q's twelve-month figure is no fiscal year). */
+export const ANNUAL_FORM = /^(10-K|10-KT|20-F|40-F)(\/A)?$/;
+
+/** How a series' unit relates to the company's reporting currency: money, money per share, or a share count. */
+export type UnitKind = "currency" | "per_share" | "shares";
+
+/** One series: its concepts, highest priority first, the kind of unit its values carry, and how its values behave. */
+export interface SeriesSpec {
+  kind: UnitKind;
+  /** Additive over time (a fiscal year is the sum of its quarters), so Q4 = FY − nine months is sound (pitfall 13). */
+  additive: boolean;
+  /**
+   * Values of adjacent periods stay within a small factor of each other (revenue, share counts; not income, which
+   * crosses zero), so a 1,000× step between neighbours is a unit-scale slip (issue 14 "Scale errors").
+   */
+  steady: boolean;
+  concepts: readonly string[];
+}
+
+/** One value one periodic filing reported for one duration and series, in one concept. */
+export interface Observation {
+  series: string;
+  concept: string;
+  /** The concept's position in its series' list: lower is preferred. */
+  priority: number;
+  unit: string;
+  value: number;
+  accn: string;
+  filed: string;
+  form: string;
+  annual: boolean;
+}
+
+/** A (start, end) duration exactly as filed, with its month class and every observation of it, grouped by series. */
+export interface RawSpan {
+  start: string;
+  end: string;
+  months: Months;
+  observations: Observation[];
+}
+
+/** A periodic filing as its facts show it: its own reporting period and the fiscal labels it tagged. */
+export interface Filing {
+  accn: string;
+  filed: string;
+  form: string;
+  /** The latest duration end it reports: its own reporting period's end (companyfacts has no DocumentPeriodEndDate). */
+  ownEnd: string;
+  /** The longest month class it reports ending at `ownEnd` (3, 6, 9, 12); 0 when none classes. */
+  ownMonths: number;
+  fy: number | null;
+  fp: string | null;
+}
+
+/** What the facts hold for a list of series: the reporting currency, the durations, and the periodic filings. */
+export interface Observed {
+  currency: string;
+  spans: RawSpan[];
+  filings: Filing[];
+}
+
+/**
+ * Reads every periodic duration fact of the series' concepts into observations keyed by (start, end) — pitfall 1:
+ * periods are keyed by dates, never by fy/fp — and every periodic filing's own period from the same facts (all their
+ * units: a filing's own end is the latest end it reports; all concepts would not do, Walmart's 2011–12 10-Ks carry
+ * next-year guidance durations). Durations of no month class are dropped (DESIGN: not periods we publish).
+ */
+export function observe(facts: CompanyFacts, series: Readonly<Record<string, SeriesSpec>>): Observed {
+  const currency = reportingCurrency(facts, series);
+  // start → end → a span, or the class of a duration no wanted fact has yet (null: no class). Two plain lookups cost
+  // less than hashing a concatenated key per fact.
+  const spans = new Map<string, Map<string, RawSpan | Months | null>>();
+  const filings = new Map<string, Filing>();
+  const forms = new Map<string, { periodic: boolean; annual: boolean }>();
+  const units: Record<UnitKind, string> = { currency, per_share: `${currency}/shares`, shares: "shares" };
+  for (const [name, spec] of Object.entries(series)) {
+    for (let priority = 0; priority < spec.concepts.length; priority++) {
+      const concept = spec.concepts[priority]!;
+      for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
+        const wanted = unit === units[spec.kind];
+        for (const f of list) {
+          if (f.start === undefined) continue;
+          let form = forms.get(f.form);
+          if (!form) forms.set(f.form, (form = { periodic: PERIODIC_FORM.test(f.form), annual: ANNUAL_FORM.test(f.form) }));
+          if (!form.periodic) continue;
+          let byEnd = spans.get(f.start);
+          if (!byEnd) spans.set(f.start, (byEnd = new Map()));
+          let span = byEnd.get(f.end);
+          if (span === undefined) byEnd.set(f.end, (span = classifyMonths(f.start, f.end)));
+          const months = span === null ? 0 : typeof span === "number" ? span : span.months;
+          noteFiling(filings, f.accn, f.filed, f.form, f.fy ?? null, f.fp ?? null, f.end, months);
+          if (!wanted || span === null) continue;
+          if (typeof span === "number") byEnd.set(f.end, (span = { start: f.start, end: f.end, months: span, observations: [] }));
+          span.observations.push({
+            series: name,
+            concept,
+            priority,
+            unit,
+            value: f.val,
+            accn: f.accn,
+            filed: f.filed,
+            form: f.form,
+            annual: form.annual,
+          });
+        }
+      }
+    }
+  }
+  const out: RawSpan[] = [];
+  for (const byEnd of spans.values()) for (const span of byEnd.values()) if (span !== null && typeof span === "object") out.push(span);
+  return { currency, spans: out, filings: [...filings.values()] };
+}
+
+/**
+ * The currency most of the company's currency-series facts are in (TSMC: TWD; its USD convenience figures lose):
+ * the first two currency series decide (revenue and net income for earnings).
+ */
+export function reportingCurrency(facts: CompanyFacts, series: Readonly<Record<string, SeriesSpec>>): string {
+  const counts = new Map<string, number>();
+  const money = Object.values(series).filter((s) => s.kind === "currency").slice(0, 2);
+  for (const spec of money) {
+    for (const concept of spec.concepts) {
+      for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
+        if (/^[A-Z]{3}$/.test(unit)) counts.set(unit, (counts.get(unit) ?? 0) + list.length);
+      }
+    }
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? "USD";
+}
+
+function noteFiling(
+  filings: Map<string, Filing>,
+  accn: string,
+  filed: string,
+  form: string,
+  fy: number | null,
+  fp: string | null,
+  end: string,
+  months: number,
+): void {
+  const seen = filings.get(accn);
+  if (!seen) {
+    filings.set(accn, { accn, filed, form, ownEnd: end, ownMonths: months, fy, fp });
+  } else if (end > seen.ownEnd) {
+    [seen.ownEnd, seen.ownMonths] = [end, months];
+  } else if (end === seen.ownEnd && months > seen.ownMonths) {
+    seen.ownMonths = months;
+  }
+}

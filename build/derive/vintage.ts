@@ -1,0 +1,235 @@
+// One concept and one vintage per fiscal year (issue 14 "One concept and one vintage per fiscal year"; DESIGN "Series
+// consistency", "Point in time"): each period's served value over time, as a timeline replayed filing by filing.
+// Pure; generic over series. A timeline's last entry is today's value; the entry in effect on a date is the as-of value.
+import type { ScaledValue } from "./scale.ts";
+
+/** One filing's value of a series for a period (after the scale check): what selection chooses among. */
+export interface FiledValue extends ScaledValue {
+  concept: string;
+  /** The concept's position in its series' list: lower is preferred. */
+  priority: number;
+  unit: string;
+  form: string;
+  annual: boolean;
+}
+
+/** A served value of a period and series and the date it became the answer (`from` ≥ `filed`). */
+export interface Entry {
+  value: number;
+  concept: string;
+  unit: string;
+  accn: string;
+  form: string;
+  filed: string;
+  from: string;
+  derived: boolean;
+  scale?: ScaledValue["scale"];
+  scaleUnclear?: number;
+}
+
+/** The concept a fiscal year uses for a series, from a date on. */
+export interface ConceptChoice {
+  from: string;
+  concept: string;
+}
+
+/** One period of a fiscal year as selection sees it: every filing's value of the series, and whether it is the year. */
+export interface YearPeriod {
+  filed: readonly FiledValue[];
+  year: boolean;
+}
+
+/**
+ * Each period's timeline of served values for one series of one fiscal year, replayed at every filing date:
+ * - the fiscal year itself takes values from annual reports when any reports it (a 10-Q's twelve-month figure —
+ *   Under Armour's 10-Q of August 2014 tags 926 million for 2012 — is no fiscal year);
+ * - all periods of the year use one concept where the filings allow it: the concept most of the year's periods were
+ *   reported in, the year's own latest concept on a tie, then the concepts' priority (Walmart's quarters of the year
+ *   to January 2011 are `Revenues` in its 10-Qs and `SalesRevenueNet` in its next 10-K; the year is `Revenues`);
+ * - within that concept the latest filing wins (DESIGN "Restatements"); a period never reported in it keeps its own.
+ * Returns the timelines (one per period, aligned) and the concept chosen over time.
+ */
+export function servedTimelines(periods: readonly YearPeriod[]): { timelines: Entry[][]; concepts: ConceptChoice[] } {
+  const eligible = periods.map((p) => (p.year && p.filed.some((f) => f.annual) ? p.filed.filter((f) => f.annual) : p.filed));
+  const single = oneConcept(eligible);
+  if (single) return single;
+  const all = eligible.flatMap((list, i) => list.map((f) => ({ f, i }))).sort((a, b) => order(a.f, b.f));
+  const byConcept = periods.map(() => new Map<string, FiledValue>());
+  const latest: (FiledValue | undefined)[] = periods.map(() => undefined);
+  const coverage = new Map<string, { periods: number; priority: number }>();
+  const timelines: Entry[][] = periods.map(() => []);
+  const concepts: ConceptChoice[] = [];
+  let yearConcept: string | null = null;
+  for (let k = 0; k < all.length; ) {
+    const date = all[k]!.f.filed;
+    for (; k < all.length && all[k]!.f.filed === date; k++) {
+      const { f, i } = all[k]!;
+      const mine = byConcept[i]!;
+      if (!mine.has(f.concept)) {
+        const seen = coverage.get(f.concept);
+        coverage.set(f.concept, { periods: (seen?.periods ?? 0) + 1, priority: Math.min(seen?.priority ?? f.priority, f.priority) });
+      }
+      mine.set(f.concept, f);
+      latest[i] = f;
+      if (periods[i]!.year) yearConcept = f.concept;
+    }
+    const chosen = chooseConcept(coverage, yearConcept);
+    if (concepts.at(-1)?.concept !== chosen) concepts.push({ from: date, concept: chosen });
+    for (let i = 0; i < periods.length; i++) {
+      const served = byConcept[i]!.get(chosen) ?? latest[i];
+      const last = timelines[i]!.at(-1);
+      if (served && !(last && last.accn === served.accn && last.value === served.value && last.concept === served.concept)) {
+        timelines[i]!.push(entryOf(served, date));
+      }
+    }
+  }
+  return { timelines, concepts };
+}
+
+/**
+ * A value computed from others (Q4 = fiscal year − nine months; for statements, a quarter from two year-to-date
+ * figures) over time. At every change of an input the parts in effect are paired with the total of the SAME vintage:
+ * the first report of the total filed on or after the parts' current values were first reported, else the total in
+ * effect. So a year restated later (Apple's fiscal 2008, restated in a 10-K/A of January 2010 whose nine months were
+ * never re-reported) is not subtracted from nine months as first reported. All inputs must share concept and unit.
+ */
+export function differenceTimeline(total: readonly Entry[], parts: readonly (readonly Entry[])[]): Entry[] {
+  const out: Entry[] = [];
+  for (const date of changeDates([total, ...parts])) {
+    const year = inEffect(total, date);
+    if (!year) continue;
+    let since = "";
+    let value = 0;
+    let source = year;
+    let computable = true;
+    for (const part of parts) {
+      const e = inEffect(part, date);
+      // Not computable in one concept (yet, or since the year's concept changed): the last difference stands.
+      if (!e || e.concept !== year.concept || e.unit !== year.unit) {
+        computable = false;
+        break;
+      }
+      since = maxOf(since, vintageStart(part, e));
+      value += e.value;
+      if (order(e, source) > 0) source = e;
+    }
+    if (!computable) continue;
+    const paired = total.find((e) => e.from <= date && e.filed >= since && e.concept === year.concept) ?? year;
+    if (order(paired, source) > 0) source = paired;
+    const entry: Entry = { value: paired.value - value, concept: year.concept, unit: year.unit, accn: source.accn, form: source.form, filed: source.filed, from: date, derived: true };
+    // A difference of a value whose scale is unclear is unclear too (never silently wrong).
+    const unclear = [paired, ...parts.map((p) => inEffect(p, date)!)].find((e) => e.scaleUnclear !== undefined);
+    if (unclear) entry.scaleUnclear = unclear.scaleUnclear!;
+    append(out, entry);
+  }
+  return out;
+}
+
+/**
+ * Merges several timelines into one by a rule applied wherever any input changes: `pick` receives the entries in
+ * effect then and returns the entry served from that date, or null (the last one served, if any, stands).
+ */
+export function combineTimelines(
+  inputs: readonly (readonly Entry[])[],
+  pick: (current: (Entry | null)[], date: string) => Entry | null,
+  extraDates: readonly string[] = [],
+): Entry[] {
+  const out: Entry[] = [];
+  for (const date of changeDates(inputs, extraDates)) {
+    const entry = pick(inputs.map((t) => inEffect(t, date)), date);
+    if (entry) append(out, { ...entry, from: date });
+  }
+  return out;
+}
+
+/** The entry in effect on a date: the last whose `from` is on or before it. */
+export function inEffect(timeline: readonly Entry[], date: string): Entry | null {
+  let found: Entry | null = null;
+  for (const e of timeline) {
+    if (e.from > date) break;
+    found = e;
+  }
+  return found;
+}
+
+/** Every date on which any of the timelines changes, in order. */
+export function changeDates(timelines: readonly (readonly Entry[])[], extra: readonly string[] = []): string[] {
+  const dates = new Set(extra);
+  for (const t of timelines) for (const e of t) dates.add(e.from);
+  return [...dates].sort();
+}
+
+/** The concept chosen on a date. */
+export function conceptAt(choices: readonly ConceptChoice[], date: string): string | null {
+  let found: string | null = null;
+  for (const c of choices) {
+    if (c.from > date) break;
+    found = c.concept;
+  }
+  return found;
+}
+
+/** When a part's current value was first served: the start of the run of equal values its entry in effect ends. */
+function vintageStart(timeline: readonly Entry[], current: Entry): string {
+  let i = timeline.indexOf(current);
+  while (i > 0 && timeline[i - 1]!.value === current.value && timeline[i - 1]!.concept === current.concept) i--;
+  return timeline[i]!.filed;
+}
+
+/**
+ * The usual case, without a replay: every filing used one concept for the year, so each period's timeline is its own
+ * filings in order (each list is ordered by filing). Null when the year has several concepts.
+ */
+function oneConcept(eligible: readonly (readonly FiledValue[])[]): { timelines: Entry[][]; concepts: ConceptChoice[] } | null {
+  let concept: string | null = null;
+  let first = "";
+  for (const list of eligible) {
+    for (const f of list) {
+      if (concept === null) concept = f.concept;
+      else if (f.concept !== concept) return null;
+      if (first === "" || f.filed < first) first = f.filed;
+    }
+  }
+  if (concept === null) return { timelines: eligible.map(() => []), concepts: [] };
+  const timelines = eligible.map((list) => {
+    const out: Entry[] = [];
+    for (const f of list) {
+      const last = out.at(-1);
+      if (!(last && last.accn === f.accn && last.value === f.value)) out.push(entryOf(f, f.filed));
+    }
+    return out;
+  });
+  return { timelines, concepts: [{ from: first, concept }] };
+}
+
+/** The most periods covered, then the year's own latest concept, then the concepts' priority. */
+function chooseConcept(coverage: Map<string, { periods: number; priority: number }>, yearConcept: string | null): string {
+  let best: [string, number, number, number] = ["", -1, 2, Infinity];
+  for (const [concept, { periods, priority }] of coverage) {
+    const candidate: [string, number, number, number] = [concept, periods, concept === yearConcept ? 0 : 1, priority];
+    if (periods > best[1] || (periods === best[1] && (candidate[2] < best[2] || (candidate[2] === best[2] && priority < best[3])))) best = candidate;
+  }
+  return best[0];
+}
+
+function entryOf(f: FiledValue, from: string): Entry {
+  const entry: Entry = { value: f.value, concept: f.concept, unit: f.unit, accn: f.accn, form: f.form, filed: f.filed, from, derived: false };
+  if (f.scale) entry.scale = f.scale;
+  if (f.scaleUnclear !== undefined) entry.scaleUnclear = f.scaleUnclear;
+  return entry;
+}
+
+/** Adds an entry unless it serves the same value from the same filing as the last one. */
+function append(timeline: Entry[], entry: Entry): void {
+  const last = timeline.at(-1);
+  if (last && last.accn === entry.accn && last.value === entry.value && last.concept === entry.concept && last.derived === entry.derived) return;
+  timeline.push(entry);
+}
+
+function order(a: { filed: string; accn: string }, b: { filed: string; accn: string }): number {
+  return a.filed < b.filed ? -1 : a.filed > b.filed ? 1 : a.accn < b.accn ? -1 : a.accn > b.accn ? 1 : 0;
+}
+
+function maxOf(a: string, b: string): string {
+  return a > b ? a : b;
+}
