@@ -8,7 +8,8 @@ import { buildTestData, testGateway } from "../test/_gateway.ts";
 
 const PAID_PATH = "/filings/latest?ticker=AAPL&limit=20";
 const { dataDir } = await buildTestData();
-const gateway = testGateway(dataDir);
+// The free endpoints' per-address limit is off unless the benchmark sets it (one load generator is one address).
+const gateway = testGateway(dataDir, { env: { FREE_RATE_PER_MINUTE: process.env.FREE_RATE_PER_MINUTE ?? "0", FREE_BURST: process.env.FREE_BURST ?? "30" } });
 const { key } = await gateway.keys.create("bench");
 const sample = await gateway.get(PAID_PATH, { headers: { authorization: `Bearer ${key}` } });
 const bytes = Buffer.from(await sample.arrayBuffer());

@@ -23,9 +23,9 @@ export interface ServerProcess {
   stop(): void;
 }
 
-/** Spawns the bench servers and waits for their first line. */
-export async function startServers(): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/_gateway-server.ts"], { stdio: ["ignore", "pipe", "inherit"] });
+/** Spawns the bench servers (with `env` added to the gateway's environment) and waits for their first line. */
+export async function startServers(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/_gateway-server.ts"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));

@@ -4,6 +4,7 @@
 // slices, cycle after cycle, and each ratio is the median of the ratios measured within one cycle.
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { median, round2 } from "./_stats.ts";
 import { flag, startServers, type Targets } from "./_server-process.ts";
 
 interface Slice {
@@ -82,14 +83,4 @@ function stealMeter(): () => number | null {
     const end = read();
     return start && end && end.total > start.total ? round2((100 * (end.steal - start.steal)) / (end.total - start.total)) : null;
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
 }

@@ -98,7 +98,7 @@ export function createApp(deps: AppDeps): H3 {
     });
   }
   const mcp = createMcpEndpoint({ snapshots: deps.snapshots, payments: deps.payments, limiter: deps.limiter, log: deps.log });
-  app.all("/mcp", async (event) => (event.req.method === "OPTIONS" ? preflight() : withCors(await mcp(event))));
+  app.all("/mcp", (event) => (event.req.method === "OPTIONS" ? preflight() : mcp(event)));
   return app;
 
   async function free(event: H3Event, route: FreeRoute, readQuery: (event: H3Event) => { ticker?: string }): Promise<Response> {

@@ -9,11 +9,17 @@ import type { DocumentKind } from "../schemas/snapshot.ts";
 import { ApiError, asApiError } from "./errors.ts";
 import { freeAnswer, type FreeRoute } from "./free.ts";
 import { servePaid, type PaidDeps, type PaidQuery } from "./paid.ts";
-import { parseArguments } from "./params.ts";
+import { argumentReader } from "./params.ts";
 import { PaymentRefusal } from "./payment/core.ts";
 import { mcpCredentials, receiptMeta, refusalResult } from "./payment/mcp.ts";
 import type { EventLog } from "./snapshot.ts";
 import { toolInputSchema, toolOutputSchema } from "./tool-schema.ts";
+
+/**
+ * Marks JSON already written: `{[WRITTEN]: text}` as a result (or as its structuredContent) is replaced by the text
+ * itself when the reply is written (gateway/mcp.ts), so an answer's bytes are not parsed to be serialised again.
+ */
+export const WRITTEN = "\u0000written";
 
 /** One tool call as the endpoint hands it over: the MCP request's headers, the call's arguments and `_meta`. */
 export interface ToolCall {
@@ -62,8 +68,9 @@ export function errorResult(error: unknown): CallToolResult {
 }
 
 function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
+  const readArguments = argumentReader(route.query);
   return async ({ headers, args, meta }) => {
-    const query = parseArguments(args, route.query) as PaidQuery;
+    const query = readArguments(args) as PaidQuery;
     const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta));
     const result = answerResult(outcome.body.toString("utf8"));
     const receipt = receiptMeta(outcome.receipt);
@@ -72,12 +79,13 @@ function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
 }
 
 function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Handler {
-  return async ({ args }) => answerResult(await freeAnswer(route, parseArguments(args, route.query), deps.snapshots));
+  const readArguments = argumentReader(route.query);
+  return async ({ args }) => answerResult(await freeAnswer(route, readArguments(args), deps.snapshots));
 }
 
-/** An answer: the envelope as structuredContent, and as text for clients that read only text. */
+/** An answer: the envelope as structuredContent, and as text for clients that read only text (both written as is). */
 function answerResult(envelope: string): CallToolResult {
-  return { structuredContent: JSON.parse(envelope) as Record<string, unknown>, content: [{ type: "text", text: envelope }] };
+  return { structuredContent: { [WRITTEN]: envelope }, content: [{ type: "text", text: "" }] };
 }
 
 /** Turns refusals and errors into tool results, never into JSON-RPC failures; the unexpected is logged once. */

@@ -1,6 +1,7 @@
-// POST /mcp: MCP over streamable HTTP, stateless, JSON responses. One SDK Server, built once, answers every request
-// through a transport that multiplexes them (the SDK's stateless transport serves one request and costs a server
-// each: ~300 µs). Batches are capped; unauthenticated traffic is rate-limited per address; keyed and paid calls are not.
+// POST /mcp: MCP over streamable HTTP, stateless, JSON responses. One SDK Server, built once, answers the protocol
+// through a transport that multiplexes requests (the SDK's stateless transport serves one request and costs a server
+// each: ~300 µs); tools/call goes straight to its tool. Batches are capped; unauthenticated traffic is rate-limited
+// per address; keyed and paid calls are not.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -10,15 +11,15 @@ import {
   isJSONRPCRequest,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
-  McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { H3Event } from "h3";
-import { ALLOW_ORIGIN } from "./cors.ts";
-import { ApiError, errorBody } from "./errors.ts";
-import { createTools, errorResult, type ToolCall } from "./mcp-tools.ts";
+import { FastResponse } from "srvx";
+import { ALLOW_ORIGIN, CORS_HEADERS } from "./cors.ts";
+import { ApiError, errorBody, printable } from "./errors.ts";
+import { createTools, errorResult, WRITTEN, type ToolCall } from "./mcp-tools.ts";
 import type { PaidDeps } from "./paid.ts";
 import { trustedKey } from "./payment/http.ts";
 import { PAYMENT_META } from "./payment/mcp.ts";
@@ -33,7 +34,8 @@ const MAX_BODY_BYTES = 128 * 1024;
 const SERVER_ERROR = -32000;
 /** A request refused by the per-address limit (in the implementation-defined range). */
 const RATE_LIMITED = -32029;
-const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store", ...ALLOW_ORIGIN };
+// CORS rides in the response headers themselves (a Headers rewrite afterwards would cost a fetch Headers per reply).
+const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store", ...CORS_HEADERS };
 
 /** What the MCP endpoint needs from the gateway. */
 export interface McpDeps extends PaidDeps {
@@ -48,14 +50,24 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
   const mux = new Multiplexer();
   const server = new Server({ name: "filing-data-service", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.onerror = (error) => deps.log("warn", "mcp_error", { error: error.message });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const handler = tools.handler(request.params.name);
-    if (!handler) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 64)}`);
-    const call: ToolCall = { headers: mux.headersOf(extra.requestId), args: request.params.arguments ?? {}, meta: request.params._meta };
-    return handler(call);
-  });
+  // tools/list never changes: its result is written once and spliced into every reply.
+  const list = { [WRITTEN]: JSON.stringify({ tools: tools.list }) };
+  server.setRequestHandler(ListToolsRequestSchema, () => list as never);
   void server.connect(mux);
+
+  /**
+   * tools/call, the one hot method, validated with the SDK's own schema and handed to its tool at once: through the
+   * Server it would also cost an AbortController, four promise hops and a zod pass over a result we wrote ourselves.
+   */
+  async function callTool(request: JSONRPCRequest, headers: Headers): Promise<string> {
+    const parsed = CallToolRequestSchema.safeParse(request);
+    if (!parsed.success) return closed(openError(ErrorCode.InvalidParams, "Invalid tools/call request"), request.id);
+    const { name, arguments: args, _meta: meta } = parsed.data.params;
+    const handler = tools.handler(name);
+    if (!handler) return closed(openError(ErrorCode.InvalidParams, `Unknown tool: ${printable(name)}`), request.id);
+    const call: ToolCall = { headers, args: args ?? {}, meta };
+    return closed(openReply({ jsonrpc: "2.0", result: await handler(call) }), request.id);
+  }
 
   return async (event) => {
     if (event.req.method !== "POST") {
@@ -83,11 +95,18 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     if (requests.length === 0) return new Response(null, { status: 202, headers: ALLOW_ORIGIN });
     const limited = rateLimited(deps, event, requests);
     const replies = await Promise.all(
-      requests.map((request) => (limited.has(request) ? limitedReply(request, limited.get(request)!) : mux.exchange(request, headers))),
+      requests.map((request) =>
+        limited.has(request)
+          ? JSON.stringify(limitedReply(request, limited.get(request)!))
+          : request.method === "tools/call"
+            ? callTool(request, headers)
+            : mux.exchange(request),
+      ),
     );
     const refused = limited.values().next().value;
     const out: Record<string, string> = refused ? { ...JSON_HEADERS, "retry-after": refused.headers["retry-after"] ?? "1" } : JSON_HEADERS;
-    return new Response(JSON.stringify(batch ? replies : replies[0]), { status: 200, headers: out });
+    // srvx's FastResponse writes the text as it is (a fetch Response would first encode it into a new buffer).
+    return new FastResponse(batch ? `[${replies.join(",")}]` : replies[0]!, { status: 200, headers: out });
   };
 }
 
@@ -99,7 +118,7 @@ class Multiplexer implements Transport {
   onmessage?: Transport["onmessage"];
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  readonly #waiting = new Map<number, { resolve: (reply: JSONRPCMessage) => void; headers: Headers }>();
+  readonly #waiting = new Map<number, (reply: string) => void>();
   #next = 0;
 
   async start(): Promise<void> {}
@@ -108,27 +127,63 @@ class Multiplexer implements Transport {
   /** Routes the server's reply to the request waiting for it; anything else (server-to-client messages) is dropped. */
   async send(message: JSONRPCMessage): Promise<void> {
     const id = "id" in message && typeof message.id === "number" ? message.id : null;
-    const waiting = id === null ? undefined : this.#waiting.get(id);
-    if (!waiting) return;
+    const resolve = id === null ? undefined : this.#waiting.get(id);
+    if (!resolve) return;
     this.#waiting.delete(id!);
-    waiting.resolve(message);
+    const { id: _ours, ...reply } = message as JSONRPCMessage & { id: number };
+    resolve(openReply(reply));
   }
 
-  /** Hands a request to the server and resolves with its reply, under the client's id. */
-  exchange(request: JSONRPCRequest, headers: Headers): Promise<JSONRPCMessage> {
+  /** Hands a request to the server and resolves with its reply as JSON text, under the client's id. */
+  exchange(request: JSONRPCRequest): Promise<string> {
     const id = ++this.#next;
     return new Promise((resolve) => {
-      this.#waiting.set(id, { resolve: (reply) => resolve({ ...reply, id: request.id } as JSONRPCMessage), headers });
+      this.#waiting.set(id, (reply) => resolve(closed(reply, request.id)));
       this.onmessage?.({ ...request, id });
     });
   }
+}
 
-  /** The HTTP headers of the request in flight under `id`. */
-  headersOf(id: string | number): Headers {
-    const waiting = typeof id === "number" ? this.#waiting.get(id) : undefined;
-    if (!waiting) throw new Error(`no MCP request in flight under id ${String(id)}`);
-    return waiting.headers;
-  }
+/** An open reply ended with the client's id. */
+function closed(open: string, id: JSONRPCRequest["id"]): string {
+  return `${open},"id":${JSON.stringify(id)}}`;
+}
+
+function openError(code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: "2.0", error: { code, message } }).slice(0, -1);
+}
+
+/**
+ * A reply (without its id) as JSON text without its closing brace: the client's id ends it. JSON already written
+ * (WRITTEN: the tools list; an answer's envelope, also its text content) is spliced in as it is: a paid answer's
+ * bytes are never parsed or re-serialised per call.
+ */
+function openReply(rest: { jsonrpc: "2.0"; result?: unknown; error?: unknown }): string {
+  const result = rest.result as Record<string, unknown> | undefined;
+  const whole = result?.[WRITTEN];
+  if (typeof whole === "string") return `{"jsonrpc":"2.0","result":${whole}`;
+  const envelope = (result?.structuredContent as Record<string, unknown> | undefined)?.[WRITTEN];
+  if (typeof envelope !== "string") return JSON.stringify(rest).slice(0, -1);
+  const text = JSON.stringify({ ...rest, result: { ...result, structuredContent: STRUCTURED, content: [{ type: "text", text: TEXT }] } });
+  return splice(splice(text.slice(0, -1), STRUCTURED_JSON, envelope), TEXT_JSON, escaped(envelope));
+}
+
+// Stand-ins serialised in place of the written JSON, then replaced by it (control characters: never in a real value).
+const STRUCTURED = "\u0001structured\u0001";
+const TEXT = "\u0001text\u0001";
+const STRUCTURED_JSON = JSON.stringify(STRUCTURED);
+const TEXT_JSON = JSON.stringify(TEXT);
+
+function splice(text: string, standIn: string, value: string): string {
+  const at = text.indexOf(standIn);
+  return `${text.slice(0, at)}${value}${text.slice(at + standIn.length)}`;
+}
+
+/** The envelope as a JSON string literal; the last one is remembered (under load, calls of a second share one). */
+let lastEscaped = { envelope: "", literal: '""' };
+function escaped(envelope: string): string {
+  if (lastEscaped.envelope !== envelope) lastEscaped = { envelope, literal: JSON.stringify(envelope) };
+  return lastEscaped.literal;
 }
 
 /** The body's JSON-RPC messages, or the error response the SDK's transport would give. */

@@ -29,7 +29,14 @@ export async function servePaid(deps: PaidDeps, route: PaidRoute, query: PaidQue
   });
 }
 
-/** The query as one string, keys sorted: the same question however it was asked (HTTP query or tool arguments). */
+const CANONICAL = new WeakMap<PaidQuery, string>();
+
+/**
+ * The query as one string, keys sorted: the same question however it was asked (HTTP query or tool arguments).
+ * Made once per query object (the query readers hand out the same object for the same question).
+ */
 function canonical(query: PaidQuery): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(query).sort(([a], [b]) => a.localeCompare(b))));
+  let text = CANONICAL.get(query);
+  if (text === undefined) CANONICAL.set(query, (text = JSON.stringify(Object.fromEntries(Object.entries(query).sort(([a], [b]) => a.localeCompare(b))))));
+  return text;
 }

@@ -21,10 +21,19 @@ export function queryReader<T extends z.ZodObject>(schema: T): (event: H3Event) 
   };
 }
 
-/** Validates a tool call's named arguments against a route's query schema, with the query's rules (MCP). */
-export function parseArguments<T extends z.ZodObject>(raw: Record<string, unknown>, schema: T): z.infer<T> {
-  for (const name of Object.keys(raw)) requireKnown(name, schema);
-  return validate(raw, schema);
+/** A tool's argument reader: the query's rules over named arguments (MCP), valid argument sets remembered likewise. */
+export function argumentReader<T extends z.ZodObject>(schema: T): (raw: Record<string, unknown>) => z.infer<T> {
+  const memo = new Map<string, z.infer<T>>();
+  return (raw) => {
+    const text = JSON.stringify(raw);
+    const known = memo.get(text);
+    if (known) return known;
+    for (const name of Object.keys(raw)) requireKnown(name, schema);
+    const parsed = validate(raw, schema);
+    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+    memo.set(text, parsed);
+    return parsed;
+  };
 }
 
 function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schema: T): z.infer<T> {

@@ -37,9 +37,9 @@ export function readPaymentHeader(header: string | null): PaymentReading {
   return readPayment(decoded);
 }
 
-/** Reads a payment given as a JSON value (`_meta["x402/payment"]`, or a decoded header); undefined means none. */
+/** Reads a payment given as a JSON value (`_meta["x402/payment"]`, or a decoded header); only undefined means none. */
 export function readPayment(value: unknown): PaymentReading {
-  if (value === undefined || value === null) return NONE;
+  if (value === undefined) return NONE;
   const parsed = ExactEvmPaymentPayload.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -157,6 +157,32 @@ describe("the ledger as the USDC contract", () => {
   });
 });
 
+describe("one authorization settled at once from many places (the nonce is marked atomically, as FiatToken does)", () => {
+  it("20 transactions of one authorization at once: exactly one transfers, 19 revert as used", async () => {
+    const ledger = createUsdcLedger({ autoCreditAtomic: ONE_USDC });
+    const { paymentRequired } = await paidRoute(createLocalFacilitator(ledger));
+    const payload = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(paymentRequired);
+    const { authorization: a, signature } = payload.payload as { authorization: Record<string, string>; signature: Hex };
+    const args = [a.from, a.to, BigInt(a.value!), BigInt(a.validAfter!), BigInt(a.validBefore!), a.nonce, signature];
+    const call = { address: BASE_USDC, abi: eip3009ABI, functionName: "transferWithAuthorization", args };
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => ledger.writeContract(call)));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    for (const o of outcomes.filter((o) => o.status === "rejected")) expect(String((o as PromiseRejectedResult).reason)).toMatch(/authorization is used or canceled/);
+    expect(ledger.balanceOf(PAYER)).toBe(ONE_USDC - PRICE_ATOMIC);
+  });
+
+  it.each(Object.entries(transports))("20 settlements of one payload through the %s facilitator at once: one success", async (_, connect) => {
+    const ledger = createUsdcLedger();
+    ledger.fund(PAYER, ONE_USDC);
+    const { server, requirements, paymentRequired } = await paidRoute(await connect(ledger));
+    const payload = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(paymentRequired);
+    const settled = await Promise.all(Array.from({ length: 20 }, () => server.settlePayment(payload, requirements)));
+    expect(settled.filter((s) => s.success)).toHaveLength(1);
+    expect(ledger.balanceOf(PAYER)).toBe(ONE_USDC - PRICE_ATOMIC);
+    expect(ledger.balanceOf(PAY_TO)).toBe(PRICE_ATOMIC);
+  });
+});
+
 describe("the loopback facilitator's wire API and outage modes", () => {
   async function start(options: { slowMs?: number; timeoutMs?: number } = {}) {
     const server = await startLoopbackFacilitator(createUsdcLedger(), options);

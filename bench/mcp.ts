@@ -1,0 +1,138 @@
+// Benchmark: /mcp. (1) A keyed MCP tool call against the keyed HTTP route giving the same answer, in alternating
+// slices (goal ≥ 0.5). (2) The keyed HTTP route's p99 and the server's peak RSS while 200 connections flood /mcp with
+// tools/list (goals ≤ 50 ms, ≤ 400 MB): once with the per-address limit as deployed (one flooding address) and once
+// with it off (a flood from many addresses: every tools/list answered in full). Servers run in a child process.
+import autocannon from "autocannon";
+import { median, round2 } from "./_stats.ts";
+import { flag, startServers, type ServerProcess } from "./_server-process.ts";
+
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+/** The same question as the HTTP target (bench/_gateway-server.ts): AAPL's 20 latest filings. */
+const CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_latest_filings", arguments: { ticker: "AAPL", limit: 20 } } });
+const LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+
+/** `--cycles N` (10), `--seconds N` per slice (1.5), `--connections N` (50), `--flood-seconds N` (10), `--flood N` connections (200). */
+export async function run(args: string[]): Promise<Record<string, unknown>> {
+  const cycles = Number(flag(args, "--cycles") ?? 10);
+  const seconds = Number(flag(args, "--seconds") ?? 1.5);
+  const connections = Number(flag(args, "--connections") ?? 50);
+  const floodSeconds = Number(flag(args, "--flood-seconds") ?? 10);
+  const floodConnections = Number(flag(args, "--flood") ?? 200);
+
+  const limited = await startServers({ FREE_RATE_PER_MINUTE: "120", FREE_BURST: "30" }); // the deployed defaults
+  let throughput: Record<string, unknown>;
+  let flood: Flood;
+  try {
+    throughput = await keyedThroughput(limited, { cycles, seconds, connections });
+    flood = await floodWhileMeasuring(limited, floodSeconds, floodConnections);
+  } finally {
+    limited.stop();
+  }
+  const open = await startServers({ FREE_RATE_PER_MINUTE: "0" });
+  let unlimited: Flood;
+  try {
+    await warm(open);
+    unlimited = await floodWhileMeasuring(open, floodSeconds, floodConnections);
+  } finally {
+    open.stop();
+  }
+  return {
+    keyed_mcp_vs_http: throughput.ratio,
+    flood_paid_p99_ms: flood.paid_p99_ms,
+    flood_peak_rss_mb: flood.peak_rss_mb,
+    conditions: { connections, cycles, seconds, flood_connections: floodConnections, flood_seconds: floodSeconds, flooding_addresses: 1 },
+    keyed: throughput,
+    flood_rate_limited: flood,
+    flood_unlimited: unlimited,
+  };
+}
+
+interface Slice {
+  rps: number;
+  p99_ms: number;
+}
+
+interface Flood {
+  paid_p99_ms: number;
+  paid_p50_ms: number;
+  paid_rps: number;
+  paid_errors: number;
+  flood_rps: number;
+  flood_non2xx: number;
+  peak_rss_mb: number;
+  rss_before_mb: number;
+}
+
+/** Keyed HTTP and keyed MCP take turns in short slices; the ratio is the median of the in-cycle ratios. */
+async function keyedThroughput(servers: ServerProcess, options: { cycles: number; seconds: number; connections: number }) {
+  await warm(servers);
+  const runs: { http: Slice; mcp: Slice }[] = [];
+  for (let cycle = 0; cycle < options.cycles; cycle++) {
+    const order = cycle % 2 ? (["mcp", "http"] as const) : (["http", "mcp"] as const);
+    const slices = {} as { http: Slice; mcp: Slice };
+    for (const name of order) slices[name] = await slice(servers, name, options.connections, options.seconds);
+    runs.push(slices);
+  }
+  const ratios = runs.map((r) => r.mcp.rps / r.http.rps);
+  return {
+    ratio: round2(median(ratios)),
+    http_rps: Math.round(median(runs.map((r) => r.http.rps))),
+    mcp_rps: Math.round(median(runs.map((r) => r.mcp.rps))),
+    http_p99_ms: median(runs.map((r) => r.http.p99_ms)),
+    mcp_p99_ms: median(runs.map((r) => r.mcp.p99_ms)),
+    ratio_cycles: ratios.map(round2),
+  };
+}
+
+/** 200 connections of tools/list (in a worker thread of their own) while 10 connections time the keyed HTTP route. */
+async function floodWhileMeasuring(servers: ServerProcess, seconds: number, connections: number): Promise<Flood> {
+  const rssBefore = servers.rssMb();
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, servers.rssMb())), 100);
+  const floodRun = autocannon({
+    url: mcpUrl(servers),
+    method: "POST",
+    connections,
+    duration: seconds,
+    headers: MCP_HEADERS,
+    body: LIST,
+    workers: 1,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1_000)); // the flood first takes hold
+  const paid = await autocannon({ url: servers.targets.paid, connections: 10, duration: seconds - 2, headers: keyHeader(servers) });
+  const flooded = await floodRun;
+  clearInterval(sampler);
+  return {
+    paid_p99_ms: paid.latency.p99,
+    paid_p50_ms: paid.latency.p50,
+    paid_rps: Math.round(paid.requests.average),
+    paid_errors: paid.errors + paid.timeouts + paid.non2xx,
+    flood_rps: Math.round(flooded.requests.average),
+    flood_non2xx: flooded.non2xx,
+    peak_rss_mb: Math.round(peak),
+    rss_before_mb: Math.round(rssBefore),
+  };
+}
+
+async function slice(servers: ServerProcess, name: "http" | "mcp", connections: number, duration: number): Promise<Slice> {
+  const options =
+    name === "http"
+      ? { url: servers.targets.paid, headers: keyHeader(servers) }
+      : { url: mcpUrl(servers), method: "POST" as const, headers: { ...MCP_HEADERS, ...keyHeader(servers) }, body: CALL };
+  const result = await autocannon({ ...options, connections, duration });
+  if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+  return { rps: result.requests.average, p99_ms: result.latency.p99 };
+}
+
+/** JIT and connections warmed, and the key verified once (later calls find it in memory). */
+async function warm(servers: ServerProcess): Promise<void> {
+  for (const name of ["http", "mcp"] as const) await slice(servers, name, 10, 1);
+}
+
+function mcpUrl(servers: ServerProcess): string {
+  return `${new URL(servers.targets.paid).origin}/mcp`;
+}
+
+function keyHeader(servers: ServerProcess): Record<string, string> {
+  return { authorization: `Bearer ${servers.targets.key}` };
+}
