@@ -63,7 +63,11 @@ export function createTools(deps: PaidDeps & { log: EventLog }): McpTools {
 /** An error as a tool result: isError, the error body as text (code, message, hint). */
 export function errorResult(error: unknown): CallToolResult {
   const api = asApiError(error);
-  const body: ErrorBody = { error: { code: api.code, message: api.message, hint: api.hint } };
+  return bodyResult({ error: { code: api.code, message: api.message, hint: api.hint } });
+}
+
+/** An error body as a tool result. */
+export function bodyResult(body: ErrorBody): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 

@@ -22,7 +22,6 @@ import {
   addressOf,
   ANVIL_KEYS,
   callPaying,
-  identifiedPayer,
   malformedPayments,
   payerClient,
   paymentRequiredOf,
@@ -296,18 +295,18 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       const id = generatePaymentId();
       const { client, call } = await agent(main.base);
       const before = ledger.balanceOf(PAYER);
-      const first = await callPaying(client, identifiedPayer(ANVIL_KEYS.payer, id), "get_latest_filings", { ticker: "HD", limit: 5 });
+      const first = await callPaying(client, payerClient(ANVIL_KEYS.payer, id), "get_latest_filings", { ticker: "HD", limit: 5 });
       expect(first.paid.isError).toBeFalsy();
       expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
       // The answer was lost: the very payload again, then a newly signed one with the same identifier.
       const again = await call("get_latest_filings", { ticker: "HD", limit: 5 }, { "x402/payment": first.payload });
-      const resigned = await callPaying(client, identifiedPayer(ANVIL_KEYS.payer, id), "get_latest_filings", { ticker: "HD", limit: 5 });
+      const resigned = await callPaying(client, payerClient(ANVIL_KEYS.payer, id), "get_latest_filings", { ticker: "HD", limit: 5 });
       for (const retry of [again, resigned.paid]) {
         expect(retry.structuredContent).toEqual(first.paid.structuredContent);
         expect(receiptOf(retry)).toEqual(receiptOf(first.paid));
       }
       expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
-      const other = await callPaying(client, identifiedPayer(ANVIL_KEYS.payer, id), "get_latest_filings", { ticker: "HD", limit: 6 });
+      const other = await callPaying(client, payerClient(ANVIL_KEYS.payer, id), "get_latest_filings", { ticker: "HD", limit: 6 });
       expect(errorOf(other.paid).code).toBe("idempotency_conflict");
       expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
       await client.close();

@@ -19,11 +19,11 @@ import type { H3Event } from "h3";
 import { FastResponse } from "srvx";
 import { ALLOW_ORIGIN, CORS_HEADERS } from "./cors.ts";
 import { ApiError, errorBody, printable } from "./errors.ts";
-import { createTools, errorResult, WRITTEN, type ToolCall } from "./mcp-tools.ts";
+import { bodyResult, createTools, WRITTEN, type ToolCall } from "./mcp-tools.ts";
 import type { PaidDeps } from "./paid.ts";
 import { trustedKey } from "./payment/http.ts";
 import { PAYMENT_META } from "./payment/mcp.ts";
-import type { ClientRateLimit } from "./rate-limit.ts";
+import { RATE_LIMITED_MESSAGE, type ClientRateLimit } from "./rate-limit.ts";
 import type { EventLog } from "./snapshot.ts";
 
 /** Messages in one batch: a client sends one at a time (batching left MCP in 2025-06-18); 20 covers older clients. */
@@ -97,14 +97,14 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     const replies = await Promise.all(
       requests.map((request) =>
         limited.has(request)
-          ? JSON.stringify(limitedReply(request, limited.get(request)!))
+          ? limitedReply(request, limited.get(request)!)
           : request.method === "tools/call"
             ? callTool(request, headers)
             : mux.exchange(request),
       ),
     );
-    const refused = limited.values().next().value;
-    const out: Record<string, string> = refused ? { ...JSON_HEADERS, "retry-after": refused.headers["retry-after"] ?? "1" } : JSON_HEADERS;
+    const wait = limited.values().next().value;
+    const out: Record<string, string> = wait === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "retry-after": String(wait) };
     // srvx's FastResponse writes the text as it is (a fetch Response would first encode it into a new buffer).
     return new FastResponse(batch ? `[${replies.join(",")}]` : replies[0]!, { status: 200, headers: out });
   };
@@ -222,28 +222,25 @@ async function readMessages(event: H3Event): Promise<{ messages: JSONRPCMessage[
 }
 
 /**
- * Which requests the per-address limit refuses: none for a key verified moments ago, none for a tools/call that
- * carries a payment (paid traffic is checked by the facilitator); one token per request otherwise.
+ * Which requests the per-address limit refuses, with the seconds to wait: none for a key verified moments ago, none
+ * for a tools/call that carries a payment (paid traffic is checked by the facilitator); one token per request otherwise.
  */
-function rateLimited(deps: McpDeps, event: H3Event, requests: JSONRPCRequest[]): Map<JSONRPCRequest, ApiError> {
-  const limited = new Map<JSONRPCRequest, ApiError>();
+function rateLimited(deps: McpDeps, event: H3Event, requests: JSONRPCRequest[]): Map<JSONRPCRequest, number> {
+  const limited = new Map<JSONRPCRequest, number>();
   if (trustedKey(deps.payments, event.req.headers, Date.now())) return limited;
   for (const request of requests) {
     if (request.method === "tools/call" && (request.params?._meta as Record<string, unknown> | undefined)?.[PAYMENT_META] !== undefined) continue;
-    try {
-      deps.limiter.take(event);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      limited.set(request, error);
-    }
+    const wait = deps.limiter.admit(event);
+    if (wait !== null) limited.set(request, wait);
   }
   return limited;
 }
 
 /** A rate-limited request's reply: a tool error result for a call (what an agent reads), a JSON-RPC error otherwise. */
-function limitedReply(request: JSONRPCRequest, error: ApiError): JSONRPCMessage {
-  if (request.method === "tools/call") return { jsonrpc: "2.0", id: request.id, result: errorResult(error) };
-  return { jsonrpc: "2.0", id: request.id, error: { code: RATE_LIMITED, message: `${error.message} Retry after ${error.headers["retry-after"]} s.`, data: errorBody(error.code, error.message) } };
+function limitedReply(request: JSONRPCRequest, wait: number): string {
+  const body = errorBody("rate_limited", `${RATE_LIMITED_MESSAGE} Retry after ${wait} s.`);
+  if (request.method === "tools/call") return JSON.stringify({ jsonrpc: "2.0", id: request.id, result: bodyResult(body) });
+  return JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: RATE_LIMITED, message: body.error.message, data: body } });
 }
 
 function isInitialize(message: JSONRPCMessage): boolean {

@@ -18,7 +18,6 @@ import {
   ANVIL_KEYS,
   decodePaymentRequired,
   decodePaymentResponse,
-  identifiedPayer,
   malformedPayments,
   payerClient,
   payingFetch,
@@ -237,7 +236,7 @@ describeEdgar("x402 payments through the gateway", () => {
     it("@x402/fetch with a payment identifier: the answer lost is fetched again, same bytes and receipt, charged once", async () => {
       const id = generatePaymentId();
       const payloads: PaymentPayload[] = [];
-      const payer = identifiedPayer(ANVIL_KEYS.payer, id).onAfterPaymentCreation(async ({ paymentPayload }) => void payloads.push(paymentPayload));
+      const payer = payerClient(ANVIL_KEYS.payer, id).onAfterPaymentCreation(async ({ paymentPayload }) => void payloads.push(paymentPayload));
       const pay = wrapFetchWithPayment(fetch, payer);
       const url = `${t.base}/earnings/summary?ticker=HD&period=annual`;
       const balance = t.ledger.balanceOf(PAYER);
@@ -265,7 +264,7 @@ describeEdgar("x402 payments through the gateway", () => {
     it("20 concurrent retries with one identifier and one payload: one settlement, twenty identical answers", async () => {
       const id = generatePaymentId();
       const required = decodePaymentRequired((await fetch(`${t.base}/filings/latest?ticker=DIS&limit=2`)).headers.get("payment-required"));
-      const signature = encodePaymentSignatureHeader(await identifiedPayer(ANVIL_KEYS.payer, id).createPaymentPayload(required));
+      const signature = encodePaymentSignatureHeader(await payerClient(ANVIL_KEYS.payer, id).createPaymentPayload(required));
       const balance = t.ledger.balanceOf(PAYER);
       const answers = await Promise.all(
         Array.from({ length: 20 }, async () => {

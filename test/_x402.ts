@@ -1,20 +1,17 @@
 // Shared x402 test helpers: public anvil payer keys, real paying clients, header decoders and a loopback facilitator over the in-memory ledger.
 // The keys here are Foundry/anvil's published test keys; a real key must never appear in this file.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { x402Client } from "@x402/core/client";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
-import { isPaymentRequiredV2, parsePaymentRequired } from "@x402/core/schemas";
+import { isPaymentRequiredV2 } from "@x402/core/schemas";
 import { HTTPFacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { appendPaymentIdentifierToExtensions } from "@x402/extensions/payment-identifier";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { UsdcLedger } from "../gateway/payments/ledger.ts";
+import { payer } from "../bin/x402-buyer.ts";
 import { SettleReceipt } from "../schemas/payment.ts";
-import { BASE_NETWORK, createLocalFacilitator, serveFacilitator, type FacilitatorServer } from "../gateway/payments/local-facilitator.ts";
+import { createLocalFacilitator, serveFacilitator, type FacilitatorServer } from "../gateway/payments/local-facilitator.ts";
 
 /** Anvil's well-known accounts #0–#3 (mnemonic "test test … junk"): public test keys, worthless anywhere real. */
 export const ANVIL_KEYS = {
@@ -27,67 +24,12 @@ export const ANVIL_KEYS = {
 /** The address of an anvil key. */
 export const addressOf = (key: Hex) => privateKeyToAccount(key).address;
 
-/** An x402 client that pays exact-EVM requirements on Base by signing with `privateKey`. */
-export function payerClient(privateKey: Hex): x402Client {
-  return new x402Client().register(BASE_NETWORK, new ExactEvmScheme(privateKeyToAccount(privateKey)));
-}
+/** An x402 client paying on Base with `privateKey` (and, given one, naming every payment with `paymentId`). */
+export { payer as payerClient, paymentRequiredOf, callPaying } from "../bin/x402-buyer.ts";
 
 /** `fetch` that answers a 402 by signing a payment with `privateKey` and retrying, as a real buyer would. */
 export function payingFetch(privateKey: Hex): ReturnType<typeof wrapFetchWithPayment> {
-  return wrapFetchWithPayment(fetch, payerClient(privateKey));
-}
-
-/**
- * An x402 client that names every payment with `paymentId` (the payment-identifier extension), the way a buyer
- * does it with @x402/extensions: the id is appended to the server's declaration before the payload is made.
- */
-export function identifiedPayer(privateKey: Hex, paymentId: string): x402Client {
-  return payerClient(privateKey).onBeforePaymentCreation(async ({ paymentRequired }) => {
-    if (paymentRequired.extensions) appendPaymentIdentifierToExtensions(paymentRequired.extensions, paymentId);
-  });
-}
-
-/**
- * The PaymentRequired of a tool result, looked for as an x402 MCP client must (x402 specs/transports-v2/mcp.md, client
- * rules): `structuredContent`, then `structuredContent["x402/error"].data`, then `content[0].text` parsed as JSON
- * (a PaymentRequired, or the `x402/error` wrapper). Null when the result asks for no payment.
- */
-export function paymentRequiredOf(result: CallToolResult): PaymentRequired | null {
-  if (!result.isError) return null;
-  const structured = result.structuredContent;
-  const candidates: unknown[] = [structured, (structured?.["x402/error"] as { data?: unknown } | undefined)?.data];
-  const first = result.content[0];
-  if (first?.type === "text") {
-    try {
-      const parsed = JSON.parse(first.text) as Record<string, unknown>;
-      candidates.push(parsed, (parsed?.["x402/error"] as { data?: unknown } | undefined)?.data);
-    } catch {
-      // not JSON: no payment asked here
-    }
-  }
-  for (const candidate of candidates) {
-    const parsed = parsePaymentRequired(candidate);
-    if (parsed.success && parsed.data.x402Version === 2) return parsed.data as PaymentRequired;
-  }
-  return null;
-}
-
-/**
- * Calls a tool as an x402 MCP client does: unpaid first; when the result asks for payment, signs the requirements
- * and calls again with the payload in `_meta["x402/payment"]`.
- */
-export async function callPaying(
-  client: Client,
-  payer: x402Client,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<{ unpaid: CallToolResult; paid: CallToolResult; payload: PaymentPayload; required: PaymentRequired }> {
-  const unpaid = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const required = paymentRequiredOf(unpaid);
-  if (!required) throw new Error(`${name} asked for no payment: ${JSON.stringify(unpaid).slice(0, 300)}`);
-  const payload = await payer.createPaymentPayload(required);
-  const paid = (await client.callTool({ name, arguments: args, _meta: { "x402/payment": payload } })) as CallToolResult;
-  return { unpaid, paid, payload, required };
+  return wrapFetchWithPayment(fetch, payer(privateKey));
 }
 
 /** The receipt of a paid tool result (`_meta["x402/payment-response"]`), checked against the spec's shape. */

@@ -1,0 +1,15 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import autocannon from "autocannon";
+const prof = process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/i15/prof3"] : [];
+const child = spawn(process.execPath, [...prof, "--import", "tsx", "bench/_tmp_srv.ts"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, LIFE: "14000", FREE_RATE_PER_MINUTE: process.env.RATE ?? "120" } });
+const { url, key } = JSON.parse(await new Promise<string>((r) => createInterface({ input: child.stdout! }).once("line", r)));
+const base = url.replace(/\/$/, "");
+const paid = `${base}/filings/latest?ticker=AAPL&limit=20`;
+await autocannon({ url: paid, connections: 10, duration: 1, headers: { authorization: `Bearer ${key}` } });
+const flood = autocannon({ url: `${base}/mcp`, method: "POST", connections: Number(process.env.FLOOD ?? 200), duration: 8, headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), workers: Number(process.env.W ?? 1) });
+await new Promise((r) => setTimeout(r, 1000));
+const p = await autocannon({ url: paid, connections: 10, duration: 6, headers: { authorization: `Bearer ${key}` } });
+const f = await flood;
+console.log(JSON.stringify({ paid_p99: p.latency.p99, paid_p50: p.latency.p50, paid_rps: Math.round(p.requests.average), flood_rps: Math.round(f.requests.average), flood_p50: f.latency.p50 }));
+await new Promise((r) => child.once("exit", r));
