@@ -3,7 +3,7 @@
 // tools/list (goals ≤ 50 ms, ≤ 400 MB): once with the per-address limit as deployed (one flooding address) and once
 // with it off (a flood from many addresses: every tools/list answered in full). Servers run in a child process.
 import autocannon from "autocannon";
-import { median, round2 } from "./_stats.ts";
+import { loadAverage, median, round2, stealMeter } from "./_stats.ts";
 import { flag, startServers, type ServerProcess } from "./_server-process.ts";
 
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
@@ -19,6 +19,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const floodSeconds = Number(flag(args, "--flood-seconds") ?? 10);
   const floodConnections = Number(flag(args, "--flood") ?? 200);
 
+  const stolen = stealMeter();
+  const loadBefore = loadAverage();
   const limited = await startServers({ FREE_RATE_PER_MINUTE: "120", FREE_BURST: "30" }); // the deployed defaults
   let throughput: Record<string, unknown>;
   let flood: Flood;
@@ -40,7 +42,16 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     keyed_mcp_vs_http: throughput.ratio,
     flood_paid_p99_ms: flood.paid_p99_ms,
     flood_peak_rss_mb: flood.peak_rss_mb,
-    conditions: { connections, cycles, seconds, flood_connections: floodConnections, flood_seconds: floodSeconds, flooding_addresses: 1 },
+    conditions: {
+      connections,
+      cycles,
+      seconds,
+      flood_connections: floodConnections,
+      flood_seconds: floodSeconds,
+      flooding_addresses: 1,
+      cpu_stolen_pct: stolen(),
+      load_average: [loadBefore, loadAverage()],
+    },
     keyed: throughput,
     flood_rate_limited: flood,
     flood_unlimited: unlimited,

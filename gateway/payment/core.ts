@@ -11,7 +11,7 @@ import type { KeyStore } from "../keys.ts";
 import type { EventLog } from "../snapshot.ts";
 import { FacilitatorRejection } from "./facilitator.ts";
 import { IDEMPOTENCY_WINDOW_MS, IdempotentAnswers } from "./idempotency.ts";
-import type { PaymentOffers, Transport } from "./offers.ts";
+import { PAYMENT_REQUIRED, type PaymentOffers, type Transport } from "./offers.ts";
 import type { PaymentReading, PresentedPayment } from "./payload.ts";
 
 /** What a request presented: a subscription key (which rules out x402), or an x402 payment reading. */
@@ -42,9 +42,6 @@ export class PaymentRefusal extends Error {
     this.settlement = settlement;
   }
 }
-
-/** Why the first call of a payment-required flow is refused (`PaymentRequired.error`). */
-export const PAYMENT_REQUIRED = "Payment required";
 
 /** A paid request's shape for the core: which route, over which transport, for which exact query. */
 export interface PaidRequest {

@@ -1,7 +1,7 @@
 // The payment core's HTTP adapter (x402 specs/transports-v2/http.md): credentials from the request's headers, a
 // refusal as 402 with PAYMENT-REQUIRED (and PAYMENT-RESPONSE when settling failed), a receipt as PAYMENT-RESPONSE.
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
-import type { SettleResponse } from "@x402/core/types";
+import type { PaymentRequired, SettleResponse } from "@x402/core/types";
 import type { H3Event } from "h3";
 import { CORS_HEADERS } from "../cors.ts";
 import type { Credentials, PaymentCore, PaymentRefusal } from "./core.ts";
@@ -40,7 +40,7 @@ export function refusalResponse(refusal: PaymentRefusal): Response {
     "content-type": "application/json; charset=utf-8",
     "cache-control": "no-store",
     ...CORS_HEADERS,
-    "payment-required": encodePaymentRequiredHeader(refusal.required),
+    "payment-required": encoded(refusal.required),
     ...(refusal.settlement ? { "payment-response": encodePaymentResponseHeader(refusal.settlement) } : {}),
   };
   return new Response(JSON.stringify(refusalBody(refusal)), { status: 402, headers });
@@ -49,4 +49,13 @@ export function refusalResponse(refusal: PaymentRefusal): Response {
 /** The header a settled answer carries (none for a key or an empty answer). */
 export function receiptHeaders(receipt: SettleResponse | null): Record<string, string> {
   return receipt ? { ...CORS_HEADERS, "payment-response": encodePaymentResponseHeader(receipt) } : {};
+}
+
+const ENCODED = new WeakMap<PaymentRequired, string>();
+
+/** PAYMENT-REQUIRED's value; the shared unpaid offers are encoded once (an unpaid flood costs no base64 per 402). */
+function encoded(required: PaymentRequired): string {
+  let header = ENCODED.get(required);
+  if (header === undefined) ENCODED.set(required, (header = encodePaymentRequiredHeader(required)));
+  return header;
 }

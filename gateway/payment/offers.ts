@@ -10,6 +10,9 @@ import { toolInputSchema } from "../tool-schema.ts";
 /** How a paid call arrived: an HTTP route or an MCP tool. */
 export type Transport = "http" | "mcp";
 
+/** Why the first call of a payment flow is refused (`PaymentRequired.error`). */
+export const PAYMENT_REQUIRED = "Payment required";
+
 /** A signature older than this is refused by the exact scheme (validBefore = signing time + this). */
 const MAX_TIMEOUT_SECONDS = 300;
 /** The argument example discovery shows (every paid route takes a ticker). */
@@ -44,11 +47,14 @@ export class PaymentOffers {
     this.#offers = offers;
   }
 
-  /** The route's PaymentRequired for a transport, with `reason` as its `error` (why payment is asked again). */
+  /**
+   * The route's PaymentRequired for a transport, with `reason` as its `error`. The plain "Payment required" offer is
+   * one shared object (the transports may remember its encoding): never change what this returns.
+   */
   required(route: PaidRoute, transport: Transport, reason: string): PaymentRequired {
     const offer = this.#offers?.get(route)?.[transport];
     if (!offer) throw new Error(`no x402 offer built for ${route.path}`);
-    return { ...offer, error: reason };
+    return reason === PAYMENT_REQUIRED ? offer : { ...offer, error: reason };
   }
 
   #offer(route: PaidRoute, transport: Transport, accepts: PaymentRequirements[]): Promise<PaymentRequired> {
@@ -65,7 +71,7 @@ export class PaymentOffers {
         ? this.#server.enrichExtensions(declareDiscoveryExtension({ input: EXAMPLE, inputSchema }), routeContext(route))
         : declareDiscoveryExtension({ toolName: route.tool, description: route.description, transport: "streamable-http", inputSchema, example: EXAMPLE });
     const extensions = { ...discovery, [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
-    return this.#server.createPaymentRequiredResponse(accepts, resource, undefined, extensions);
+    return this.#server.createPaymentRequiredResponse(accepts, resource, PAYMENT_REQUIRED, extensions);
   }
 }
 

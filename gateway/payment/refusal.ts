@@ -1,7 +1,8 @@
 // What a payment refusal says in our error body, over either transport: why payment is asked (again), where the
 // requirements are and how to pay. The x402 objects themselves are rendered by the transports.
 import type { ErrorBody } from "../../schemas/errors.ts";
-import { PAYMENT_REQUIRED, type PaymentRefusal } from "./core.ts";
+import type { PaymentRefusal } from "./core.ts";
+import { PAYMENT_REQUIRED } from "./offers.ts";
 
 const HOW = {
   http: {
