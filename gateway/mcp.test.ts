@@ -166,7 +166,7 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       const payload = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(required);
       const anonymous = await agent(limited.base);
       const outcomes = [];
-      for (let i = 0; i < 12; i++) outcomes.push(await anonymous.call("probe_coverage", { ticker: "AAPL" }));
+      for (let i = 0; i < 4; i++) outcomes.push(await anonymous.call("probe_coverage", { ticker: "AAPL" }));
       const refused = outcomes.filter((r) => r.isError);
       expect(refused.length).toBeGreaterThan(0);
       for (const result of refused) expect(errorOf(result).code).toBe("rate_limited");

@@ -30,6 +30,11 @@ import type { EventLog } from "./snapshot.ts";
 export const MAX_BATCH = 20;
 /** A tools/call with a payment is about 1.5 KB; a full batch of them fits with room to spare. */
 const MAX_BODY_BYTES = 128 * 1024;
+/**
+ * How long a reply that only refuses (every request over the limit) is held back. A flooding client waits for its
+ * replies, so holding them slows it to (connections ÷ this) requests a second, at no cost here; Retry-After asks more.
+ */
+const REFUSAL_HOLD_MS = 1000;
 /** JSON-RPC's implementation-defined server error, as the SDK's transport uses it for HTTP-level refusals. */
 const SERVER_ERROR = -32000;
 /** A request refused by the per-address limit (in the implementation-defined range). */
@@ -105,6 +110,7 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     );
     const wait = limited.values().next().value;
     const out: Record<string, string> = wait === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "retry-after": String(wait) };
+    if (limited.size === requests.length) await hold(REFUSAL_HOLD_MS);
     // srvx's FastResponse writes the text as it is (a fetch Response would first encode it into a new buffer).
     return new FastResponse(batch ? `[${replies.join(",")}]` : replies[0]!, { status: 200, headers: out });
   };
@@ -241,6 +247,10 @@ function limitedReply(request: JSONRPCRequest, wait: number): string {
   const body = errorBody("rate_limited", `${RATE_LIMITED_MESSAGE} Retry after ${wait} s.`);
   if (request.method === "tools/call") return JSON.stringify({ jsonrpc: "2.0", id: request.id, result: bodyResult(body) });
   return JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: RATE_LIMITED, message: body.error.message, data: body } });
+}
+
+function hold(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function isInitialize(message: JSONRPCMessage): boolean {
