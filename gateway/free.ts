@@ -1,6 +1,6 @@
 // The free routes' answers, for the HTTP routes and the MCP tools alike: each free route of the table answers here
 // once, so a free route given a `tool` in schemas/api.ts is an MCP tool with no code of its own.
-import { ROUTES, type RouteEntry } from "../schemas/api.ts";
+import type { RouteEntry } from "../schemas/api.ts";
 import type { Meta } from "../schemas/envelope.ts";
 import type { DocumentKind } from "../schemas/snapshot.ts";
 import { isoNow } from "./clock.ts";
@@ -21,9 +21,6 @@ const ANSWERS: Record<FreeRoute["path"], Answer> = {
     return envelopeOf(data, { ...meta(), built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id });
   },
 };
-
-/** The free routes, in table order. */
-export const FREE_ROUTES = ROUTES.filter((r): r is FreeRoute => r.document === null);
 
 /** A free route's envelope `{data, meta}` as JSON text, for a query already validated against the route's schema. */
 export function freeAnswer(route: FreeRoute, query: { ticker?: string }, snapshots: SnapshotStore): Promise<string> {

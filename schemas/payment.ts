@@ -10,7 +10,7 @@ const Bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes of 0x-
 const Signature = z.string().regex(/^0x([0-9a-fA-F]{2}){65,4096}$/, "must be a 0x-prefixed hex signature of at least 65 bytes");
 
 /** The requirements a client says it accepted (one entry of PaymentRequired.accepts). */
-export const AcceptedRequirements = z.looseObject({
+const AcceptedRequirements = z.looseObject({
   scheme: z.string().min(1).max(32),
   network: z.string().min(3).max(64),
   amount: Uint,
@@ -41,7 +41,6 @@ export const ExactEvmPaymentPayload = z.looseObject({
   }),
   extensions: z.record(z.string(), z.unknown()).nullish(),
 });
-export type ExactEvmPaymentPayload = z.infer<typeof ExactEvmPaymentPayload>;
 
 /** A settlement's outcome (SettlementResponse): PAYMENT-RESPONSE over HTTP, `_meta["x402/payment-response"]` over MCP. */
 export const SettleReceipt = z.looseObject({

@@ -24,8 +24,6 @@ export interface Credentials {
 export interface PaidOutcome {
   body: Buffer;
   receipt: SettleResponse | null;
-  /** True when this is an answer kept from an earlier identical paid request (nothing charged this time). */
-  replayed: boolean;
 }
 
 /** Payment asked for (again): no payment, one refused, or one that could not be settled. Rendered as 402. */
@@ -90,7 +88,7 @@ export class PaymentCore {
     const { key, payment } = request.credentials;
     if (key !== null) {
       await this.#requireKey(key);
-      return { body: (await produce()).body, receipt: null, replayed: false };
+      return { body: (await produce()).body, receipt: null };
     }
     await this.ready();
     if (payment.kind === "none") throw this.#refuse(request, PAYMENT_REQUIRED);
@@ -128,7 +126,8 @@ export class PaymentCore {
         const { verified } = await this.#verifyOrRefuse(request, payment);
         await this.#release(payment, verified, 200);
       }
-      return { body: Buffer.from(kept.body), receipt: kept.receipt as SettleResponse, replayed: true };
+      this.#log("info", "kept_answer_served", { route: request.route.path, transport: request.transport });
+      return { body: Buffer.from(kept.body), receipt: kept.receipt as SettleResponse };
     }
     const outcome = await this.#pay(request, payment, produce);
     if (outcome.receipt?.success) {
@@ -162,10 +161,10 @@ export class PaymentCore {
       // Settle only for an answer with data: an empty answer is never charged (DESIGN "Gateway"; pitfall 44).
       if (answer.rows === 0) {
         await this.#release(payment, verified, 200);
-        return { body: answer.body, receipt: null, replayed: false };
+        return { body: answer.body, receipt: null };
       }
       const receipt = await this.#settle(request, payment, verified, declared);
-      return { body: answer.body, receipt, replayed: false };
+      return { body: answer.body, receipt };
     } finally {
       this.#inFlight.delete(payment.authorization);
     }
