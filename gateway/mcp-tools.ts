@@ -16,10 +16,15 @@ import type { EventLog } from "./snapshot.ts";
 import { toolInputSchema, toolOutputSchema } from "./tool-schema.ts";
 
 /**
- * Marks JSON already written: `{[WRITTEN]: text}` as a result (or as its structuredContent) is replaced by the text
- * itself when the reply is written (gateway/mcp.ts), so an answer's bytes are not parsed to be serialised again.
+ * Marks JSON already written: `{[WRITTEN]: text}` as a result (or as its structuredContent, then with the same text
+ * as a JSON string literal under WRITTEN_LITERAL, for content[0].text) is replaced by the text itself when the reply
+ * is written (gateway/mcp.ts), so an answer's bytes are never parsed to be serialised again.
  */
 export const WRITTEN = "\u0000written";
+export const WRITTEN_LITERAL = "\u0000literal";
+
+/** An answer's text and its string literal, made once per envelope buffer (the calls of one second share one). */
+const WRITTEN_ANSWERS = new WeakMap<Buffer, { text: string; literal: string }>();
 
 /** One tool call as the endpoint hands it over: the MCP request's headers, the call's arguments and `_meta`. */
 export interface ToolCall {
@@ -76,7 +81,12 @@ function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
   return async ({ headers, args, meta }) => {
     const query = readArguments(args) as PaidQuery;
     const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta));
-    const result = answerResult(outcome.body.toString("utf8"));
+    let written = WRITTEN_ANSWERS.get(outcome.body);
+    if (!written) {
+      const text = outcome.body.toString("utf8");
+      WRITTEN_ANSWERS.set(outcome.body, (written = { text, literal: JSON.stringify(text) }));
+    }
+    const result = answerResult(written.text, written.literal);
     const receipt = receiptMeta(outcome.receipt);
     return receipt ? { ...result, _meta: receipt } : result;
   };
@@ -84,12 +94,15 @@ function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
 
 function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Handler {
   const readArguments = argumentReader(route.query);
-  return async ({ args }) => answerResult(await freeAnswer(route, readArguments(args), deps.snapshots));
+  return async ({ args }) => {
+    const text = await freeAnswer(route, readArguments(args), deps.snapshots);
+    return answerResult(text, JSON.stringify(text));
+  };
 }
 
 /** An answer: the envelope as structuredContent, and as text for clients that read only text (both written as is). */
-function answerResult(envelope: string): CallToolResult {
-  return { structuredContent: { [WRITTEN]: envelope }, content: [{ type: "text", text: "" }] };
+function answerResult(envelope: string, literal: string): CallToolResult {
+  return { structuredContent: { [WRITTEN]: envelope, [WRITTEN_LITERAL]: literal }, content: [{ type: "text", text: "" }] };
 }
 
 /** Turns refusals and errors into tool results, never into JSON-RPC failures; the unexpected is logged once. */

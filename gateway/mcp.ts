@@ -8,7 +8,6 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
-  isJSONRPCRequest,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -19,7 +18,7 @@ import type { H3Event } from "h3";
 import { FastResponse } from "srvx";
 import { ALLOW_ORIGIN, CORS_HEADERS } from "./cors.ts";
 import { ApiError, errorBody, printable } from "./errors.ts";
-import { bodyResult, createTools, WRITTEN, type ToolCall } from "./mcp-tools.ts";
+import { bodyResult, createTools, WRITTEN, WRITTEN_LITERAL, type ToolCall } from "./mcp-tools.ts";
 import type { PaidDeps } from "./paid.ts";
 import { trustedKey } from "./payment/http.ts";
 import { PAYMENT_META } from "./payment/mcp.ts";
@@ -95,7 +94,7 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version) && !messages.some(isInitialize)) {
       return rpcError(400, SERVER_ERROR, `Bad Request: Unsupported protocol version (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
     }
-    const requests = messages.filter(isJSONRPCRequest);
+    const requests = messages.filter((m): m is JSONRPCRequest => "method" in m && "id" in m); // validated above
     // Notifications and responses alone: accepted, nothing to answer (a stateless server keeps no state for them).
     if (requests.length === 0) return new Response(null, { status: 202, headers: ALLOW_ORIGIN });
     const limited = rateLimited(deps, event, requests);
@@ -168,10 +167,11 @@ function openReply(rest: { jsonrpc: "2.0"; result?: unknown; error?: unknown }):
   const result = rest.result as Record<string, unknown> | undefined;
   const whole = result?.[WRITTEN];
   if (typeof whole === "string") return `{"jsonrpc":"2.0","result":${whole}`;
-  const envelope = (result?.structuredContent as Record<string, unknown> | undefined)?.[WRITTEN];
+  const written = result?.structuredContent as Record<string, unknown> | undefined;
+  const envelope = written?.[WRITTEN];
   if (typeof envelope !== "string") return JSON.stringify(rest).slice(0, -1);
   const text = JSON.stringify({ ...rest, result: { ...result, structuredContent: STRUCTURED, content: [{ type: "text", text: TEXT }] } });
-  return splice(splice(text.slice(0, -1), STRUCTURED_JSON, envelope), TEXT_JSON, escaped(envelope));
+  return splice(splice(text.slice(0, -1), STRUCTURED_JSON, envelope), TEXT_JSON, written![WRITTEN_LITERAL] as string);
 }
 
 // Stand-ins serialised in place of the written JSON, then replaced by it (control characters: never in a real value).
@@ -183,13 +183,6 @@ const TEXT_JSON = JSON.stringify(TEXT);
 function splice(text: string, standIn: string, value: string): string {
   const at = text.indexOf(standIn);
   return `${text.slice(0, at)}${value}${text.slice(at + standIn.length)}`;
-}
-
-/** The envelope as a JSON string literal; the last one is remembered (under load, calls of a second share one). */
-let lastEscaped = { envelope: "", literal: '""' };
-function escaped(envelope: string): string {
-  if (lastEscaped.envelope !== envelope) lastEscaped = { envelope, literal: JSON.stringify(envelope) };
-  return lastEscaped.literal;
 }
 
 /** The body's JSON-RPC messages, or the error response the SDK's transport would give. */
