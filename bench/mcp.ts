@@ -1,7 +1,8 @@
 // Benchmark: /mcp. (1) A keyed MCP tool call against the keyed HTTP route giving the same answer, in alternating
 // slices (goal ≥ 0.5). (2) The keyed HTTP route's p99 and the server's peak RSS while 200 connections flood /mcp with
 // tools/list (goals ≤ 50 ms, ≤ 400 MB): once with the per-address limit as deployed (one flooding address) and once
-// with it off (a flood from many addresses: every tools/list answered in full). Servers run in a child process.
+// with it off (a flood from many addresses: every tools/list answered in full). Servers run in a child process, which
+// first builds its test snapshot (about 300 MB of its RSS before any traffic).
 import autocannon from "autocannon";
 import { loadAverage, median, round2, stealMeter } from "./_stats.ts";
 import { flag, startServers, type ServerProcess } from "./_server-process.ts";
@@ -25,8 +26,10 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   let throughput: Record<string, unknown>;
   let flood: Flood;
   try {
-    throughput = await keyedThroughput(limited, { cycles, seconds, connections });
+    // The flood first, on a fresh server: its peak RSS is the flood's, not what the keyed phase left in the heap.
+    await warm(limited);
     flood = await floodWhileMeasuring(limited, floodSeconds, floodConnections);
+    throughput = await keyedThroughput(limited, { cycles, seconds, connections });
   } finally {
     limited.stop();
   }
@@ -76,7 +79,6 @@ interface Flood {
 
 /** Keyed HTTP and keyed MCP take turns in short slices; the ratio is the median of the in-cycle ratios. */
 async function keyedThroughput(servers: ServerProcess, options: { cycles: number; seconds: number; connections: number }) {
-  await warm(servers);
   const runs: { http: Slice; mcp: Slice }[] = [];
   for (let cycle = 0; cycle < options.cycles; cycle++) {
     const order = cycle % 2 ? (["mcp", "http"] as const) : (["http", "mcp"] as const);
