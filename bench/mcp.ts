@@ -1,15 +1,13 @@
 // Benchmark: /mcp. (1) A keyed MCP tool call against the keyed HTTP route giving the same answer, in alternating
-// slices (goal ≥ 0.5). (2) The keyed HTTP route's p99 and the server's peak RSS while 200 connections flood /mcp with
+// slices (goal ≥ 0.5), with h3's POST ceiling beside them. (2) The keyed HTTP route's p99 and the server's peak RSS while 200 connections flood /mcp with
 // tools/list (goals ≤ 50 ms, ≤ 400 MB): once with the per-address limit as deployed (one flooding address) and once
 // with it off (a flood from many addresses: every tools/list answered in full). Servers run in a child process, which
 // first builds its test snapshot (about 300 MB of its RSS before any traffic).
 import autocannon from "autocannon";
 import { loadAverage, median, round2, stealMeter } from "./_stats.ts";
-import { flag, startServers, type ServerProcess } from "./_server-process.ts";
+import { flag, MCP_CALL, startServers, type ServerProcess } from "./_server-process.ts";
 
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
-/** The same question as the HTTP target (bench/_gateway-server.ts): AAPL's 20 latest filings. */
-const CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_latest_filings", arguments: { ticker: "AAPL", limit: 20 } } });
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
 
 /** `--cycles N` (10), `--seconds N` per slice (1.5), `--connections N` (50), `--flood-seconds N` (10), `--flood N` connections (200). */
@@ -64,6 +62,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 interface Slice {
   rps: number;
   p99_ms: number;
+  /** The server's CPU time per request in the slice, in µs: what the call costs the server, whatever the client. */
+  cpu_us: number;
 }
 
 interface Flood {
@@ -77,22 +77,35 @@ interface Flood {
   rss_before_mb: number;
 }
 
-/** Keyed HTTP and keyed MCP take turns in short slices; the ratio is the median of the in-cycle ratios. */
+type Target = "http" | "mcp" | "post_ceiling";
+const TARGETS: Target[] = ["http", "mcp", "post_ceiling"];
+
+/**
+ * Keyed HTTP, keyed MCP and h3's POST ceiling (the body read, the gateway's own MCP reply returned: what any POST
+ * endpoint costs here before doing anything) take turns in short slices; ratios are medians of in-cycle ratios.
+ */
 async function keyedThroughput(servers: ServerProcess, options: { cycles: number; seconds: number; connections: number }) {
-  const runs: { http: Slice; mcp: Slice }[] = [];
+  const runs: Record<Target, Slice>[] = [];
   for (let cycle = 0; cycle < options.cycles; cycle++) {
-    const order = cycle % 2 ? (["mcp", "http"] as const) : (["http", "mcp"] as const);
-    const slices = {} as { http: Slice; mcp: Slice };
+    const order = cycle % 2 ? [...TARGETS].reverse() : TARGETS;
+    const slices = {} as Record<Target, Slice>;
     for (const name of order) slices[name] = await slice(servers, name, options.connections, options.seconds);
     runs.push(slices);
   }
   const ratios = runs.map((r) => r.mcp.rps / r.http.rps);
+  const summary = (name: Target) => ({
+    rps: Math.round(median(runs.map((r) => r[name].rps))),
+    p99_ms: median(runs.map((r) => r[name].p99_ms)),
+    server_cpu_us: Math.round(median(runs.map((r) => r[name].cpu_us))),
+  });
   return {
     ratio: round2(median(ratios)),
-    http_rps: Math.round(median(runs.map((r) => r.http.rps))),
-    mcp_rps: Math.round(median(runs.map((r) => r.mcp.rps))),
-    http_p99_ms: median(runs.map((r) => r.http.p99_ms)),
-    mcp_p99_ms: median(runs.map((r) => r.mcp.p99_ms)),
+    server_cpu_http_vs_mcp: round2(median(runs.map((r) => r.http.cpu_us / r.mcp.cpu_us))),
+    mcp_vs_post_ceiling: round2(median(runs.map((r) => r.mcp.rps / r.post_ceiling.rps))),
+    post_ceiling_vs_http: round2(median(runs.map((r) => r.post_ceiling.rps / r.http.rps))),
+    http: summary("http"),
+    mcp: summary("mcp"),
+    post_ceiling: summary("post_ceiling"),
     ratio_cycles: ratios.map(round2),
   };
 }
@@ -127,19 +140,22 @@ async function floodWhileMeasuring(servers: ServerProcess, seconds: number, conn
   };
 }
 
-async function slice(servers: ServerProcess, name: "http" | "mcp", connections: number, duration: number): Promise<Slice> {
+async function slice(servers: ServerProcess, name: Target, connections: number, duration: number): Promise<Slice> {
+  const url = name === "http" ? servers.targets.paid : name === "mcp" ? mcpUrl(servers) : servers.targets.h3Mcp;
   const options =
     name === "http"
-      ? { url: servers.targets.paid, headers: keyHeader(servers) }
-      : { url: mcpUrl(servers), method: "POST" as const, headers: { ...MCP_HEADERS, ...keyHeader(servers) }, body: CALL };
+      ? { url, headers: keyHeader(servers) }
+      : { url, method: "POST" as const, headers: { ...MCP_HEADERS, ...keyHeader(servers) }, body: MCP_CALL };
+  const cpuBefore = servers.cpuMs();
   const result = await autocannon({ ...options, connections, duration });
   if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
-  return { rps: result.requests.average, p99_ms: result.latency.p99 };
+  const cpu_us = ((servers.cpuMs() - cpuBefore) * 1000) / Math.max(1, result.requests.total);
+  return { rps: result.requests.average, p99_ms: result.latency.p99, cpu_us };
 }
 
 /** JIT and connections warmed, and the key verified once (later calls find it in memory). */
 async function warm(servers: ServerProcess): Promise<void> {
-  for (const name of ["http", "mcp"] as const) await slice(servers, name, 10, 1);
+  for (const name of TARGETS) await slice(servers, name, 10, 1);
 }
 
 function mcpUrl(servers: ServerProcess): string {

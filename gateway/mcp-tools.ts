@@ -12,19 +12,12 @@ import { servePaid, type PaidDeps, type PaidQuery } from "./paid.ts";
 import { argumentReader } from "./params.ts";
 import { PaymentRefusal } from "./payment/core.ts";
 import { mcpCredentials, receiptMeta, refusalResult } from "./payment/mcp.ts";
+import { WRITTEN, WRITTEN_LITERAL } from "./mcp-reply.ts";
 import type { EventLog } from "./snapshot.ts";
 import { toolInputSchema, toolOutputSchema } from "./tool-schema.ts";
 
-/**
- * Marks JSON already written: `{[WRITTEN]: text}` as a result (or as its structuredContent, then with the same text
- * as a JSON string literal under WRITTEN_LITERAL, for content[0].text) is replaced by the text itself when the reply
- * is written (gateway/mcp.ts), so an answer's bytes are never parsed to be serialised again.
- */
-export const WRITTEN = "\u0000written";
-export const WRITTEN_LITERAL = "\u0000literal";
-
-/** An answer's text and its string literal, made once per envelope buffer (the calls of one second share one). */
-const WRITTEN_ANSWERS = new WeakMap<Buffer, { text: string; literal: string }>();
+/** An answer's envelope as a JSON string literal (content[0].text), made once per envelope buffer (one per second). */
+const LITERALS = new WeakMap<Buffer, Buffer>();
 
 /** One tool call as the endpoint hands it over: the MCP request's headers, the call's arguments and `_meta`. */
 export interface ToolCall {
@@ -81,12 +74,9 @@ function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
   return async ({ headers, args, meta }) => {
     const query = readArguments(args) as PaidQuery;
     const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta));
-    let written = WRITTEN_ANSWERS.get(outcome.body);
-    if (!written) {
-      const text = outcome.body.toString("utf8");
-      WRITTEN_ANSWERS.set(outcome.body, (written = { text, literal: JSON.stringify(text) }));
-    }
-    const result = answerResult(written.text, written.literal);
+    let literal = LITERALS.get(outcome.body);
+    if (!literal) LITERALS.set(outcome.body, (literal = Buffer.from(JSON.stringify(outcome.body.toString("utf8")))));
+    const result = answerResult(outcome.body, literal);
     const receipt = receiptMeta(outcome.receipt);
     return receipt ? { ...result, _meta: receipt } : result;
   };
@@ -96,12 +86,12 @@ function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Handler {
   const readArguments = argumentReader(route.query);
   return async ({ args }) => {
     const text = await freeAnswer(route, readArguments(args), deps.snapshots);
-    return answerResult(text, JSON.stringify(text));
+    return answerResult(Buffer.from(text), Buffer.from(JSON.stringify(text)));
   };
 }
 
 /** An answer: the envelope as structuredContent, and as text for clients that read only text (both written as is). */
-function answerResult(envelope: string, literal: string): CallToolResult {
+function answerResult(envelope: Buffer, literal: Buffer): CallToolResult {
   return { structuredContent: { [WRITTEN]: envelope, [WRITTEN_LITERAL]: literal }, content: [{ type: "text", text: "" }] };
 }
 

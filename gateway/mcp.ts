@@ -18,7 +18,8 @@ import type { H3Event } from "h3";
 import { FastResponse } from "srvx";
 import { ALLOW_ORIGIN, CORS_HEADERS } from "./cors.ts";
 import { ApiError, errorBody, printable } from "./errors.ts";
-import { bodyResult, createTools, WRITTEN, WRITTEN_LITERAL, type ToolCall } from "./mcp-tools.ts";
+import { batchBytes, replyBytes, WRITTEN, type OpenReply } from "./mcp-reply.ts";
+import { bodyResult, createTools, type ToolCall } from "./mcp-tools.ts";
 import type { PaidDeps } from "./paid.ts";
 import { trustedKey } from "./payment/http.ts";
 import { PAYMENT_META } from "./payment/mcp.ts";
@@ -55,7 +56,7 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
   const server = new Server({ name: "filing-data-service", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.onerror = (error) => deps.log("warn", "mcp_error", { error: error.message });
   // tools/list never changes: its result is written once and spliced into every reply.
-  const list = { [WRITTEN]: JSON.stringify({ tools: tools.list }) };
+  const list = { [WRITTEN]: Buffer.from(JSON.stringify({ tools: tools.list })) };
   server.setRequestHandler(ListToolsRequestSchema, () => list as never);
   void server.connect(mux);
 
@@ -63,14 +64,14 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
    * tools/call, the one hot method, validated with the SDK's own schema and handed to its tool at once: through the
    * Server it would also cost an AbortController, four promise hops and a zod pass over a result we wrote ourselves.
    */
-  async function callTool(request: JSONRPCRequest, headers: Headers): Promise<string> {
+  async function callTool(request: JSONRPCRequest, headers: Headers): Promise<Buffer> {
     const parsed = CallToolRequestSchema.safeParse(request);
-    if (!parsed.success) return closed(openError(ErrorCode.InvalidParams, "Invalid tools/call request"), request.id);
+    if (!parsed.success) return errorReply(request.id, ErrorCode.InvalidParams, "Invalid tools/call request");
     const { name, arguments: args, _meta: meta } = parsed.data.params;
     const handler = tools.handler(name);
-    if (!handler) return closed(openError(ErrorCode.InvalidParams, `Unknown tool: ${printable(name)}`), request.id);
+    if (!handler) return errorReply(request.id, ErrorCode.InvalidParams, `Unknown tool: ${printable(name)}`);
     const call: ToolCall = { headers, args: args ?? {}, meta };
-    return closed(openReply({ jsonrpc: "2.0", result: await handler(call) }), request.id);
+    return replyBytes(request.id, { jsonrpc: "2.0", result: await handler(call) });
   }
 
   return async (event) => {
@@ -110,8 +111,8 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     const wait = limited.values().next().value;
     const out: Record<string, string> = wait === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "retry-after": String(wait) };
     if (limited.size === requests.length) await hold(REFUSAL_HOLD_MS);
-    // srvx's FastResponse writes the text as it is (a fetch Response would first encode it into a new buffer).
-    return new FastResponse(batch ? `[${replies.join(",")}]` : replies[0]!, { status: 200, headers: out });
+    // srvx's FastResponse writes the bytes as they are (a fetch Response would copy them into a stream first).
+    return new FastResponse((batch ? batchBytes(replies) : replies[0]!) as Uint8Array<ArrayBuffer>, { status: 200, headers: out });
   };
 }
 
@@ -123,7 +124,7 @@ class Multiplexer implements Transport {
   onmessage?: Transport["onmessage"];
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  readonly #waiting = new Map<number, (reply: string) => void>();
+  readonly #waiting = new Map<number, (reply: JSONRPCMessage) => void>();
   #next = 0;
 
   async start(): Promise<void> {}
@@ -135,54 +136,24 @@ class Multiplexer implements Transport {
     const resolve = id === null ? undefined : this.#waiting.get(id);
     if (!resolve) return;
     this.#waiting.delete(id!);
-    const { id: _ours, ...reply } = message as JSONRPCMessage & { id: number };
-    resolve(openReply(reply));
+    resolve(message);
   }
 
-  /** Hands a request to the server and resolves with its reply as JSON text, under the client's id. */
-  exchange(request: JSONRPCRequest): Promise<string> {
+  /** Hands a request to the server and resolves with its reply as bytes, under the client's id. */
+  exchange(request: JSONRPCRequest): Promise<Buffer> {
     const id = ++this.#next;
     return new Promise((resolve) => {
-      this.#waiting.set(id, (reply) => resolve(closed(reply, request.id)));
+      this.#waiting.set(id, (reply) => {
+        const { id: _ours, ...open } = reply as JSONRPCMessage & { id: number };
+        resolve(replyBytes(request.id, open as OpenReply));
+      });
       this.onmessage?.({ ...request, id });
     });
   }
 }
 
-/** An open reply ended with the client's id. */
-function closed(open: string, id: JSONRPCRequest["id"]): string {
-  return `${open},"id":${JSON.stringify(id)}}`;
-}
-
-function openError(code: number, message: string): string {
-  return JSON.stringify({ jsonrpc: "2.0", error: { code, message } }).slice(0, -1);
-}
-
-/**
- * A reply (without its id) as JSON text without its closing brace: the client's id ends it. JSON already written
- * (WRITTEN: the tools list; an answer's envelope, also its text content) is spliced in as it is: a paid answer's
- * bytes are never parsed or re-serialised per call.
- */
-function openReply(rest: { jsonrpc: "2.0"; result?: unknown; error?: unknown }): string {
-  const result = rest.result as Record<string, unknown> | undefined;
-  const whole = result?.[WRITTEN];
-  if (typeof whole === "string") return `{"jsonrpc":"2.0","result":${whole}`;
-  const written = result?.structuredContent as Record<string, unknown> | undefined;
-  const envelope = written?.[WRITTEN];
-  if (typeof envelope !== "string") return JSON.stringify(rest).slice(0, -1);
-  const text = JSON.stringify({ ...rest, result: { ...result, structuredContent: STRUCTURED, content: [{ type: "text", text: TEXT }] } });
-  return splice(splice(text.slice(0, -1), STRUCTURED_JSON, envelope), TEXT_JSON, written![WRITTEN_LITERAL] as string);
-}
-
-// Stand-ins serialised in place of the written JSON, then replaced by it (control characters: never in a real value).
-const STRUCTURED = "\u0001structured\u0001";
-const TEXT = "\u0001text\u0001";
-const STRUCTURED_JSON = JSON.stringify(STRUCTURED);
-const TEXT_JSON = JSON.stringify(TEXT);
-
-function splice(text: string, standIn: string, value: string): string {
-  const at = text.indexOf(standIn);
-  return `${text.slice(0, at)}${value}${text.slice(at + standIn.length)}`;
+function errorReply(id: JSONRPCRequest["id"], code: number, message: string): Buffer {
+  return replyBytes(id, { jsonrpc: "2.0", error: { code, message } });
 }
 
 /** The body's JSON-RPC messages, or the error response the SDK's transport would give. */
@@ -236,10 +207,10 @@ function rateLimited(deps: McpDeps, event: H3Event, requests: JSONRPCRequest[]):
 }
 
 /** A rate-limited request's reply: a tool error result for a call (what an agent reads), a JSON-RPC error otherwise. */
-function limitedReply(request: JSONRPCRequest, wait: number): string {
+function limitedReply(request: JSONRPCRequest, wait: number): Buffer {
   const body = errorBody("rate_limited", `${RATE_LIMITED_MESSAGE} Retry after ${wait} s.`);
-  if (request.method === "tools/call") return JSON.stringify({ jsonrpc: "2.0", id: request.id, result: bodyResult(body) });
-  return JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: RATE_LIMITED, message: body.error.message, data: body } });
+  if (request.method === "tools/call") return replyBytes(request.id, { jsonrpc: "2.0", result: bodyResult(body) });
+  return replyBytes(request.id, { jsonrpc: "2.0", error: { code: RATE_LIMITED, message: body.error.message, data: body } });
 }
 
 function hold(ms: number): Promise<void> {
