@@ -244,8 +244,12 @@ export class PaymentCore {
 
   #unavailable(operation: string, error: unknown): ApiError {
     this.#log("error", "facilitator_unavailable", { operation, error: (error as Error)?.message ?? String(error) });
-    return new ApiError("facilitator_unavailable", "The payment facilitator did not answer in time; nothing was charged.", {
-      headers: { "retry-after": "5" },
+    const headers = { "retry-after": "5" };
+    if (operation !== "settle") return new ApiError("facilitator_unavailable", "The payment facilitator did not answer in time; nothing was charged.", { headers });
+    // A settlement that timed out may still land on chain: say so rather than promise nothing was charged.
+    return new ApiError("facilitator_unavailable", "The payment facilitator did not confirm the settlement in time; the answer was withheld.", {
+      headers,
+      hint: "The authorization may still settle (it cannot be used twice); check the payer's balance before paying again.",
     });
   }
 }
