@@ -5,7 +5,7 @@ import { SUBSCRIPTION_ROUTES } from "../schemas/api.ts";
 import type { Billing, Reveal } from "./billing.ts";
 import { ApiError } from "./errors.ts";
 import { queryReader } from "./params.ts";
-import { presentedKey } from "./payment.ts";
+import { presentedKey } from "./payment/http.ts";
 
 type SubscriptionPath = (typeof SUBSCRIPTION_ROUTES)[number]["path"];
 type Handler = (event: H3Event) => Promise<Response>;

@@ -47,7 +47,7 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     expect(param(doc.paths["/earnings/summary"].get, "period").schema.pattern).toBeDefined();
     expect(param(doc.paths["/insiders"].get, "since").schema).toMatchObject({ type: "string", format: "date" });
     for (const path of ["/filings/latest", "/earnings/summary", "/insiders"]) {
-      expect(Object.keys(doc.paths[path].get.responses).sort()).toEqual(["200", "400", "401", "402", "404", "405", "503"]);
+      expect(Object.keys(doc.paths[path].get.responses).sort()).toEqual(["200", "400", "401", "402", "404", "405", "409", "503"]);
       expect(doc.paths[path].get.responses["402"].headers).toHaveProperty("PAYMENT-REQUIRED");
     }
     expect(doc.paths["/earnings/summary"].get["x-price"]).toMatchObject({ usd: "$0.02", amount: "20000", network: "eip155:8453" });

@@ -9,6 +9,10 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, hint: "Every data endpoint is GET; /mcp, /billing/portal and /webhooks/stripe are POST." },
   payment_required: { status: 402, hint: "Pay with x402 (requirements in the PAYMENT-REQUIRED header) or send an API key." },
   invalid_api_key: { status: 401, hint: "The key is unknown, revoked or its subscription has ended; check it or subscribe again." },
+  idempotency_conflict: {
+    status: 409,
+    hint: "A payment identifier names one paid request for 15 minutes: repeat that very request to get its answer again, or use a new identifier.",
+  },
   key_already_shown: { status: 410, hint: "A subscription key is shown once, on the first visit of the success page; if it was lost, contact the operator." },
   uri_too_long: { status: 414, hint: "Keep the path and query under 4,096 characters; every parameter is short." },
   headers_too_large: { status: 431, hint: "Send smaller request headers (16 KiB in all at most)." },
