@@ -1,5 +1,7 @@
-// A real S3-compatible server (s3rver) on loopback for tests, with a fresh bucket in a temp folder.
+// A real S3-compatible server (s3rver) on loopback for tests, with a fresh bucket in a temp folder; and a stand-in
+// in front of it that adds what s3rver 3.7.1 lacks: conditional writes (`PUT` with `If-None-Match: *` → 412).
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, request, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,6 +38,69 @@ export async function startS3(bucket = "filing-data"): Promise<S3Server> {
     async restart() {
       server = new S3rver({ address: "127.0.0.1", port, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
       await server.run();
+    },
+  };
+}
+
+/** The conditional-write stand-in: its own endpoint and env, and how many conditional PUTs it refused. */
+export interface ConditionalS3 {
+  endpoint: string;
+  env: S3Server["env"];
+  refused(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * S3's conditional PUT in front of s3rver, which ignores `If-None-Match` on PUT (it only reads it on GET): a PUT with
+ * `If-None-Match: *` of a key that exists is answered 412 PreconditionFailed, as S3 does, and conditional PUTs are
+ * decided one at a time, so two of them cannot both find the key absent. Everything else, the signed request as
+ * it came (Host included, so the signature still holds), goes to s3rver, whose answer is passed back.
+ */
+export async function startConditionalS3(upstream: S3Server): Promise<ConditionalS3> {
+  const target = new URL(upstream.endpoint);
+  let refused = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  const forward = (req: { method: string; url: string; headers: IncomingMessage["headers"] }, body?: Buffer) =>
+    new Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }>((resolve, reject) => {
+      const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, async (res) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of res) chunks.push(chunk as Buffer);
+        resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) });
+      });
+      out.once("error", reject);
+      out.end(body);
+    });
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const incoming = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers };
+    const conditional = incoming.method === "PUT" && req.headers["if-none-match"] === "*";
+    const answer = async () => {
+      // An unsigned HEAD: s3rver lets anonymous requests through, and the client's signature covers only its own PUT.
+      if (conditional && (await forward({ method: "HEAD", url: incoming.url.split("?")[0]!, headers: { host: req.headers.host } })).status === 200) {
+        refused++;
+        const xml = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-None-Match</Condition></Error>`;
+        return { status: 412, headers: { "content-type": "application/xml" }, body: Buffer.from(xml) };
+      }
+      return forward(incoming, Buffer.concat(chunks));
+    };
+    const run = conditional ? (queue = queue.then(answer, answer)) : answer();
+    try {
+      const out = (await run) as Awaited<ReturnType<typeof answer>>;
+      res.writeHead(out.status, out.headers).end(out.body);
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    endpoint,
+    env: { ...upstream.env, S3_ENDPOINT: endpoint },
+    refused: () => refused,
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
     },
   };
 }
