@@ -121,11 +121,12 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     requests: source.stats.requests,
     form4_fetched: summary.form4_fetched,
     form4_index,
+    previous_build_id: previous?.pointer.build_id ?? null,
     tickers: sortKeys(entries),
   };
   await writer.publish(manifest);
   log.log("info", "published", { build_id: buildId, documents: writer.documentsWritten, requests: manifest.requests, form4_fetched: summary.form4_fetched, form4_index });
-  summary.pruned = await pruneSnapshots(storage, opts.retention ?? 4, new Set([buildId]));
+  summary.pruned = await pruneSnapshots(storage, opts.retention ?? 4, buildId, now());
   if (summary.pruned.length) log.log("info", "pruned", { snapshots: summary.pruned });
   summary.requests = source.stats.requests;
   summary.seconds = Math.round((now().getTime() - started.getTime()) / 100) / 10;

@@ -109,6 +109,9 @@ export const Manifest = z.object({
       days_missing: z.number().int().nonnegative().meta({ description: "Days without a daily index (weekends, holidays: HTTP 404)." }),
     })
     .optional(),
+  previous_build_id: z.string().nullable().optional().meta({
+    description: "The snapshot current.json named when this one was published (null for the first): retention follows this history.",
+  }),
   tickers: z.record(Ticker, ManifestTicker),
 });
 export type Manifest = z.infer<typeof Manifest>;
