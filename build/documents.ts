@@ -7,6 +7,7 @@ import { deriveEarnings } from "./derive/earnings.ts";
 import { INSIDER_FORMS } from "./form4s.ts";
 import { parseCompanyFacts } from "./parse/companyfacts.ts";
 import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "./parse/submissions.ts";
+import { companyFactsPath, submissionsPagePath, submissionsPath } from "./sources/paths.ts";
 
 /** Where a document's data came from and when it was built (the rest of its meta comes from the data). */
 export interface DocumentOrigin {
@@ -37,7 +38,7 @@ export interface FilingsResult {
 
 /** Company facts text → the earnings document (throws the parser's typed errors). */
 export function earningsDocument(text: string, cik: number, origin: DocumentOrigin): EarningsResult {
-  const periods = deriveEarnings(parseCompanyFacts(text, { cik }));
+  const periods = deriveEarnings(parseCompanyFacts(text, { cik, path: companyFactsPath(cik) }));
   if (periods.length === 0) return { bytes: null, periods: 0, newest_period_end: null };
   const newest = maxBy(periods, (p) => `${p.filed_at}|${p.source_accession}`)!;
   const meta = { ...origin, source_accession: newest.source_accession, filed_at: newest.filed_at };
@@ -58,10 +59,10 @@ export function filingsDocument(
   older: { form4Since: string; pages: { name: string; text: string }[] | null },
   origin: DocumentOrigin,
 ): FilingsResult | PagesNeeded {
-  const main = parseSubmissions(text, { cik });
+  const main = parseSubmissions(text, { cik, path: submissionsPath(cik) });
   const wanted = main.olderPages.filter((p) => p.filingTo === null || p.filingTo >= older.form4Since).map((p) => p.name);
   if (older.pages === null && wanted.length) return { need_pages: wanted };
-  const pages = (older.pages ?? []).map((p) => parseSubmissionsPage(p.text, cik, { path: p.name }));
+  const pages = (older.pages ?? []).map((p) => parseSubmissionsPage(p.text, cik, { path: submissionsPagePath(p.name) }));
   const filings = pages.length ? mergeFilings(main.filings, ...pages) : main.filings;
   const meta = { ...origin, source_accession: filings[0]?.accession_number ?? null, filed_at: filings[0]?.filed_at ?? null };
   return {

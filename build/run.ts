@@ -7,6 +7,7 @@ import type { Storage } from "unstorage";
 import { normalizeTicker } from "../schemas/primitives.ts";
 import type { CoverageReason, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
 import { buildCompany, type CompanyOutcome } from "./company.ts";
+import { describeSubject, MalformedInputError } from "./errors.ts";
 import { defaultWorkers, openCompute } from "./compute.ts";
 import { readForm4Index, type Form4Index } from "./form4-index.ts";
 import type { Logger } from "../logging/log.ts";
@@ -85,7 +86,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
       [...byCik].map(([cik, tickers]) =>
         limit(async () => {
           const names = tickers.map((t) => t.ticker);
-          let outcome: CompanyOutcome | { kind: "failed"; error: string };
+          let outcome: CompanyOutcome | Failed;
           try {
             outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor }, cik);
             if (outcome.kind === "covered") {
@@ -94,6 +95,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
             }
           } catch (error) {
             outcome = { kind: "failed", error: (error as Error).message };
+            if (error instanceof MalformedInputError) outcome.input_defect = { file: error.subject.path ?? describeSubject(error.subject), defect: error.defect };
             log.log("warn", "company_failed", { cik, tickers: names, error: outcome.error });
           }
           for (const entry of tickers) entries[entry.ticker] = await manifestEntry(entry, outcome, writer, previous, summary);
@@ -133,9 +135,12 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   return summary;
 }
 
+/** A company this build could not make: the error, and the file and defect when its input was malformed. */
+type Failed = { kind: "failed"; error: string; input_defect?: ManifestTicker["input_defect"] };
+
 async function manifestEntry(
   entry: TickerEntry,
-  outcome: CompanyOutcome | { kind: "failed"; error: string },
+  outcome: CompanyOutcome | Failed,
   writer: SnapshotWriter,
   previous: Published | null,
   summary: BuildSummary,
@@ -150,14 +155,16 @@ async function manifestEntry(
     return { ...base, covered: false, reason: outcome.reason, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS };
   }
   summary.failed++;
+  const failure = { error: outcome.error, ...(outcome.input_defect ? { input_defect: outcome.input_defect } : {}) };
   // The source failed for this ticker: keep what the previous snapshot served (DESIGN "Storage and publishing").
   const before = previous?.manifest.tickers[entry.ticker];
   if (before?.covered && previous && (await writer.copyDocuments(entry.ticker, previous.pointer.build_id))) {
     summary.kept_previous++;
-    return { ...before, documents_from: before.documents_from ?? previous.pointer.build_id, error: outcome.error };
+    const { input_defect: _earlier, ...kept } = before;
+    return { ...kept, documents_from: before.documents_from ?? previous.pointer.build_id, ...failure };
   }
   summary.not_covered.source_failed = (summary.not_covered.source_failed ?? 0) + 1;
-  return { ...base, covered: false, reason: "source_failed", counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error: outcome.error };
+  return { ...base, covered: false, reason: "source_failed", counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, ...failure };
 }
 
 /** The daily indexes since the previous run's coverage; null on a first run or when falling back to submissions. */

@@ -80,6 +80,13 @@ export const ManifestTicker = z.object({
     description: "Build id whose documents this ticker serves, when its source failed in this build and earlier ones were kept.",
   }),
   error: z.string().optional(),
+  input_defect: z
+    .object({ file: z.string(), defect: z.string() })
+    .optional()
+    .meta({
+      description:
+        "Set when this build failed the company because an EDGAR file held what EDGAR does not produce (a duplicate key, invalid UTF-8, an impossible or reversed date, nesting deeper than EDGAR's): the file and the defect.",
+    }),
   form4: z
     .object({
       cached: z.number().int().nonnegative(),
