@@ -54,21 +54,35 @@ export class Billing {
    * The sealed copy is erased after the claim. Until the webhook has recorded the key itself, the page says "pending".
    */
   async reveal(sessionId: string, now = new Date()): Promise<Reveal> {
-    const { storage, keys, sealer, log } = this.#deps;
-    const key = billingKey("sessions", sessionId);
-    const record = await readJson(storage, key, SessionRecord);
-    if (!record) return { kind: "pending" };
-    if (record.sealed_key === null) return { kind: "shown" };
-    if (!(await keys.has(record.key_hash))) return { kind: "pending" };
+    const { storage, sealer, log } = this.#deps;
+    const state = await this.#state(sessionId);
+    if (state.kind !== "ready") return state;
+    const { record } = state;
     if (!(await createJsonIfAbsent(storage, billingKey("shown", sessionId), ShownClaim, { shown_at: now.toISOString() }))) return { kind: "shown" };
-    const plaintext = sealer.open(record.sealed_key, sessionId);
+    const plaintext = sealer.open(record.sealed_key!, sessionId);
     if (plaintext === null) throw new Error(`sealed key of ${sessionId} does not open (STRIPE_WEBHOOK_SECRET changed?)`);
     // The claim already makes this the one display: a failed erase leaves only a sealed copy behind, so show the key.
-    await writeJson(storage, key, SessionRecord, { ...record, sealed_key: null, shown_at: now.toISOString() }).catch((error: Error) =>
+    await writeJson(storage, billingKey("sessions", sessionId), SessionRecord, { ...record, sealed_key: null, shown_at: now.toISOString() }).catch((error: Error) =>
       log("warn", "sealed_key_not_erased", { subscription: record.subscription_id, error: error.message }),
     );
     log("info", "subscription_key_shown", { key_id: record.key_hash.slice(0, 12), subscription: record.subscription_id });
     return { kind: "key", key: plaintext, keyId: record.key_hash.slice(0, 12) };
+  }
+
+  /** What the success page would answer now, without claiming the display or opening the key (a HEAD). */
+  async peek(sessionId: string): Promise<Reveal["kind"]> {
+    const state = await this.#state(sessionId);
+    return state.kind === "ready" ? "key" : state.kind;
+  }
+
+  /** Where a session's key stands: not issued (or not recorded) yet, shown, or ready for its one display. */
+  async #state(sessionId: string): Promise<{ kind: "pending" | "shown" } | { kind: "ready"; record: SessionRecord }> {
+    const { storage, keys } = this.#deps;
+    const record = await readJson(storage, billingKey("sessions", sessionId), SessionRecord);
+    if (!record) return { kind: "pending" };
+    if (record.sealed_key === null || (await storage.hasItem(billingKey("shown", sessionId)))) return { kind: "shown" };
+    if (!(await keys.has(record.key_hash))) return { kind: "pending" };
+    return { kind: "ready", record };
   }
 
   /** A Billing Portal session URL for the customer of a subscription key; 401 for a bad key, 400 for a plain key. */
