@@ -59,7 +59,7 @@ export class Billing {
     if (state.kind !== "ready") return state;
     const { record } = state;
     if (!(await createJsonIfAbsent(storage, billingKey("shown", sessionId), ShownClaim, { shown_at: now.toISOString() }))) return { kind: "shown" };
-    const plaintext = sealer.open(record.sealed_key!, sessionId);
+    const plaintext = sealer.open(record.sealed_key, sessionId);
     if (plaintext === null) throw new Error(`sealed key of ${sessionId} does not open (STRIPE_WEBHOOK_SECRET changed?)`);
     // The claim already makes this the one display: a failed erase leaves only a sealed copy behind, so show the key.
     await writeJson(storage, billingKey("sessions", sessionId), SessionRecord, { ...record, sealed_key: null, shown_at: now.toISOString() }).catch((error: Error) =>
@@ -76,13 +76,14 @@ export class Billing {
   }
 
   /** Where a session's key stands: not issued (or not recorded) yet, shown, or ready for its one display. */
-  async #state(sessionId: string): Promise<{ kind: "pending" | "shown" } | { kind: "ready"; record: SessionRecord }> {
+  async #state(sessionId: string): Promise<{ kind: "pending" | "shown" } | { kind: "ready"; record: SessionRecord & { sealed_key: string } }> {
     const { storage, keys } = this.#deps;
     const record = await readJson(storage, billingKey("sessions", sessionId), SessionRecord);
     if (!record) return { kind: "pending" };
-    if (record.sealed_key === null || (await storage.hasItem(billingKey("shown", sessionId)))) return { kind: "shown" };
+    const { sealed_key } = record;
+    if (sealed_key === null || (await storage.hasItem(billingKey("shown", sessionId)))) return { kind: "shown" };
     if (!(await keys.has(record.key_hash))) return { kind: "pending" };
-    return { kind: "ready", record };
+    return { kind: "ready", record: { ...record, sealed_key } };
   }
 
   /** A Billing Portal session URL for the customer of a subscription key; 401 for a bad key, 400 for a plain key. */
