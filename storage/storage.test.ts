@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { createStorage } from "unstorage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDir, startConditionalS3, startS3, type ConditionalS3, type S3Server } from "../test/_s3.ts";
 import { createIfAbsent } from "./claim.ts";
@@ -54,6 +55,12 @@ describe("storage: S3 (s3rver on loopback behind the conditional-write stand-in,
     const left = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: "plain-store/" }));
     expect(left.KeyCount).toBe(0); // the probe object was removed, and nothing was claimed
     client.destroy();
+  });
+});
+
+describe("create-if-absent needs a driver that decides it atomically", () => {
+  it("refuses a driver without it (unstorage's memory driver) rather than check-then-write", async () => {
+    await expect(createIfAbsent(createStorage(), "billing/events/evt_1.json", new TextEncoder().encode("{}"))).rejects.toThrow(/cannot create billing\/events\/evt_1\.json atomically/);
   });
 });
 
