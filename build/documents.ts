@@ -9,6 +9,7 @@ import { countExceptions } from "./derive/invariants.ts";
 import { INSIDER_FORMS } from "./form4s.ts";
 import { parseCompanyFacts } from "./parse/companyfacts.ts";
 import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "./parse/submissions.ts";
+import { companyFactsPath, submissionsPagePath, submissionsPath } from "./sources/paths.ts";
 
 /** Where a document's data came from and when it was built (the rest of its meta comes from the data). */
 export interface DocumentOrigin {
@@ -45,7 +46,7 @@ export interface FilingsResult {
  * default answer parses and sends `data` alone and reads the history only when asked (issue 14 "Point in time").
  */
 export function earningsDocument(text: string, cik: number, origin: DocumentOrigin): EarningsResult {
-  const { periods, history } = deriveEarnings(parseCompanyFacts(text, { cik }));
+  const { periods, history } = deriveEarnings(parseCompanyFacts(text, { cik, path: companyFactsPath(cik) }));
   const exceptions = countExceptions(periods);
   if (periods.length === 0) return { bytes: null, periods: 0, newest_period_end: null, exceptions };
   const newest = maxBy(periods, (p) => `${p.filed_at}|${p.source_accession}`)!;
@@ -68,10 +69,10 @@ export function filingsDocument(
   older: { form4Since: string; pages: { name: string; text: string }[] | null },
   origin: DocumentOrigin,
 ): FilingsResult | PagesNeeded {
-  const main = parseSubmissions(text, { cik });
+  const main = parseSubmissions(text, { cik, path: submissionsPath(cik) });
   const wanted = main.olderPages.filter((p) => p.filingTo === null || p.filingTo >= older.form4Since).map((p) => p.name);
   if (older.pages === null && wanted.length) return { need_pages: wanted };
-  const pages = (older.pages ?? []).map((p) => parseSubmissionsPage(p.text, cik, { path: p.name }));
+  const pages = (older.pages ?? []).map((p) => parseSubmissionsPage(p.text, cik, { path: submissionsPagePath(p.name) }));
   const filings = pages.length ? mergeFilings(main.filings, ...pages) : main.filings;
   const meta = { ...origin, source_accession: filings[0]?.accession_number ?? null, filed_at: filings[0]?.filed_at ?? null };
   return {

@@ -6,7 +6,7 @@ export const ERROR_CODES = {
   invalid_parameter: { status: 400, hint: "Check the parameter against /openapi.json and retry." },
   not_found: { status: 404, hint: "See /openapi.json or /llms.txt for the endpoints this service has." },
   ticker_not_covered: { status: 404, hint: "Call /probe?ticker=… (free) before paying; this ticker is not served." },
-  method_not_allowed: { status: 405, hint: "Every data endpoint is GET; /mcp, /billing/portal and /webhooks/stripe are POST." },
+  method_not_allowed: { status: 405, hint: "Every data endpoint is GET (HEAD answers its status and headers); /mcp, /billing/portal and /webhooks/stripe are POST." },
   payment_required: { status: 402, hint: "Pay with x402 (requirements in the PAYMENT-REQUIRED header) or send an API key." },
   invalid_api_key: { status: 401, hint: "The key is unknown, revoked or its subscription has ended; check it or subscribe again." },
   idempotency_conflict: {
