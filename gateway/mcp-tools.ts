@@ -6,18 +6,16 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ROUTES, type PaidRoute, type RouteEntry } from "../schemas/api.ts";
 import type { ErrorBody } from "../schemas/errors.ts";
 import type { DocumentKind } from "../schemas/snapshot.ts";
+import { envelopeText } from "./envelope.ts";
 import { ApiError, asApiError } from "./errors.ts";
 import { freeAnswer, type FreeRoute } from "./free.ts";
 import { servePaid, type PaidDeps, type PaidQuery } from "./paid.ts";
 import { argumentReader } from "./params.ts";
 import { PaymentRefusal } from "./payment/core.ts";
 import { mcpCredentials, receiptMeta, refusalResult } from "./payment/mcp.ts";
-import { WRITTEN, WRITTEN_LITERAL } from "./mcp-reply.ts";
+import { WRITTEN, WRITTEN_LITERAL, type Parts } from "./mcp-reply.ts";
 import type { EventLog } from "./snapshot.ts";
 import { toolInputSchema, toolOutputSchema } from "./tool-schema.ts";
-
-/** An answer's envelope as a JSON string literal (content[0].text), made once per envelope buffer (one per second). */
-const LITERALS = new WeakMap<Buffer, Buffer>();
 
 /** One tool call as the endpoint hands it over: the MCP request's headers, the call's arguments and `_meta`. */
 export interface ToolCall {
@@ -74,9 +72,7 @@ function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
   return async ({ headers, args, meta }) => {
     const query = readArguments(args) as PaidQuery;
     const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta));
-    let literal = LITERALS.get(outcome.body);
-    if (!literal) LITERALS.set(outcome.body, (literal = Buffer.from(JSON.stringify(outcome.body.toString("utf8")))));
-    const result = answerResult(outcome.body, literal);
+    const result = answerResult(outcome.body, envelopeText(outcome.body));
     const receipt = receiptMeta(outcome.receipt);
     return receipt ? { ...result, _meta: receipt } : result;
   };
@@ -86,12 +82,12 @@ function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Handler {
   const readArguments = argumentReader(route.query);
   return async ({ args }) => {
     const text = await freeAnswer(route, readArguments(args), deps.snapshots);
-    return answerResult(Buffer.from(text), Buffer.from(JSON.stringify(text)));
+    return answerResult(Buffer.from(text), [JSON.stringify(text)]);
   };
 }
 
 /** An answer: the envelope as structuredContent, and as text for clients that read only text (both written as is). */
-function answerResult(envelope: Buffer, literal: Buffer): CallToolResult {
+function answerResult(envelope: Buffer, literal: Parts): CallToolResult {
   return { structuredContent: { [WRITTEN]: envelope, [WRITTEN_LITERAL]: literal }, content: [{ type: "text", text: "" }] };
 }
 

@@ -9,16 +9,17 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   JSONRPCMessageSchema,
+  JSONRPCRequestSchema,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { H3Event } from "h3";
-import { FastResponse } from "srvx";
+import type { z } from "zod";
 import { ALLOW_ORIGIN, CORS_HEADERS } from "./cors.ts";
 import { ApiError, errorBody, printable } from "./errors.ts";
-import { batchBytes, replyBytes, WRITTEN, type OpenReply } from "./mcp-reply.ts";
+import { batchParts, replyParts, replyResponse, WRITTEN, type OpenReply, type Parts } from "./mcp-reply.ts";
 import { bodyResult, createTools, type ToolCall } from "./mcp-tools.ts";
 import type { PaidDeps } from "./paid.ts";
 import { trustedKey } from "./payment/http.ts";
@@ -41,6 +42,12 @@ const SERVER_ERROR = -32000;
 const RATE_LIMITED = -32029;
 // CORS rides in the response headers themselves (a Headers rewrite afterwards would cost a fetch Headers per reply).
 const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store", ...CORS_HEADERS };
+/**
+ * A tools/call request whole: the JSON-RPC request the SDK's transport validates and the params its Server validates
+ * (CallToolRequestSchema), in one pass instead of two. Any other message is validated as the transport does.
+ */
+const ToolCallMessageSchema = JSONRPCRequestSchema.extend(CallToolRequestSchema.shape);
+type ToolCallMessage = z.infer<typeof ToolCallMessageSchema>;
 
 /** What the MCP endpoint needs from the gateway. */
 export interface McpDeps extends PaidDeps {
@@ -61,17 +68,17 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
   void server.connect(mux);
 
   /**
-   * tools/call, the one hot method, validated with the SDK's own schema and handed to its tool at once: through the
-   * Server it would also cost an AbortController, four promise hops and a zod pass over a result we wrote ourselves.
+   * tools/call, the one hot method, validated with the SDK's own schemas (by readMessages) and handed to its tool at
+   * once: through the Server it would also cost an AbortController, four promise hops and a zod pass over a result we
+   * wrote ourselves. A request readMessages found valid JSON-RPC but not a valid tools/call gets InvalidParams.
    */
-  async function callTool(request: JSONRPCRequest, headers: Headers): Promise<Buffer> {
-    const parsed = CallToolRequestSchema.safeParse(request);
-    if (!parsed.success) return errorReply(request.id, ErrorCode.InvalidParams, "Invalid tools/call request");
-    const { name, arguments: args, _meta: meta } = parsed.data.params;
+  async function callTool(request: JSONRPCRequest, headers: Headers): Promise<Parts> {
+    if (!isToolCall(request)) return errorReply(request.id, ErrorCode.InvalidParams, "Invalid tools/call request");
+    const { name, arguments: args, _meta: meta } = request.params;
     const handler = tools.handler(name);
     if (!handler) return errorReply(request.id, ErrorCode.InvalidParams, `Unknown tool: ${printable(name)}`);
     const call: ToolCall = { headers, args: args ?? {}, meta };
-    return replyBytes(request.id, { jsonrpc: "2.0", result: await handler(call) });
+    return replyParts(request.id, { jsonrpc: "2.0", result: await handler(call) });
   }
 
   return async (event) => {
@@ -111,8 +118,7 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     const wait = limited.values().next().value;
     const out: Record<string, string> = wait === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "retry-after": String(wait) };
     if (limited.size === requests.length) await hold(REFUSAL_HOLD_MS);
-    // srvx's FastResponse writes the bytes as they are (a fetch Response would copy them into a stream first).
-    return new FastResponse((batch ? batchBytes(replies) : replies[0]!) as Uint8Array<ArrayBuffer>, { status: 200, headers: out });
+    return replyResponse(batch ? batchParts(replies) : replies[0]!, out);
   };
 }
 
@@ -139,21 +145,21 @@ class Multiplexer implements Transport {
     resolve(message);
   }
 
-  /** Hands a request to the server and resolves with its reply as bytes, under the client's id. */
-  exchange(request: JSONRPCRequest): Promise<Buffer> {
+  /** Hands a request to the server and resolves with its reply, under the client's id. */
+  exchange(request: JSONRPCRequest): Promise<Parts> {
     const id = ++this.#next;
     return new Promise((resolve) => {
       this.#waiting.set(id, (reply) => {
         const { id: _ours, ...open } = reply as JSONRPCMessage & { id: number };
-        resolve(replyBytes(request.id, open as OpenReply));
+        resolve(replyParts(request.id, open as OpenReply));
       });
       this.onmessage?.({ ...request, id });
     });
   }
 }
 
-function errorReply(id: JSONRPCRequest["id"], code: number, message: string): Buffer {
-  return replyBytes(id, { jsonrpc: "2.0", error: { code, message } });
+function errorReply(id: JSONRPCRequest["id"], code: number, message: string): Parts {
+  return replyParts(id, { jsonrpc: "2.0", error: { code, message } });
 }
 
 /** The body's JSON-RPC messages, or the error response the SDK's transport would give. */
@@ -181,6 +187,12 @@ async function readMessages(event: H3Event): Promise<{ messages: JSONRPCMessage[
   }
   const messages: JSONRPCMessage[] = [];
   for (const item of items) {
+    const call = (item as { method?: unknown } | null)?.method === "tools/call" ? ToolCallMessageSchema.safeParse(item) : null;
+    if (call?.success) {
+      VALID_CALLS.add(call.data);
+      messages.push(call.data);
+      continue;
+    }
     const message = JSONRPCMessageSchema.safeParse(item);
     if (!message.success) return rpcError(400, ErrorCode.ParseError, "Parse error: Invalid JSON-RPC message");
     messages.push(message.data);
@@ -207,14 +219,21 @@ function rateLimited(deps: McpDeps, event: H3Event, requests: JSONRPCRequest[]):
 }
 
 /** A rate-limited request's reply: a tool error result for a call (what an agent reads), a JSON-RPC error otherwise. */
-function limitedReply(request: JSONRPCRequest, wait: number): Buffer {
+function limitedReply(request: JSONRPCRequest, wait: number): Parts {
   const body = errorBody("rate_limited", `${RATE_LIMITED_MESSAGE} Retry after ${wait} s.`);
-  if (request.method === "tools/call") return replyBytes(request.id, { jsonrpc: "2.0", result: bodyResult(body) });
-  return replyBytes(request.id, { jsonrpc: "2.0", error: { code: RATE_LIMITED, message: body.error.message, data: body } });
+  if (request.method === "tools/call") return replyParts(request.id, { jsonrpc: "2.0", result: bodyResult(body) });
+  return replyParts(request.id, { jsonrpc: "2.0", error: { code: RATE_LIMITED, message: body.error.message, data: body } });
 }
 
 function hold(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** The tools/calls readMessages validated whole (each lives as long as its request). */
+const VALID_CALLS = new WeakSet<JSONRPCMessage>();
+
+function isToolCall(request: JSONRPCRequest): request is ToolCallMessage {
+  return VALID_CALLS.has(request);
 }
 
 function isInitialize(message: JSONRPCMessage): boolean {
