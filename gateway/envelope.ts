@@ -11,30 +11,26 @@ const ANSWERS_PER_DOCUMENT = 32;
 const FILTER_KEYS = new WeakMap<FilterQuery, string>();
 const OPEN = Buffer.from('{"data":[');
 const OPEN_META = Buffer.from('],"meta":{"retrieved_at":"');
-/** The envelopes made recently, by their bytes (an entry lives as long as its bytes). */
-const ENVELOPES = new WeakMap<Buffer, Envelope>();
-/** The meta tails escaped like Answer.escaped, with the closing quote of the string (a tail lives with its document). */
-const ESCAPED_TAILS = new WeakMap<Buffer, string>();
-const QUOTED_OPEN = `"${escaped(OPEN)}`;
-const ESCAPED_OPEN_META = escaped(OPEN_META);
+// The same as text, and escaped as the inside of a JSON string (with its opening quote), for envelopeParts.
+const OPEN_TEXT = OPEN.toString();
+const OPEN_META_TEXT = OPEN_META.toString();
+const QUOTED_OPEN = `"${escaped(OPEN_TEXT)}`;
+const ESCAPED_OPEN_META = escaped(OPEN_META_TEXT);
+/** The meta tails as text, plain and escaped with the string's closing quote (a tail lives as long as its document). */
+const TAIL_TEXTS = new WeakMap<Buffer, { plain: string; escaped: string }>();
 
 /** The filtered rows of a document as the bytes between `[` and `]`, and how many rows they hold. */
 export interface Answer {
   bytes: Buffer;
   rows: number;
   /** The last envelope made from it: under load many responses share a millisecond, so they share its bytes. */
-  last?: Envelope;
-  /** `bytes` escaped for the inside of a JSON string (MCP's content[0].text), made on first use by envelopeText. */
+  last?: { tail: Buffer; retrievedAt: string; body: Buffer };
+  /** `bytes` escaped as the inside of a JSON string, made on first use by envelopeParts. */
   escaped?: Buffer;
 }
 
-/** An envelope's bytes and the parts they were made from. */
-export interface Envelope {
-  answer: Answer;
-  tail: Buffer;
-  retrievedAt: string;
-  body: Buffer;
-}
+/** Bytes as written one after another: buffers as they are, text as UTF-8. */
+export type Parts = (Buffer | string)[];
 
 /** The answer to a filter, joined from the rows' JSON on first use and remembered with the document. */
 export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): Answer {
@@ -83,30 +79,29 @@ export function envelopeBytes(answer: Answer, tail: Buffer, retrievedAt: string)
   at += OPEN_META.copy(body, at);
   at += body.write(retrievedAt, at, "latin1"); // an ISO timestamp: ASCII
   tail.copy(body, at);
-  answer.last = { answer, tail, retrievedAt, body };
-  ENVELOPES.set(body, answer.last);
+  answer.last = { tail, retrievedAt, body };
   return body;
 }
 
 /**
- * The envelope `body` as a JSON string literal (quotes included), as the pieces to write one after another. The
- * escaped data is made once per answer and the escaped tail once per document and cache state, so a response costs
- * no escaping (JSON escaping is per character, so the pieces' escapes are the whole's). An envelope not made here
- * (an answer kept for an idempotent retry) is escaped whole.
+ * The envelope as parts, the answer's data as its shared bytes (no buffer is made per response): as JSON and as a
+ * JSON string literal, quotes included (MCP's structuredContent and content[0].text). The escaped data is made once
+ * per answer, the escaped tail once per document and cache state; JSON escapes each character on its own, so the
+ * escaped parts make the escaped whole.
  */
-export function envelopeText(body: Buffer): (Buffer | string)[] {
-  const envelope = ENVELOPES.get(body);
-  if (!envelope) return [JSON.stringify(body.toString("utf8"))];
-  const { answer, tail, retrievedAt } = envelope;
-  answer.escaped ??= Buffer.from(escaped(answer.bytes));
-  let escapedTail = ESCAPED_TAILS.get(tail);
-  if (escapedTail === undefined) ESCAPED_TAILS.set(tail, (escapedTail = `${escaped(tail)}"`));
-  return [QUOTED_OPEN, answer.escaped, ESCAPED_OPEN_META, retrievedAt, escapedTail]; // retrievedAt: nothing to escape
+export function envelopeParts(answer: Answer, tail: Buffer, retrievedAt: string): { json: Parts; literal: Parts } {
+  let text = TAIL_TEXTS.get(tail);
+  if (!text) TAIL_TEXTS.set(tail, (text = { plain: tail.toString(), escaped: `${escaped(tail.toString())}"` }));
+  answer.escaped ??= Buffer.from(escaped(answer.bytes.toString()));
+  return {
+    json: [OPEN_TEXT, answer.bytes, `${OPEN_META_TEXT}${retrievedAt}${text.plain}`],
+    literal: [QUOTED_OPEN, answer.escaped, `${ESCAPED_OPEN_META}${retrievedAt}${text.escaped}`], // an ISO time: nothing to escape
+  };
 }
 
 /** JSON text escaped as the inside of a JSON string. */
-function escaped(json: Buffer): string {
-  return JSON.stringify(json.toString("utf8")).slice(1, -1);
+function escaped(json: string): string {
+  return JSON.stringify(json).slice(1, -1);
 }
 
 /** The envelope around a small payload computed per request (health, probe). */

@@ -3,11 +3,12 @@
 // parsed, never re-serialised, never copied per call; the response writes the parts one after another.
 import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { FastResponse } from "srvx";
+import type { Parts } from "./envelope.ts";
 
 /**
  * Marks JSON already written: `{[WRITTEN]: bytes}` as a result stands for those bytes; as a result's
- * structuredContent it stands for the envelope, with the envelope as a JSON string literal under WRITTEN_LITERAL
- * (its parts, as envelopeText gives them).
+ * structuredContent, `{[WRITTEN]: parts, [WRITTEN_LITERAL]: parts}` stands for the envelope, with the envelope as a
+ * JSON string literal under WRITTEN_LITERAL (as envelopeParts gives them).
  */
 export const WRITTEN = "\u0000written";
 export const WRITTEN_LITERAL = "\u0000literal";
@@ -18,9 +19,6 @@ export interface OpenReply {
   result?: unknown;
   error?: unknown;
 }
-
-/** Bytes as written one after another: buffers as they are, text as UTF-8. */
-export type Parts = (Buffer | string)[];
 
 // Stand-ins serialised in place of the written parts, then cut out (control characters: never in a real value).
 const STRUCTURED = "\u0001structured\u0001";
@@ -36,13 +34,13 @@ export function replyParts(id: JSONRPCRequest["id"], reply: OpenReply): Parts {
   const whole = result?.[WRITTEN];
   if (Buffer.isBuffer(whole)) return [RESULT_HEAD, whole, tail];
   const written = result?.structuredContent as Record<string, unknown> | undefined;
-  const envelope = written?.[WRITTEN];
+  const envelope = written?.[WRITTEN] as Parts | undefined;
   const literal = written?.[WRITTEN_LITERAL] as Parts | undefined;
-  if (!Buffer.isBuffer(envelope) || !literal) return [`${JSON.stringify(reply).slice(0, -1)}${tail}`];
+  if (!envelope || !literal) return [`${JSON.stringify(reply).slice(0, -1)}${tail}`];
   const text = JSON.stringify({ ...reply, result: { ...result, structuredContent: STRUCTURED, content: [{ type: "text", text: TEXT }] } });
   const [before, middle] = cut(text, STRUCTURED_JSON);
   const [between, after] = cut(middle, TEXT_JSON);
-  return [before, envelope, between, ...literal, `${after.slice(0, -1)}${tail}`];
+  return [before, ...envelope, between, ...literal, `${after.slice(0, -1)}${tail}`];
 }
 
 /** A batch's replies as one JSON array. */

@@ -12,6 +12,7 @@ import {
   JSONRPCRequestSchema,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -19,7 +20,8 @@ import type { H3Event } from "h3";
 import type { z } from "zod";
 import { ALLOW_ORIGIN, CORS_HEADERS } from "./cors.ts";
 import { ApiError, errorBody, printable } from "./errors.ts";
-import { batchParts, replyParts, replyResponse, WRITTEN, type OpenReply, type Parts } from "./mcp-reply.ts";
+import type { Parts } from "./envelope.ts";
+import { batchParts, replyParts, replyResponse, WRITTEN, type OpenReply } from "./mcp-reply.ts";
 import { bodyResult, createTools, type ToolCall } from "./mcp-tools.ts";
 import type { PaidDeps } from "./paid.ts";
 import { trustedKey } from "./payment/http.ts";
@@ -72,13 +74,15 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
    * once: through the Server it would also cost an AbortController, four promise hops and a zod pass over a result we
    * wrote ourselves. A request readMessages found valid JSON-RPC but not a valid tools/call gets InvalidParams.
    */
-  async function callTool(request: JSONRPCRequest, headers: Headers): Promise<Parts> {
+  function callTool(request: JSONRPCRequest, headers: Headers): Parts | Promise<Parts> {
     if (!isToolCall(request)) return errorReply(request.id, ErrorCode.InvalidParams, "Invalid tools/call request");
     const { name, arguments: args, _meta: meta } = request.params;
     const handler = tools.handler(name);
     if (!handler) return errorReply(request.id, ErrorCode.InvalidParams, `Unknown tool: ${printable(name)}`);
     const call: ToolCall = { headers, args: args ?? {}, meta };
-    return replyParts(request.id, { jsonrpc: "2.0", result: await handler(call) });
+    const reply = (result: CallToolResult) => replyParts(request.id, { jsonrpc: "2.0", result });
+    const result = handler(call);
+    return result instanceof Promise ? result.then(reply) : reply(result);
   }
 
   return async (event) => {
@@ -106,15 +110,15 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     // Notifications and responses alone: accepted, nothing to answer (a stateless server keeps no state for them).
     if (requests.length === 0) return new Response(null, { status: 202, headers: ALLOW_ORIGIN });
     const limited = rateLimited(deps, event, requests);
-    const replies = await Promise.all(
-      requests.map((request) =>
-        limited.has(request)
-          ? limitedReply(request, limited.get(request)!)
-          : request.method === "tools/call"
-            ? callTool(request, headers)
-            : mux.exchange(request),
-      ),
+    const answers = requests.map((request) =>
+      limited.has(request)
+        ? limitedReply(request, limited.get(request)!)
+        : request.method === "tools/call"
+          ? callTool(request, headers)
+          : mux.exchange(request),
     );
+    // The usual keyed call is answered at once: no trip through the microtask queue for it.
+    const replies = answers.some((answer) => answer instanceof Promise) ? await Promise.all(answers) : (answers as Parts[]);
     const wait = limited.values().next().value;
     const out: Record<string, string> = wait === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "retry-after": String(wait) };
     if (limited.size === requests.length) await hold(REFUSAL_HOLD_MS);
