@@ -72,10 +72,9 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
   /**
    * tools/call, the one hot method, validated with the SDK's own schemas (by readMessages) and handed to its tool at
    * once: through the Server it would also cost an AbortController, four promise hops and a zod pass over a result we
-   * wrote ourselves. A request readMessages found valid JSON-RPC but not a valid tools/call gets InvalidParams.
+   * wrote ourselves.
    */
-  function callTool(request: JSONRPCRequest, headers: Headers): Parts | Promise<Parts> {
-    if (!isToolCall(request)) return errorReply(request.id, ErrorCode.InvalidParams, "Invalid tools/call request");
+  function callTool(request: ToolCallMessage, headers: Headers): Parts | Promise<Parts> {
     const { name, arguments: args, _meta: meta } = request.params;
     const handler = tools.handler(name);
     if (!handler) return errorReply(request.id, ErrorCode.InvalidParams, `Unknown tool: ${printable(name)}`);
@@ -101,7 +100,7 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     }
     const parsed = await readMessages(event);
     if (parsed instanceof Response) return parsed;
-    const { messages, batch } = parsed;
+    const { messages, batch, badCalls } = parsed;
     const version = headers.get("mcp-protocol-version");
     if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version) && !messages.some(isInitialize)) {
       return rpcError(400, SERVER_ERROR, `Bad Request: Unsupported protocol version (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
@@ -113,9 +112,11 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     const answers = requests.map((request) =>
       limited.has(request)
         ? limitedReply(request, limited.get(request)!)
-        : request.method === "tools/call"
-          ? callTool(request, headers)
-          : mux.exchange(request),
+        : request.method !== "tools/call"
+          ? mux.exchange(request)
+          : badCalls?.has(request)
+            ? errorReply(request.id, ErrorCode.InvalidParams, "Invalid tools/call request")
+            : callTool(request as ToolCallMessage, headers),
     );
     // The usual keyed call is answered at once: no trip through the microtask queue for it.
     const replies = answers.some((answer) => answer instanceof Promise) ? await Promise.all(answers) : (answers as Parts[]);
@@ -166,8 +167,16 @@ function errorReply(id: JSONRPCRequest["id"], code: number, message: string): Pa
   return replyParts(id, { jsonrpc: "2.0", error: { code, message } });
 }
 
+/** A body's JSON-RPC messages, each validated. */
+interface Messages {
+  messages: JSONRPCMessage[];
+  batch: boolean;
+  /** The tools/call requests that are valid JSON-RPC but not valid tools/calls (answered InvalidParams); null for none. */
+  badCalls: Set<JSONRPCMessage> | null;
+}
+
 /** The body's JSON-RPC messages, or the error response the SDK's transport would give. */
-async function readMessages(event: H3Event): Promise<{ messages: JSONRPCMessage[]; batch: boolean } | Response> {
+async function readMessages(event: H3Event): Promise<Messages | Response> {
   const declared = event.req.headers.get("content-length");
   let text: string;
   if (declared !== null) {
@@ -190,21 +199,23 @@ async function readMessages(event: H3Event): Promise<{ messages: JSONRPCMessage[
     return rpcError(400, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`);
   }
   const messages: JSONRPCMessage[] = [];
+  let badCalls: Set<JSONRPCMessage> | null = null;
   for (const item of items) {
-    const call = (item as { method?: unknown } | null)?.method === "tools/call" ? ToolCallMessageSchema.safeParse(item) : null;
+    const isCall = (item as { method?: unknown } | null)?.method === "tools/call";
+    const call = isCall ? ToolCallMessageSchema.safeParse(item) : null;
     if (call?.success) {
-      VALID_CALLS.add(call.data);
       messages.push(call.data);
       continue;
     }
     const message = JSONRPCMessageSchema.safeParse(item);
     if (!message.success) return rpcError(400, ErrorCode.ParseError, "Parse error: Invalid JSON-RPC message");
     messages.push(message.data);
+    if (isCall) (badCalls ??= new Set()).add(message.data);
   }
   if (messages.length > 1 && messages.some(isInitialize)) {
     return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: Only one initialization request is allowed");
   }
-  return { messages, batch };
+  return { messages, batch, badCalls };
 }
 
 /**
@@ -231,13 +242,6 @@ function limitedReply(request: JSONRPCRequest, wait: number): Parts {
 
 function hold(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/** The tools/calls readMessages validated whole (each lives as long as its request). */
-const VALID_CALLS = new WeakSet<JSONRPCMessage>();
-
-function isToolCall(request: JSONRPCRequest): request is ToolCallMessage {
-  return VALID_CALLS.has(request);
 }
 
 function isInitialize(message: JSONRPCMessage): boolean {
