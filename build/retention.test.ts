@@ -37,7 +37,7 @@ describeEdgar("retention after killed builds", () => {
     runBuild({ source: createDirSource(mirror), storage: openStorage(dir), log: memoryLogger(), tickers: TICKERS, now: () => at, retention, lookbackDays: 90, workers: 0 });
   const killedBuild = (when: string, at: Date) =>
     new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "test/_build-killed.ts", dir, mirror, when, at.toISOString(), TICKERS.join(",")], { stdio: "inherit" });
+      const child = spawn(process.execPath, ["test/_build-killed.ts", dir, mirror, when, at.toISOString(), TICKERS.join(",")], { stdio: "inherit" });
       child.once("exit", (_code, signal) => resolve(signal === "SIGKILL" ? 9 : null));
     });
 

@@ -1,5 +1,5 @@
 // A build that kills its own process (SIGKILL: no cleanup, no finally) at a chosen write, for retention tests:
-// `node --import tsx test/_build-killed.ts DEST MIRROR WHEN ISO_TIME TICKERS`, WHEN one of
+// `node test/_build-killed.ts DEST MIRROR WHEN ISO_TIME TICKERS`, WHEN one of
 //   documents:N  after the Nth per-ticker document is written (no manifest yet)
 //   manifest     after the manifest is written, before current.json
 import type { Storage } from "unstorage";
