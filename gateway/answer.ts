@@ -2,7 +2,7 @@
 // filtered, in the envelope. Payment is not its concern (the caller asks before and settles after).
 import type { PaidRoute } from "../schemas/api.ts";
 import type { Meta } from "../schemas/envelope.ts";
-import { answerFor, envelopeBytes, metaTail } from "./envelope.ts";
+import { answerFor, envelopeBytes, envelopeParts, metaTail, type Parts } from "./envelope.ts";
 import type { FilterQuery } from "./filters.ts";
 import type { LoadedSnapshot, PreparedDocument } from "./snapshot.ts";
 
@@ -24,4 +24,15 @@ export function paidAnswer(
   const answer = answerFor(doc, route.document, query);
   const body = envelopeBytes(answer, metaTail(doc, cache, snapshot.pointer.build_id), retrievedAt);
   return { body, rows: answer.rows };
+}
+
+/** The same answer as parts, as JSON and as a JSON string literal (envelopeParts): MCP writes both, copying neither. */
+export function paidAnswerParts(
+  doc: PreparedDocument,
+  snapshot: LoadedSnapshot,
+  route: PaidRoute,
+  query: FilterQuery & { ticker: string },
+  retrievedAt: string,
+): { json: Parts; literal: Parts } {
+  return envelopeParts(answerFor(doc, route.document, query), metaTail(doc, "hit", snapshot.pointer.build_id), retrievedAt);
 }

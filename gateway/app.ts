@@ -6,7 +6,6 @@ import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES, type PaidRoute } from ".
 import type { Billing } from "./billing.ts";
 import { billingHandlers, billingHeads } from "./billing-routes.ts";
 import { ALLOW_ORIGIN, preflight, withCors } from "./cors.ts";
-import { requireCoverage } from "./coverage.ts";
 import { paidAnswer } from "./answer.ts";
 import { isoAt } from "./clock.ts";
 import { ApiError, errorResponse } from "./errors.ts";
@@ -15,10 +14,10 @@ import { withoutBody } from "./head.ts";
 import { buildLlmsTxt } from "./llms.ts";
 import { createMcpEndpoint } from "./mcp.ts";
 import { buildOpenApi } from "./openapi.ts";
-import { servePaid, type PaidQuery } from "./paid.ts";
+import { heldDocument, servePaid, type PaidQuery } from "./paid.ts";
 import { queryReader } from "./params.ts";
 import { PaymentRefusal, type PaymentCore } from "./payment/core.ts";
-import { httpCredentials, receiptHeaders, refusalResponse, trustedKey } from "./payment/http.ts";
+import { httpCredentials, receiptHeaders, refusalResponse } from "./payment/http.ts";
 import type { ClientRateLimit } from "./rate-limit.ts";
 import type { EventLog, SnapshotStore } from "./snapshot.ts";
 import { tickersResponse } from "./tickers.ts";
@@ -142,13 +141,9 @@ export function createApp(deps: AppDeps): H3 {
    * every await is a trip through the microtask queue, per request. Anything else takes the whole pipeline.
    */
   function paid(event: H3Event, route: PaidRoute, query: PaidQuery): Response | Promise<Response> {
-    const snapshot = deps.snapshots.held;
-    if (snapshot) {
-      requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
-      const now = Date.now(); // one clock reading for the key's verdict and the answer's time
-      const doc = trustedKey(deps.payments, event.req.headers, now) && deps.snapshots.cached(snapshot, query.ticker, route.document);
-      if (doc) return paidResponse(paidAnswer(doc, "hit", snapshot, route, query, isoAt(now)).body, PAID_HEADERS);
-    }
+    const now = Date.now(); // one clock reading for the key's verdict and the answer's time
+    const held = heldDocument(deps, route, query, event.req.headers, now);
+    if (held) return paidResponse(paidAnswer(held.doc, "hit", held.snapshot, route, query, isoAt(now)).body, PAID_HEADERS);
     return pipeline(event, route, query);
   }
 

@@ -11,6 +11,13 @@ const ANSWERS_PER_DOCUMENT = 32;
 const FILTER_KEYS = new WeakMap<FilterQuery, string>();
 const OPEN = Buffer.from('{"data":[');
 const OPEN_META = Buffer.from('],"meta":{"retrieved_at":"');
+// The same as text, and escaped as the inside of a JSON string (with its opening quote), for envelopeParts.
+const OPEN_TEXT = OPEN.toString();
+const OPEN_META_TEXT = OPEN_META.toString();
+const QUOTED_OPEN = `"${escaped(OPEN_TEXT)}`;
+const ESCAPED_OPEN_META = escaped(OPEN_META_TEXT);
+/** The meta tails as text, plain and escaped with the string's closing quote (a tail lives as long as its document). */
+const TAIL_TEXTS = new WeakMap<Buffer, { plain: string; escaped: string }>();
 
 /** The filtered rows of a document as the bytes between `[` and `]`, and how many rows they hold. */
 export interface Answer {
@@ -18,7 +25,12 @@ export interface Answer {
   rows: number;
   /** The last envelope made from it: under load many responses share a millisecond, so they share its bytes. */
   last?: { tail: Buffer; retrievedAt: string; body: Buffer };
+  /** `bytes` escaped as the inside of a JSON string, made on first use by envelopeParts. */
+  escaped?: Buffer;
 }
+
+/** Bytes as written one after another: buffers as they are, text as UTF-8. */
+export type Parts = (Buffer | string)[];
 
 /** The answer to a filter, joined from the rows' JSON on first use and remembered with the document. */
 export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): Answer {
@@ -69,6 +81,27 @@ export function envelopeBytes(answer: Answer, tail: Buffer, retrievedAt: string)
   tail.copy(body, at);
   answer.last = { tail, retrievedAt, body };
   return body;
+}
+
+/**
+ * The envelope as parts, the answer's data as its shared bytes (no buffer is made per response): as JSON and as a
+ * JSON string literal, quotes included (MCP's structuredContent and content[0].text). The escaped data is made once
+ * per answer, the escaped tail once per document and cache state; JSON escapes each character on its own, so the
+ * escaped parts make the escaped whole.
+ */
+export function envelopeParts(answer: Answer, tail: Buffer, retrievedAt: string): { json: Parts; literal: Parts } {
+  let text = TAIL_TEXTS.get(tail);
+  if (!text) TAIL_TEXTS.set(tail, (text = { plain: tail.toString(), escaped: `${escaped(tail.toString())}"` }));
+  answer.escaped ??= Buffer.from(escaped(answer.bytes.toString()));
+  return {
+    json: [OPEN_TEXT, answer.bytes, `${OPEN_META_TEXT}${retrievedAt}${text.plain}`],
+    literal: [QUOTED_OPEN, answer.escaped, `${ESCAPED_OPEN_META}${retrievedAt}${text.escaped}`], // an ISO time: nothing to escape
+  };
+}
+
+/** JSON text escaped as the inside of a JSON string. */
+function escaped(json: string): string {
+  return JSON.stringify(json).slice(1, -1);
 }
 
 /** The envelope around a small payload computed per request (health, probe). */

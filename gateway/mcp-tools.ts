@@ -6,18 +6,18 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ROUTES, type PaidRoute, type RouteEntry } from "../schemas/api.ts";
 import type { ErrorBody } from "../schemas/errors.ts";
 import type { DocumentKind } from "../schemas/snapshot.ts";
+import { paidAnswerParts } from "./answer.ts";
+import { isoAt } from "./clock.ts";
+import type { Parts } from "./envelope.ts";
 import { ApiError, asApiError } from "./errors.ts";
 import { freeAnswer, type FreeRoute } from "./free.ts";
-import { servePaid, type PaidDeps, type PaidQuery } from "./paid.ts";
+import { heldDocument, servePaid, type PaidDeps, type PaidQuery } from "./paid.ts";
 import { argumentReader } from "./params.ts";
 import { PaymentRefusal } from "./payment/core.ts";
 import { mcpCredentials, receiptMeta, refusalResult } from "./payment/mcp.ts";
 import { WRITTEN, WRITTEN_LITERAL } from "./mcp-reply.ts";
 import type { EventLog } from "./snapshot.ts";
 import { toolInputSchema, toolOutputSchema } from "./tool-schema.ts";
-
-/** An answer's envelope as a JSON string literal (content[0].text), made once per envelope buffer (one per second). */
-const LITERALS = new WeakMap<Buffer, Buffer>();
 
 /** One tool call as the endpoint hands it over: the MCP request's headers, the call's arguments and `_meta`. */
 export interface ToolCall {
@@ -27,7 +27,8 @@ export interface ToolCall {
 }
 
 type ToolRoute = Extract<RouteEntry, { tool: string }>;
-type Handler = (call: ToolCall) => Promise<CallToolResult>;
+/** A tool's answer: at once when it can be (the usual keyed call), else a promise. */
+type Handler = (call: ToolCall) => CallToolResult | Promise<CallToolResult>;
 
 /** The tools and how each is answered, built once per gateway. */
 export interface McpTools {
@@ -69,41 +70,56 @@ export function bodyResult(body: ErrorBody): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 
+/** The usual keyed call is answered at once from the document in memory, as over HTTP; any other takes the pipeline. */
 function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
   const readArguments = argumentReader(route.query);
-  return async ({ headers, args, meta }) => {
-    const query = readArguments(args) as PaidQuery;
-    const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta));
-    let literal = LITERALS.get(outcome.body);
-    if (!literal) LITERALS.set(outcome.body, (literal = Buffer.from(JSON.stringify(outcome.body.toString("utf8")))));
-    const result = answerResult(outcome.body, literal);
-    const receipt = receiptMeta(outcome.receipt);
-    return receipt ? { ...result, _meta: receipt } : result;
+  return (call) => {
+    const query = readArguments(call.args) as PaidQuery;
+    const now = Date.now(); // one clock reading for the key's verdict and the answer's time
+    const held = heldDocument(deps, route, query, call.headers, now);
+    if (!held) return pipeline(deps, route, query, call);
+    const { json, literal } = paidAnswerParts(held.doc, held.snapshot, route, query, isoAt(now));
+    return answerResult(json, literal);
   };
+}
+
+/**
+ * A paid call through the shared pipeline (a payment, or a key to check first). Its envelope is escaped whole here:
+ * a call that pays waits on the facilitator, which costs far more.
+ */
+async function pipeline(deps: PaidDeps, route: PaidRoute, query: PaidQuery, { headers, meta }: ToolCall): Promise<CallToolResult> {
+  const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta));
+  const result = answerResult([outcome.body], [JSON.stringify(outcome.body.toString("utf8"))]);
+  const receipt = receiptMeta(outcome.receipt);
+  return receipt ? { ...result, _meta: receipt } : result;
 }
 
 function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Handler {
   const readArguments = argumentReader(route.query);
   return async ({ args }) => {
     const text = await freeAnswer(route, readArguments(args), deps.snapshots);
-    return answerResult(Buffer.from(text), Buffer.from(JSON.stringify(text)));
+    return answerResult([text], [JSON.stringify(text)]);
   };
 }
 
 /** An answer: the envelope as structuredContent, and as text for clients that read only text (both written as is). */
-function answerResult(envelope: Buffer, literal: Buffer): CallToolResult {
+function answerResult(envelope: Parts, literal: Parts): CallToolResult {
   return { structuredContent: { [WRITTEN]: envelope, [WRITTEN_LITERAL]: literal }, content: [{ type: "text", text: "" }] };
 }
 
 /** Turns refusals and errors into tool results, never into JSON-RPC failures; the unexpected is logged once. */
 function guarded(handler: Handler, route: ToolRoute, log: EventLog): Handler {
-  return async (call) => {
+  const recover = (error: unknown): CallToolResult => {
+    if (error instanceof PaymentRefusal) return refusalResult(error);
+    if (!(error instanceof ApiError)) log("error", "unhandled", { tool: route.tool, error: String((error as Error)?.stack ?? error) });
+    return errorResult(error);
+  };
+  return (call) => {
     try {
-      return await handler(call);
+      const result = handler(call);
+      return result instanceof Promise ? result.catch(recover) : result;
     } catch (error) {
-      if (error instanceof PaymentRefusal) return refusalResult(error);
-      if (!(error instanceof ApiError)) log("error", "unhandled", { tool: route.tool, error: String((error as Error)?.stack ?? error) });
-      return errorResult(error);
+      return recover(error);
     }
   };
 }

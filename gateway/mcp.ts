@@ -9,16 +9,19 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   JSONRPCMessageSchema,
+  JSONRPCRequestSchema,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { H3Event } from "h3";
-import { FastResponse } from "srvx";
+import type { z } from "zod";
 import { ALLOW_ORIGIN, CORS_HEADERS } from "./cors.ts";
 import { ApiError, errorBody, printable } from "./errors.ts";
-import { batchBytes, replyBytes, WRITTEN, type OpenReply } from "./mcp-reply.ts";
+import type { Parts } from "./envelope.ts";
+import { batchParts, replyParts, replyResponse, WRITTEN, type OpenReply } from "./mcp-reply.ts";
 import { bodyResult, createTools, type ToolCall } from "./mcp-tools.ts";
 import type { PaidDeps } from "./paid.ts";
 import { trustedKey } from "./payment/http.ts";
@@ -41,6 +44,12 @@ const SERVER_ERROR = -32000;
 const RATE_LIMITED = -32029;
 // CORS rides in the response headers themselves (a Headers rewrite afterwards would cost a fetch Headers per reply).
 const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store", ...CORS_HEADERS };
+/**
+ * A tools/call request whole: the JSON-RPC request the SDK's transport validates and the params its Server validates
+ * (CallToolRequestSchema), in one pass instead of two. Any other message is validated as the transport does.
+ */
+const ToolCallMessageSchema = JSONRPCRequestSchema.extend(CallToolRequestSchema.shape);
+type ToolCallMessage = z.infer<typeof ToolCallMessageSchema>;
 
 /** What the MCP endpoint needs from the gateway. */
 export interface McpDeps extends PaidDeps {
@@ -61,17 +70,18 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
   void server.connect(mux);
 
   /**
-   * tools/call, the one hot method, validated with the SDK's own schema and handed to its tool at once: through the
-   * Server it would also cost an AbortController, four promise hops and a zod pass over a result we wrote ourselves.
+   * tools/call, the one hot method, validated with the SDK's own schemas (by readMessages) and handed to its tool at
+   * once: through the Server it would also cost an AbortController, four promise hops and a zod pass over a result we
+   * wrote ourselves.
    */
-  async function callTool(request: JSONRPCRequest, headers: Headers): Promise<Buffer> {
-    const parsed = CallToolRequestSchema.safeParse(request);
-    if (!parsed.success) return errorReply(request.id, ErrorCode.InvalidParams, "Invalid tools/call request");
-    const { name, arguments: args, _meta: meta } = parsed.data.params;
+  function callTool(request: ToolCallMessage, headers: Headers): Parts | Promise<Parts> {
+    const { name, arguments: args, _meta: meta } = request.params;
     const handler = tools.handler(name);
     if (!handler) return errorReply(request.id, ErrorCode.InvalidParams, `Unknown tool: ${printable(name)}`);
     const call: ToolCall = { headers, args: args ?? {}, meta };
-    return replyBytes(request.id, { jsonrpc: "2.0", result: await handler(call) });
+    const reply = (result: CallToolResult) => replyParts(request.id, { jsonrpc: "2.0", result });
+    const result = handler(call);
+    return result instanceof Promise ? result.then(reply) : reply(result);
   }
 
   return async (event) => {
@@ -90,7 +100,7 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     }
     const parsed = await readMessages(event);
     if (parsed instanceof Response) return parsed;
-    const { messages, batch } = parsed;
+    const { messages, batch, badCalls } = parsed;
     const version = headers.get("mcp-protocol-version");
     if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version) && !messages.some(isInitialize)) {
       return rpcError(400, SERVER_ERROR, `Bad Request: Unsupported protocol version (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
@@ -99,20 +109,21 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     // Notifications and responses alone: accepted, nothing to answer (a stateless server keeps no state for them).
     if (requests.length === 0) return new Response(null, { status: 202, headers: ALLOW_ORIGIN });
     const limited = rateLimited(deps, event, requests);
-    const replies = await Promise.all(
-      requests.map((request) =>
-        limited.has(request)
-          ? limitedReply(request, limited.get(request)!)
-          : request.method === "tools/call"
-            ? callTool(request, headers)
-            : mux.exchange(request),
-      ),
+    const answers = requests.map((request) =>
+      limited.has(request)
+        ? limitedReply(request, limited.get(request)!)
+        : request.method !== "tools/call"
+          ? mux.exchange(request)
+          : badCalls?.has(request)
+            ? errorReply(request.id, ErrorCode.InvalidParams, "Invalid tools/call request")
+            : callTool(request as ToolCallMessage, headers),
     );
+    // The usual keyed call is answered at once: no trip through the microtask queue for it.
+    const replies = answers.some((answer) => answer instanceof Promise) ? await Promise.all(answers) : (answers as Parts[]);
     const wait = limited.values().next().value;
     const out: Record<string, string> = wait === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "retry-after": String(wait) };
     if (limited.size === requests.length) await hold(REFUSAL_HOLD_MS);
-    // srvx's FastResponse writes the bytes as they are (a fetch Response would copy them into a stream first).
-    return new FastResponse((batch ? batchBytes(replies) : replies[0]!) as Uint8Array<ArrayBuffer>, { status: 200, headers: out });
+    return replyResponse(batch ? batchParts(replies) : replies[0]!, out);
   };
 }
 
@@ -139,25 +150,33 @@ class Multiplexer implements Transport {
     resolve(message);
   }
 
-  /** Hands a request to the server and resolves with its reply as bytes, under the client's id. */
-  exchange(request: JSONRPCRequest): Promise<Buffer> {
+  /** Hands a request to the server and resolves with its reply, under the client's id. */
+  exchange(request: JSONRPCRequest): Promise<Parts> {
     const id = ++this.#next;
     return new Promise((resolve) => {
       this.#waiting.set(id, (reply) => {
         const { id: _ours, ...open } = reply as JSONRPCMessage & { id: number };
-        resolve(replyBytes(request.id, open as OpenReply));
+        resolve(replyParts(request.id, open as OpenReply));
       });
       this.onmessage?.({ ...request, id });
     });
   }
 }
 
-function errorReply(id: JSONRPCRequest["id"], code: number, message: string): Buffer {
-  return replyBytes(id, { jsonrpc: "2.0", error: { code, message } });
+function errorReply(id: JSONRPCRequest["id"], code: number, message: string): Parts {
+  return replyParts(id, { jsonrpc: "2.0", error: { code, message } });
+}
+
+/** A body's JSON-RPC messages, each validated. */
+interface Messages {
+  messages: JSONRPCMessage[];
+  batch: boolean;
+  /** The tools/call requests that are valid JSON-RPC but not valid tools/calls (answered InvalidParams); null for none. */
+  badCalls: Set<JSONRPCMessage> | null;
 }
 
 /** The body's JSON-RPC messages, or the error response the SDK's transport would give. */
-async function readMessages(event: H3Event): Promise<{ messages: JSONRPCMessage[]; batch: boolean } | Response> {
+async function readMessages(event: H3Event): Promise<Messages | Response> {
   const declared = event.req.headers.get("content-length");
   let text: string;
   if (declared !== null) {
@@ -180,15 +199,23 @@ async function readMessages(event: H3Event): Promise<{ messages: JSONRPCMessage[
     return rpcError(400, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`);
   }
   const messages: JSONRPCMessage[] = [];
+  let badCalls: Set<JSONRPCMessage> | null = null;
   for (const item of items) {
+    const isCall = (item as { method?: unknown } | null)?.method === "tools/call";
+    const call = isCall ? ToolCallMessageSchema.safeParse(item) : null;
+    if (call?.success) {
+      messages.push(call.data);
+      continue;
+    }
     const message = JSONRPCMessageSchema.safeParse(item);
     if (!message.success) return rpcError(400, ErrorCode.ParseError, "Parse error: Invalid JSON-RPC message");
     messages.push(message.data);
+    if (isCall) (badCalls ??= new Set()).add(message.data);
   }
   if (messages.length > 1 && messages.some(isInitialize)) {
     return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: Only one initialization request is allowed");
   }
-  return { messages, batch };
+  return { messages, batch, badCalls };
 }
 
 /**
@@ -207,10 +234,10 @@ function rateLimited(deps: McpDeps, event: H3Event, requests: JSONRPCRequest[]):
 }
 
 /** A rate-limited request's reply: a tool error result for a call (what an agent reads), a JSON-RPC error otherwise. */
-function limitedReply(request: JSONRPCRequest, wait: number): Buffer {
+function limitedReply(request: JSONRPCRequest, wait: number): Parts {
   const body = errorBody("rate_limited", `${RATE_LIMITED_MESSAGE} Retry after ${wait} s.`);
-  if (request.method === "tools/call") return replyBytes(request.id, { jsonrpc: "2.0", result: bodyResult(body) });
-  return replyBytes(request.id, { jsonrpc: "2.0", error: { code: RATE_LIMITED, message: body.error.message, data: body } });
+  if (request.method === "tools/call") return replyParts(request.id, { jsonrpc: "2.0", result: bodyResult(body) });
+  return replyParts(request.id, { jsonrpc: "2.0", error: { code: RATE_LIMITED, message: body.error.message, data: body } });
 }
 
 function hold(ms: number): Promise<void> {

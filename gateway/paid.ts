@@ -7,7 +7,8 @@ import { requireCoverage } from "./coverage.ts";
 import type { FilterQuery } from "./filters.ts";
 import type { Credentials, PaidOutcome, PaymentCore } from "./payment/core.ts";
 import type { Transport } from "./payment/offers.ts";
-import type { SnapshotStore } from "./snapshot.ts";
+import { trustedKey } from "./payment/http.ts";
+import type { LoadedSnapshot, PreparedDocument, SnapshotStore } from "./snapshot.ts";
 
 /** A paid route's validated query. */
 export type PaidQuery = FilterQuery & { ticker: string };
@@ -27,6 +28,25 @@ export async function servePaid(deps: PaidDeps, route: PaidRoute, query: PaidQue
     const { doc, cache } = await deps.snapshots.document(snapshot, query.ticker, route.document);
     return paidAnswer(doc, cache, snapshot, route, query, isoNow());
   });
+}
+
+/**
+ * The usual call's document, found without a promise (every await is a trip through the microtask queue): the
+ * snapshot held, the ticker covered (404 otherwise), a key verified moments ago, the document in memory. Null when
+ * any of that is missing, and the caller takes servePaid; both transports answer their usual keyed call so.
+ */
+export function heldDocument(
+  deps: PaidDeps,
+  route: PaidRoute,
+  query: PaidQuery,
+  headers: Headers,
+  now: number,
+): { doc: PreparedDocument; snapshot: LoadedSnapshot } | null {
+  const snapshot = deps.snapshots.held;
+  if (!snapshot) return null;
+  requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
+  const doc = trustedKey(deps.payments, headers, now) && deps.snapshots.cached(snapshot, query.ticker, route.document);
+  return doc ? { doc, snapshot } : null;
 }
 
 const CANONICAL = new WeakMap<PaidQuery, string>();
