@@ -3,6 +3,7 @@
 // Composes builder and gateway, which never import each other.
 import { pathToFileURL } from "node:url";
 import { runBuild } from "../build/run.ts";
+import { loadBuildConfig } from "../build/config.ts";
 import { openSource } from "../build/sources/open.ts";
 import { loadConfig } from "../gateway/config.ts";
 import { listen } from "../gateway/listen.ts";
@@ -24,13 +25,14 @@ export const DEFAULT_UNIVERSE = [
 export const FIXTURE_UNIVERSE = ["AAPL", "DIS", "HD", "MCD", "MRVL", "TXN", "UA", "UAA", "WMT"];
 
 /** Builds the first snapshot when the store has none, then serves; returns an exit code on failure. */
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(env: NodeJS.ProcessEnv): Promise<number> {
   try {
     const config = loadConfig(env);
+    const build = loadBuildConfig(env);
     const storage = openStorage(config.dataUrl, config.storageEnv);
     if (!(await storage.hasItem(CURRENT_KEY))) {
-      const spec = env.EDGAR_SOURCE ?? "live";
-      if (spec === "live" && !env.EDGAR_USER_AGENT) {
+      const spec = build.source;
+      if (spec === "live" && !build.userAgent) {
         console.error(
           `${config.dataUrl} holds no snapshot yet, so npm start builds one from live EDGAR first.\n` +
             "SEC requires a declared User-Agent for that. Set it and run again, e.g.:\n" +
@@ -42,7 +44,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
       const log = createLogger(config.logLevel);
       const tickers = spec.startsWith("dir:") ? FIXTURE_UNIVERSE : DEFAULT_UNIVERSE;
       log.log("info", "first_build", { source: spec, tickers: tickers.length, data: config.dataUrl });
-      const summary = await runBuild({ source: openSource(spec, env), storage, log, tickers });
+      const summary = await runBuild({ source: openSource(spec, build.userAgent), storage, log, tickers });
       log.log("info", "first_build_done", { ...summary });
     }
     await listen(config);
@@ -54,6 +56,6 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const code = await main();
+  const code = await main(process.env);
   if (code) process.exit(code);
 }

@@ -10,6 +10,7 @@ import { readPublished } from "./publish/snapshot.ts";
 import { renderReport } from "./report.ts";
 import { inspectTicker } from "./inspect.ts";
 import { createLogger } from "../logging/log.ts";
+import { loadBuildConfig } from "./config.ts";
 import { createProgress } from "./progress.ts";
 import { runBuild } from "./run.ts";
 import { openSource } from "./sources/open.ts";
@@ -57,19 +58,27 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const log = createLogger(env.LOG_LEVEL);
-  const dest = values.out ?? values.data ?? env.DATA_URL ?? "data";
+  let config;
+  try {
+    config = loadBuildConfig(env);
+  } catch (error) {
+    console.error(`dataset ${command} failed: ${(error as Error).message}`);
+    return 1;
+  }
+  const log = createLogger(config.logLevel);
+  const dest = values.out ?? values.data ?? config.dataUrl;
+  const store = () => openStorage(dest, config.storageEnv);
   try {
     if (command === "build") {
       if (values["universe-only"] && !values.tickers) throw new UsageError("--universe-only needs --tickers: the tickers that make the new universe");
       const numbers = { lookbackDays: values["lookback-days"], retention: values.retention, concurrency: values.concurrency };
       const parsed = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, v === undefined ? undefined : positiveInt(k, v)]));
       const workers = values.workers === undefined ? undefined : positiveInt("workers", values.workers, 0);
-      const source = openSource(values.source ?? env.EDGAR_SOURCE ?? "live", env, { onRetry: (e) => log.log("warn", "retry", e) }, values["form4-source"]);
+      const source = openSource(values.source ?? config.source, config.userAgent, { onRetry: (e) => log.log("warn", "retry", e) }, values["form4-source"]);
       const progress = createProgress(log);
       const summary = await runBuild({
         source,
-        storage: openStorage(dest, env),
+        storage: store(),
         log,
         ...(values.tickers ? { tickers: values.tickers.split(",").map((t) => t.trim()).filter(Boolean), universeOnly: values["universe-only"] ?? false } : {}),
         ...(parsed.lookbackDays ? { lookbackDays: parsed.lookbackDays } : {}),
@@ -90,11 +99,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     if (command === "inspect") {
       if (!rest[0]) throw new UsageError("inspect needs a TICKER");
-      console.log(await inspectTicker(openStorage(dest, env), rest[0]));
+      console.log(await inspectTicker(store(), rest[0]));
       return 0;
     }
     if (command === "audit") {
-      const report = await auditSnapshot(openStorage(dest, env));
+      const report = await auditSnapshot(store());
       for (const finding of report.findings) console.log(`FINDING ${finding}`);
       for (const warning of report.warnings) console.log(`WARNING ${warning}`);
       console.log(
@@ -104,12 +113,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return report.findings.length || (values.strict && report.warnings.length) ? 1 : 0;
     }
     if (command === "report") {
-      const storage = openStorage(dest, env);
+      const storage = store();
       const published = await readPublished(storage);
       if (!published) throw new Error("nothing is published yet: run `npm run dataset -- build` first");
       const key = reportKey(published.pointer.build_id);
       await storage.setItemRaw(key, new TextEncoder().encode(renderReport(published.manifest)));
-      const where = describeLocation(dest, env);
+      const where = describeLocation(dest, config.storageEnv);
       console.log(`report written to ${where.kind === "fs" ? join(where.display, key) : `${dest.replace(/\/+$/, "")}/${key}`}`);
       return 0;
     }

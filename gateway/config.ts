@@ -1,7 +1,7 @@
 // Gateway configuration, read once from the environment and validated (DESIGN "Configuration").
 // Secrets (facilitator credentials, Stripe keys) never reach `describeConfig`, which is what gets logged.
 import { z } from "zod";
-import type { StorageEnv } from "../storage/open.ts";
+import { storageEnvOf, type StorageEnv } from "../storage/open.ts";
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
 
@@ -66,7 +66,7 @@ export interface GatewayConfig {
 }
 
 /** Reads and validates the environment; throws one message listing every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: { port?: number; dataUrl?: string } = {}): GatewayConfig {
+export function loadConfig(env: Record<string, string | undefined>, overrides: { port?: number; dataUrl?: string } = {}): GatewayConfig {
   const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
   if (!parsed.success) {
     throw new Error(`bad configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
@@ -87,7 +87,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${port}`).replace(/\/+$/, ""),
     dataUrl: overrides.dataUrl ?? e.DATA_URL,
-    storageEnv: { S3_ENDPOINT: env.S3_ENDPOINT, S3_FORCE_PATH_STYLE: env.S3_FORCE_PATH_STYLE, AWS_REGION: env.AWS_REGION },
+    storageEnv: storageEnvOf(env),
     payTo: (e.X402_PAY_TO as `0x${string}` | undefined) ?? null,
     facilitatorUrl: e.X402_FACILITATOR_URL ?? null,
     cdp: e.CDP_API_KEY_ID && e.CDP_API_KEY_SECRET ? { keyId: e.CDP_API_KEY_ID, keySecret: e.CDP_API_KEY_SECRET } : null,

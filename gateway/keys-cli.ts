@@ -2,7 +2,7 @@
 // subscription keys with their status. `create` prints the new key once, alone on its last line; nothing else does.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { openStorage } from "../storage/open.ts";
+import { openStorage, storageEnvOf } from "../storage/open.ts";
 import { KeyStore, keyUsable, type KeyRecord } from "./keys.ts";
 
 const USAGE = "usage: keys create [--label TEXT] | keys revoke KEY|ID | keys list   [--data DEST] (default $DATA_URL or data/)";
@@ -17,7 +17,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     return 2;
   }
   const [command, arg] = parsed.positionals;
-  const keys = new KeyStore(openStorage(parsed.values.data ?? env.DATA_URL ?? "data", env));
+  const keys = new KeyStore(openStorage(parsed.values.data ?? env.DATA_URL ?? "data", storageEnvOf(env)));
   if (command === "create") {
     const { key, id } = await keys.create(parsed.values.label ?? null);
     print(`created key ${id}${parsed.values.label ? ` (${parsed.values.label})` : ""}; it is shown once, store it now:`);

@@ -8,8 +8,8 @@ export interface Logger {
   log(level: Level, event: string, fields?: Record<string, unknown>): void;
 }
 
-/** A logger writing to stderr at or above `level` (default: LOG_LEVEL or info). */
-export function createLogger(level: string = process.env.LOG_LEVEL ?? "info", write: (line: string) => void = (line) => void process.stderr.write(line)): Logger {
+/** A logger writing to stderr at or above `level` (a program's configured LOG_LEVEL). */
+export function createLogger(level: string, write: (line: string) => void = (line) => void process.stderr.write(line)): Logger {
   const min = LEVELS[level as Level] ?? LEVELS.info;
   return {
     log(lvl, event, fields = {}) {

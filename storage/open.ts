@@ -12,13 +12,18 @@ export interface StorageEnv {
   AWS_REGION?: string;
 }
 
+/** The storage settings of a program's environment (its configuration passes them down). */
+export function storageEnvOf(env: Record<string, string | undefined>): StorageEnv {
+  return { S3_ENDPOINT: env.S3_ENDPOINT, S3_FORCE_PATH_STYLE: env.S3_FORCE_PATH_STYLE, AWS_REGION: env.AWS_REGION };
+}
+
 /** Opens the store a location names; throws a clear error for anything else (an http URL, an empty string). */
-export function openStorage(location: string, env: StorageEnv = process.env): Storage {
+export function openStorage(location: string, env: StorageEnv = {}): Storage {
   return createStorage({ driver: describeLocation(location, env).driver });
 }
 
 /** What a location string means, for logs and errors: kind, and a display form without secrets. */
-export function describeLocation(location: string, env: StorageEnv = process.env) {
+export function describeLocation(location: string, env: StorageEnv = {}) {
   const s3 = /^s3:\/\/([a-z0-9][a-z0-9.\-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(location);
   if (s3) {
     const endpoint = env.S3_ENDPOINT ? z.url().parse(env.S3_ENDPOINT, { error: () => "S3_ENDPOINT must be a URL" }) : undefined;

@@ -68,6 +68,14 @@ describe("no transpiler at run time", () => {
     expect(tsconfig.compilerOptions).toMatchObject({ erasableSyntaxOnly: true, verbatimModuleSyntax: true, allowImportingTsExtensions: true });
   });
 
+  it("only a program's entry reads the environment; every other module is handed its configuration", () => {
+    const modules = ["schemas", "storage", "logging", "build", "gateway"]
+      .flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((f) => `${dir}/${f}`))
+      .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+    const readers = modules.filter((f) => read(f).includes("process.env"));
+    expect(readers.sort()).toEqual(["build/cli.ts", "gateway/cli.ts", "gateway/keys-cli.ts"]);
+  });
+
   it("no test spawns a program through a loader (a fresh clone has none to load)", () => {
     const sources = ["schemas", "storage", "logging", "build", "gateway", "bin", "bench", "test"]
       .flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((f) => `${dir}/${f}`))

@@ -6,19 +6,14 @@ import { createHttpSource, type HttpSourceOptions } from "./http.ts";
 import type { Source } from "./source.ts";
 
 /** Opens `live`, `http://host:port`, `dir:PATH` or `bulk:PATH`; anything else is refused with the accepted forms. */
-export function openSource(
-  spec: string,
-  env: { EDGAR_USER_AGENT?: string } = process.env,
-  extra: Partial<HttpSourceOptions> = {},
-  form4Spec = "live",
-): Source {
+export function openSource(spec: string, userAgent: string | null, extra: Partial<HttpSourceOptions> = {}, form4Spec = "live"): Source {
   if (spec.startsWith("bulk:")) {
     if (form4Spec.startsWith("bulk:")) throw new Error(`unsupported Form 4 source "${form4Spec}": use live, http://host:port or dir:PATH`);
-    return createBulkSource(spec.slice(5), openSource(form4Spec, env, extra));
+    return createBulkSource(spec.slice(5), openSource(form4Spec, userAgent, extra));
   }
   if (spec.startsWith("dir:")) return createDirSource(spec.slice(4));
-  const userAgent = env.EDGAR_USER_AGENT ? { userAgent: env.EDGAR_USER_AGENT } : {};
-  if (spec === "live") return createHttpSource({ base: "live", ...userAgent, ...extra });
-  if (/^https?:\/\/[^\s/]+/.test(spec)) return createHttpSource({ base: spec, ...userAgent, ...extra });
+  const declared = userAgent ? { userAgent } : {};
+  if (spec === "live") return createHttpSource({ base: "live", ...declared, ...extra });
+  if (/^https?:\/\/[^\s/]+/.test(spec)) return createHttpSource({ base: spec, ...declared, ...extra });
   throw new Error(`unsupported source "${spec}": use live, http://host:port (a mirror in EDGAR's layout), dir:PATH or bulk:PATH`);
 }

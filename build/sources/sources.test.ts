@@ -134,7 +134,7 @@ describe("every source reads JSON and XML strictly as UTF-8", () => {
   });
 
   it("bulk archives", async () => {
-    const source = openSource(`bulk:${folder}`, {}, {}, `dir:${folder}`);
+    const source = openSource(`bulk:${folder}`, null, {}, `dir:${folder}`);
     await expectMalformed(source);
     await source.close?.();
   });
@@ -184,7 +184,7 @@ describeEdgar("bulk archive source", () => {
     rmSync(folder, { recursive: true, force: true });
   });
   const open = () => {
-    const source = openSource(`bulk:${folder}`, {}, {}, `dir:${EDGAR_DIR}`);
+    const source = openSource(`bulk:${folder}`, null, {}, `dir:${EDGAR_DIR}`);
     opened.push(source);
     return source;
   };
@@ -215,7 +215,7 @@ describeEdgar("bulk archive source", () => {
       const bytes = readFileSync(join(damaged, "submissions.zip"));
       bytes.fill(0xff, 30 + name.length + 8, 30 + name.length + 64); // inside the deflated data, past the local header
       writeFileSync(join(damaged, "submissions.zip"), bytes);
-      const source = openSource(`bulk:${damaged}`, {}, {}, `dir:${EDGAR_DIR}`);
+      const source = openSource(`bulk:${damaged}`, null, {}, `dir:${EDGAR_DIR}`);
       opened.push(source);
       await expect(source.getText(`submissions/${name}`)).rejects.toThrow(SourceError);
       await expect(source.getText(`submissions/${name}`)).rejects.toThrow(/^submissions\/CIK0000320193\.json: submissions\.zip: /);
@@ -228,7 +228,7 @@ describeEdgar("bulk archive source", () => {
     const stored = mkdtempSync(join(tmpdir(), "bulk-stored-"));
     try {
       await writeZip(join(stored, "companyfacts.zip"), [["CIK0001046179.json", () => readEdgar("api/xbrl/companyfacts/CIK0001046179.json")]], 0);
-      const source = openSource(`bulk:${stored}`, {}, {}, `dir:${EDGAR_DIR}`);
+      const source = openSource(`bulk:${stored}`, null, {}, `dir:${EDGAR_DIR}`);
       opened.push(source);
       expect(await source.getText("api/xbrl/companyfacts/CIK0001046179.json")).toBe(readEdgar("api/xbrl/companyfacts/CIK0001046179.json"));
     } finally {
@@ -237,7 +237,7 @@ describeEdgar("bulk archive source", () => {
   });
 
   it("fails with a SourceError naming the archive when it is absent", async () => {
-    const source = openSource(`bulk:${join(folder, "nowhere")}`, {}, {}, `dir:${EDGAR_DIR}`);
+    const source = openSource(`bulk:${join(folder, "nowhere")}`, null, {}, `dir:${EDGAR_DIR}`);
     await expect(source.getText("submissions/CIK0000320193.json")).rejects.toThrow(/submissions\/CIK0000320193\.json: cannot open .*nowhere\/submissions\.zip/);
   });
 });

@@ -1,0 +1,34 @@
+// Builder configuration (`dataset`, and the first build of `npm start`), read once from the environment at start and
+// validated, beside gateway/config.ts; a command's flags override it. Library modules are handed what they need.
+import { z } from "zod";
+import { storageEnvOf, type StorageEnv } from "../storage/open.ts";
+
+const Env = z.object({
+  DATA_URL: z.string().min(1).default("data"),
+  EDGAR_SOURCE: z.string().min(1).default("live"),
+  EDGAR_USER_AGENT: z.string().trim().min(1).optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+/** Validated builder settings. */
+export interface BuildConfig {
+  /** Where snapshots are published (a folder, fs:PATH or s3://bucket/prefix). */
+  dataUrl: string;
+  /** Where EDGAR's files come from: live, http://host:port, dir:PATH or bulk:PATH (sources/open.ts). */
+  source: string;
+  /** The declared User-Agent SEC requires of live requests; null leaves the source's own (which live refuses). */
+  userAgent: string | null;
+  logLevel: "debug" | "info" | "warn" | "error";
+  /** S3 settings for a `s3://` location (credentials stay with the AWS SDK's own chain). */
+  storageEnv: StorageEnv;
+}
+
+/** Reads and validates the environment; throws one message listing every bad variable. */
+export function loadBuildConfig(env: Record<string, string | undefined>): BuildConfig {
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
+  if (!parsed.success) {
+    throw new Error(`bad configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+  }
+  const e = parsed.data;
+  return { dataUrl: e.DATA_URL, source: e.EDGAR_SOURCE, userAgent: e.EDGAR_USER_AGENT ?? null, logLevel: e.LOG_LEVEL, storageEnv: storageEnvOf(env) };
+}
