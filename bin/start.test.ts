@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBuild } from "../build/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
 import { KeyStore } from "../gateway/keys.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "../test/_logger.ts";
 import { Manifest } from "../schemas/snapshot.ts";
 import { readJson } from "../storage/json.ts";
 import { manifestKey } from "../storage/layout.ts";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CurrentPointer, EarningsDocument, Manifest } from "../schemas/snapshot.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "../test/_logger.ts";
 import { readJson } from "../storage/json.ts";
 import { CURRENT_KEY, documentKey } from "../storage/layout.ts";
 import { openStorage } from "../storage/open.ts";

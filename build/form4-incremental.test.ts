@@ -8,7 +8,7 @@ import { manifestKey } from "../storage/layout.ts";
 import { openStorage } from "../storage/open.ts";
 import { describeEdgar, makeOverlayMirror, readEdgar } from "../test/_edgar.ts";
 import { removeDir } from "../test/_s3.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "../test/_logger.ts";
 import { daysBetween, MAX_INDEX_DAYS, readForm4Index } from "./form4-index.ts";
 import { ownershipXmlFromSubmission } from "./parse/full-submission.ts";
 import { runBuild } from "./run.ts";

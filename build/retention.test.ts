@@ -12,7 +12,7 @@ import { removeDir } from "../test/_s3.ts";
 import { auditSnapshot } from "./audit.ts";
 import { main } from "./cli.ts";
 import { pruneSnapshots, UNPUBLISHED_SAFE_AGE_MS } from "./publish/snapshot.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "../test/_logger.ts";
 import { runBuild } from "./run.ts";
 import { createDirSource } from "./sources/dir.ts";
 

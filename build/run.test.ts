@@ -11,7 +11,7 @@ import { describeEdgar, makeOverlayMirror } from "../test/_edgar.ts";
 import { startMirror, type Mirror } from "../test/_mirror.ts";
 import { removeDir, startS3, type S3Server } from "../test/_s3.ts";
 import { auditSnapshot } from "./audit.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "../test/_logger.ts";
 import { runBuild } from "./run.ts";
 import { createDirSource } from "./sources/dir.ts";
 import { createHttpSource } from "./sources/http.ts";

@@ -10,7 +10,7 @@ import { describeEdgar, EDGAR_DIR, makeOverlayMirror } from "../test/_edgar.ts";
 import { removeDir } from "../test/_s3.ts";
 import { auditSnapshot } from "./audit.ts";
 import { main } from "./cli.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "../test/_logger.ts";
 import { runBuild, type BuildSummary } from "./run.ts";
 import { createDirSource } from "./sources/dir.ts";
 

@@ -13,7 +13,7 @@ import { openStorage } from "../storage/open.ts";
 import { describeEdgar, makeOverlayMirror } from "../test/_edgar.ts";
 import { testGateway } from "../test/_gateway.ts";
 import { removeDir } from "../test/_s3.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "../test/_logger.ts";
 import { auditSnapshot } from "./audit.ts";
 import { runBuild, type BuildOptions } from "./run.ts";
 import { createDirSource } from "./sources/dir.ts";

@@ -43,6 +43,19 @@ describeEdgar("gateway over a real snapshot", () => {
   });
   const auth = () => ({ headers: { authorization: `Bearer ${key}` } });
 
+  it("a free answer's cache says whether the snapshot was in memory or read for it", async () => {
+    for (const [first, then] of [["/probe?ticker=AAPL", "/tickers"], ["/tickers", "/probe"]]) {
+      const fresh = testGateway(data.dataDir);
+      try {
+        const caches = [];
+        for (const path of [first, then, "/health"]) caches.push(((await (await fresh.get(path!)).json()) as { meta: { cache: string } }).meta.cache);
+        expect(caches).toEqual(["miss", "hit", "hit"]);
+      } finally {
+        fresh.close();
+      }
+    }
+  });
+
   it("/health answers in the envelope with the snapshot it serves", async () => {
     await gw.get("/probe"); // loads the snapshot
     const res = await gw.get("/health");

@@ -9,7 +9,7 @@ import { ALLOW_ORIGIN, preflight, withCors } from "./cors.ts";
 import { paidAnswer } from "./answer.ts";
 import { isoAt } from "./clock.ts";
 import { ApiError, errorResponse } from "./errors.ts";
-import { freeAnswer, type FreeRoute } from "./free.ts";
+import { freeAnswer, readSnapshot, type FreeRoute } from "./free.ts";
 import { withoutBody } from "./head.ts";
 import { buildLlmsTxt } from "./llms.ts";
 import { createMcpEndpoint } from "./mcp.ts";
@@ -132,7 +132,10 @@ export function createApp(deps: AppDeps): H3 {
     deps.limiter.take(event); // before the parameters: a client over its limit is told so whatever it sends
     const query = readQuery(event);
     // /tickers over HTTP is revalidated and compressed (ETag, gzip); its data is freeAnswer's, as over MCP.
-    if (route.path === "/tickers") return tickersResponse(event.req.headers, await deps.snapshots.current());
+    if (route.path === "/tickers") {
+      const { snapshot, cache } = await readSnapshot(deps.snapshots);
+      return tickersResponse(event.req.headers, snapshot, cache);
+    }
     return json(await freeAnswer(route, query, deps.snapshots));
   }
 

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runBuild } from "../build/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "../test/_logger.ts";
 import { openStorage } from "../storage/open.ts";
 import { describeEdgar, makeOverlayMirror } from "../test/_edgar.ts";
 import { testGateway } from "../test/_gateway.ts";

@@ -15,15 +15,16 @@ export type FreeRoute = Exclude<RouteEntry, { document: DocumentKind }>;
 type Answer = (query: { ticker?: string }, snapshots: SnapshotStore) => Promise<string>;
 
 const ANSWERS: Record<FreeRoute["path"], Answer> = {
-  "/health": async (_query, snapshots) => envelopeOf(healthPayload(snapshots.held), meta()),
+  // Health reads memory only: what is held, or that nothing is.
+  "/health": async (_query, snapshots) => envelopeOf(healthPayload(snapshots.held), meta("hit")),
   "/probe": async (query, snapshots) => {
-    const snapshot = await snapshots.current();
+    const { snapshot, cache } = await readSnapshot(snapshots);
     const data = query.ticker ? tickerProbe(snapshot, query.ticker) : serviceProbe(snapshot);
-    return envelopeOf(data, snapshotMeta(snapshot));
+    return envelopeOf(data, snapshotMeta(snapshot, cache));
   },
   "/tickers": async (_query, snapshots) => {
-    const snapshot = await snapshots.current();
-    return envelopeOf(coveredTickers(snapshot), snapshotMeta(snapshot));
+    const { snapshot, cache } = await readSnapshot(snapshots);
+    return envelopeOf(coveredTickers(snapshot), snapshotMeta(snapshot, cache));
   },
 };
 
@@ -32,11 +33,17 @@ export function freeAnswer(route: FreeRoute, query: { ticker?: string }, snapsho
   return ANSWERS[route.path](query, snapshots);
 }
 
-function meta(): Meta {
-  return { retrieved_at: isoNow(), cache: "hit" };
+/** The snapshot served, and whether memory held it ("hit") or this call read it from storage ("miss"). */
+export async function readSnapshot(snapshots: SnapshotStore): Promise<{ snapshot: LoadedSnapshot; cache: Meta["cache"] }> {
+  const cache = snapshots.held ? "hit" : "miss";
+  return { snapshot: await snapshots.current(), cache };
+}
+
+function meta(cache: Meta["cache"]): Meta {
+  return { retrieved_at: isoNow(), cache };
 }
 
 /** The meta of an answer read from a snapshot: which one, and when it was built. */
-function snapshotMeta(snapshot: LoadedSnapshot): Meta {
-  return { ...meta(), built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id };
+function snapshotMeta(snapshot: LoadedSnapshot, cache: Meta["cache"]): Meta {
+  return { ...meta(cache), built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id };
 }

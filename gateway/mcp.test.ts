@@ -1,7 +1,7 @@
 // Agents on /mcp with the clients they really use: the official SDK Client, which lists the tools first and then
 // validates every result against the tool's output schema, calls every tool for every outcome; an x402 MCP client
 // written from the spec's client rules pays, reads the receipt and retries without paying twice.
-import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -124,6 +124,13 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true });
     }
     expect(tools.find((t) => t.name === "get_latest_filings")!.inputSchema.required).toEqual(["ticker"]);
+    await client.close();
+  });
+
+  it("introduces itself with the package's name and version", async () => {
+    const { client } = await agent(main.base);
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { name: string; version: string };
+    expect(client.getServerVersion()).toMatchObject({ name: pkg.name, version: pkg.version });
     await client.close();
   });
 

@@ -17,6 +17,7 @@ import {
   type JSONRPCRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { H3Event } from "h3";
+import packageJson from "../package.json" with { type: "json" };
 import type { z } from "zod";
 import { ALLOW_ORIGIN, CORS_HEADERS } from "./cors.ts";
 import { ApiError, errorBody, printable } from "./errors.ts";
@@ -62,7 +63,7 @@ export interface McpDeps extends PaidDeps {
 export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Response> {
   const tools = createTools(deps);
   const mux = new Multiplexer();
-  const server = new Server({ name: "filing-data-service", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const server = new Server({ name: packageJson.name, version: packageJson.version }, { capabilities: { tools: {} } });
   server.onerror = (error) => deps.log("warn", "mcp_error", { error: error.message });
   // tools/list never changes: its result is written once and spliced into every reply.
   const list = { [WRITTEN]: Buffer.from(JSON.stringify({ tools: tools.list })) };

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBuild } from "../build/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "../test/_logger.ts";
 import { openStorage } from "../storage/open.ts";
 import { describeEdgar, makeOverlayMirror } from "../test/_edgar.ts";
 import { removeDir, startS3, type S3Server } from "../test/_s3.ts";

@@ -26,19 +26,24 @@ export function coveredTickers(snapshot: LoadedSnapshot): CoveredTicker[] {
   return prepare(snapshot).list;
 }
 
-/** The /tickers answer: 304 when the client holds the current list, else the envelope, gzipped if accepted. */
-export function tickersResponse(headers: Headers, snapshot: LoadedSnapshot, now = Date.now()): Response {
+/**
+ * The /tickers answer: 304 when the client holds the current list, else the envelope, gzipped if accepted. `cache`
+ * says whether the snapshot was in memory; an answer that read it is made for its caller alone.
+ */
+export function tickersResponse(headers: Headers, snapshot: LoadedSnapshot, cache: Meta["cache"], now = Date.now()): Response {
   const entry = prepare(snapshot);
   const common = { etag: entry.etag, "cache-control": CACHE_CONTROL, vary: "accept-encoding", ...ALLOW_ORIGIN, "access-control-expose-headers": "ETag" };
   if (matches(headers.get("if-none-match"), entry.etag)) return new Response(null, { status: 304, headers: common });
-  if (!entry.last || now - entry.last.at >= REUSE_MS) {
-    const meta: Meta = { retrieved_at: isoAt(now), cache: "hit", built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id };
-    entry.last = { at: now, body: new TextEncoder().encode(JSON.stringify({ data: entry.list, meta })) };
-  }
+  const assemble = () => {
+    const meta: Meta = { retrieved_at: isoAt(now), cache, built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id };
+    return { at: now, body: new TextEncoder().encode(JSON.stringify({ data: entry.list, meta })) };
+  };
+  if (cache === "hit" && (!entry.last || now - entry.last.at >= REUSE_MS)) entry.last = assemble();
+  const answer: NonNullable<Prepared["last"]> = cache === "hit" ? entry.last! : assemble();
   const json = { ...common, "content-type": "application/json; charset=utf-8" };
-  if (!acceptsGzip(headers.get("accept-encoding"))) return new Response(entry.last.body, { status: 200, headers: json });
-  entry.last.gzip ??= new Uint8Array(gzipSync(entry.last.body));
-  return new Response(entry.last.gzip, { status: 200, headers: { ...json, "content-encoding": "gzip" } });
+  if (!acceptsGzip(headers.get("accept-encoding"))) return new Response(answer.body, { status: 200, headers: json });
+  answer.gzip ??= new Uint8Array(gzipSync(answer.body));
+  return new Response(answer.gzip, { status: 200, headers: { ...json, "content-encoding": "gzip" } });
 }
 
 function prepare(snapshot: LoadedSnapshot): Prepared {

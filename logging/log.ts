@@ -18,9 +18,3 @@ export function createLogger(level: string, write: (line: string) => void = (lin
     },
   };
 }
-
-/** A logger that keeps its lines in memory, for tests. */
-export function memoryLogger(): Logger & { lines: { level: Level; event: string; fields: Record<string, unknown> }[] } {
-  const lines: { level: Level; event: string; fields: Record<string, unknown> }[] = [];
-  return { lines, log: (level, event, fields = {}) => void lines.push({ level, event, fields }) };
-}

@@ -5,7 +5,7 @@
 import type { Storage } from "unstorage";
 import { runBuild } from "../build/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "./_logger.ts";
 import { openStorage } from "../storage/open.ts";
 
 const [dest, mirror, when, at, tickers] = process.argv.slice(2) as [string, string, string, string, string];

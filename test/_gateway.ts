@@ -9,7 +9,7 @@ import { runBuild } from "../build/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
 import { loadConfig } from "../gateway/config.ts";
 import { createGateway, type Gateway } from "../gateway/server.ts";
-import { memoryLogger } from "../logging/log.ts";
+import { memoryLogger } from "./_logger.ts";
 import { openStorage } from "../storage/open.ts";
 import { makeOverlayMirror } from "./_edgar-files.ts";
 

@@ -11,7 +11,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { UsdcLedger } from "../gateway/payments/ledger.ts";
 import { payer } from "../bin/x402-buyer.ts";
 import { SettleReceipt } from "../schemas/payment.ts";
-import { createLocalFacilitator, serveFacilitator, type FacilitatorServer } from "../gateway/payments/local-facilitator.ts";
+import { createLocalFacilitator } from "../gateway/payments/local-facilitator.ts";
+import { serveFacilitator, type FacilitatorServer } from "./_facilitator-server.ts";
 
 /** Anvil's well-known accounts #0–#3 (mnemonic "test test … junk"): public test keys, worthless anywhere real. */
 export const ANVIL_KEYS = {
