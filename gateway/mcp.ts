@@ -86,11 +86,6 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
   }
 
   return async (event) => {
-    if (event.req.method !== "POST") {
-      throw new ApiError("method_not_allowed", `${event.req.method.slice(0, 16)} is not allowed on /mcp; MCP here is stateless POST only.`, {
-        headers: { allow: "POST" },
-      });
-    }
     const headers = event.req.headers;
     const accept = headers.get("accept") ?? "";
     if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
