@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { CurrentPointer, Manifest } from "../schemas/snapshot.ts";
 import { readJson, readText } from "../storage/json.ts";
 import { CURRENT_KEY, documentKey, manifestKey } from "../storage/layout.ts";

@@ -29,7 +29,6 @@ import {
   quietConsole,
   receiptOf,
   startLoopbackFacilitator,
-  type LoopbackFacilitator,
 } from "../test/_x402.ts";
 import { MAX_BATCH } from "./mcp.ts";
 import { createUsdcLedger, type UsdcLedger } from "./payments/ledger.ts";

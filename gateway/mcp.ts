@@ -20,7 +20,7 @@ import type { H3Event } from "h3";
 import packageJson from "../package.json" with { type: "json" };
 import type { z } from "zod";
 import { ALLOW_ORIGIN, CORS_HEADERS } from "./cors.ts";
-import { ApiError, errorBody, printable } from "./errors.ts";
+import { errorBody, printable } from "./errors.ts";
 import type { Parts } from "./envelope.ts";
 import { batchParts, replyParts, replyResponse, WRITTEN, type OpenReply } from "./mcp-reply.ts";
 import { bodyResult, createTools, type ToolCall } from "./mcp-tools.ts";
