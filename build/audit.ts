@@ -12,6 +12,7 @@ const COUNT_OF: Record<DocumentKind, keyof Counts> = {
   filings: "filings",
   earnings: "earnings_periods",
   insiders: "insider_transactions",
+  financials: "financials_periods",
 };
 
 /** The audit's verdict. */

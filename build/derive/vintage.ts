@@ -11,6 +11,12 @@ export interface FiledValue extends ScaledValue {
   unit: string;
   form: string;
   annual: boolean;
+  /** A value computed from several concepts of this filing (statement-concepts.ts formulas): its terms. */
+  components?: { concept: string; value: number }[];
+  /** A cover-page count's own date. */
+  asOf?: string;
+  /** Computed from several concepts (a formula), not filed as one. */
+  derived?: boolean;
 }
 
 /** A served value of a period and series and the date it became the answer (`from` ≥ `filed`). */
@@ -25,6 +31,8 @@ export interface Entry {
   derived: boolean;
   scale?: ScaledValue["scale"];
   scaleUnclear?: number;
+  components?: FiledValue["components"];
+  asOf?: string;
 }
 
 /** The concept a fiscal year uses for a series, from a date on. */
@@ -142,6 +150,21 @@ export function combineTimelines(
   return out;
 }
 
+/** Earnings per share = an income ÷ a weighted share count, to the cent as filers report it (derived, never subtracted). */
+export function perShare(income: Entry, shares: Entry): Entry {
+  const source = income.filed > shares.filed || (income.filed === shares.filed && income.accn > shares.accn) ? income : shares;
+  return {
+    value: Math.round((income.value / shares.value) * 100) / 100,
+    unit: `${income.unit}/shares`,
+    concept: `${income.concept}÷${shares.concept}`,
+    accn: source.accn,
+    form: source.form,
+    filed: source.filed,
+    from: source.from,
+    derived: true,
+  };
+}
+
 /** The entry in effect on a date: the last whose `from` is on or before it. */
 export function inEffect(timeline: readonly Entry[], date: string): Entry | null {
   let found: Entry | null = null;
@@ -202,6 +225,17 @@ function oneConcept(eligible: readonly (readonly FiledValue[])[]): { timelines: 
   return { timelines, concepts: [{ from: first, concept }] };
 }
 
+/** Oldest filing first (filed, then accession), in place: an insertion sort, as a period has a handful of filings. */
+export function byFiling<T extends { filed: string; accn: string }>(list: T[]): T[] {
+  for (let i = 1; i < list.length; i++) {
+    const v = list[i]!;
+    let j = i - 1;
+    while (j >= 0 && (list[j]!.filed > v.filed || (list[j]!.filed === v.filed && list[j]!.accn > v.accn))) list[j + 1] = list[j--]!;
+    list[j + 1] = v;
+  }
+  return list;
+}
+
 /** The most periods covered, then the year's own latest concept, then the concepts' priority. */
 function chooseConcept(coverage: Map<string, { periods: number; priority: number }>, yearConcept: string | null): string {
   let best: [string, number, number, number] = ["", -1, 2, Infinity];
@@ -213,9 +247,11 @@ function chooseConcept(coverage: Map<string, { periods: number; priority: number
 }
 
 function entryOf(f: FiledValue, from: string): Entry {
-  const entry: Entry = { value: f.value, concept: f.concept, unit: f.unit, accn: f.accn, form: f.form, filed: f.filed, from, derived: false };
+  const entry: Entry = { value: f.value, concept: f.concept, unit: f.unit, accn: f.accn, form: f.form, filed: f.filed, from, derived: f.derived === true };
   if (f.scale) entry.scale = f.scale;
   if (f.scaleUnclear !== undefined) entry.scaleUnclear = f.scaleUnclear;
+  if (f.components) entry.components = f.components;
+  if (f.asOf !== undefined) entry.asOf = f.asOf;
   return entry;
 }
 
