@@ -8,13 +8,13 @@ import { removeDir } from "../test/_s3.ts";
 // random values, 10,000 cases a run. Properties: no 5xx (but the unconfigured subscription routes), every error in the error body (JSON-RPC errors on /mcp),
 // no document read for a ticker the snapshot does not cover, and the process still answers afterwards.
 
-const PATHS = ["/health", "/probe", "/tickers", "/filings/latest", "/earnings/summary", "/insiders", "/openapi.json", "/llms.txt", "/mcp", "/subscribe"];
+const PATHS = ["/health", "/probe", "/tickers", "/filings/latest", "/earnings/summary", "/insiders", "/financials", "/openapi.json", "/llms.txt", "/mcp", "/subscribe"];
 const HOSTILE = [
   "../../etc/passwd", "..%2F..%2Fcurrent.json", "AAPL/../../keys", "\u0000", "\r\nX-Injected: 1", "__proto__", "constructor",
   "prototype", "AAPL\u202e", "ＡＡＰＬ", "A".repeat(5000), "%00", "${jndi:ldap://x}", "<script>", "-1", "1e2", "0x10", "NaN", "",
 ];
-const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...HOSTILE), fc.constantFrom("AAPL", "aapl", "BRK.B", "JNJ", "MSFT", "ZZZZ", "2023", "FY2023", "CY2023Q4", "annual", "2026-02-30", "2024-02-29", "10-K", "4"));
-const paramName = fc.oneof(fc.constantFrom("ticker", "form", "limit", "period", "since", "__proto__", "constructor", "ticker[]", "TICKER"), fc.string({ maxLength: 12 }));
+const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...HOSTILE), fc.constantFrom("AAPL", "aapl", "BRK.B", "JNJ", "MSFT", "ZZZZ", "2023", "FY2023", "CY2023Q4", "annual", "2026-02-30", "2024-02-29", "10-K", "4", "ttm", "balance", "cash_flow", "all", "true"));
+const paramName = fc.oneof(fc.constantFrom("ticker", "form", "limit", "period", "since", "statement", "as_of", "history", "__proto__", "constructor", "ticker[]", "TICKER"), fc.string({ maxLength: 12 }));
 const base64 = (value: string) => Buffer.from(value).toString("base64");
 const header = fc.oneof(
   text,
@@ -34,7 +34,7 @@ const request = fc.record({
   mcpBody: fc.oneof(
     fc.string({ maxLength: 100 }),
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-    fc.record({ name: fc.constantFrom("probe_coverage", "get_latest_filings", "get_earnings_summary", "get_insider_transactions", "nope"), args: fc.dictionary(paramName, fc.oneof(text, fc.integer(), fc.jsonValue({ maxDepth: 2 }))), meta: fc.option(fc.jsonValue({ maxDepth: 3 })) })
+    fc.record({ name: fc.constantFrom("probe_coverage", "get_latest_filings", "get_earnings_summary", "get_insider_transactions", "get_financials", "nope"), args: fc.dictionary(paramName, fc.oneof(text, fc.integer(), fc.jsonValue({ maxDepth: 2 }))), meta: fc.option(fc.jsonValue({ maxDepth: 3 })) })
       .map(({ name, args, meta }) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, ...(meta === null ? {} : { _meta: { "x402/payment": meta } }) } })),
   ),
 });

@@ -48,7 +48,7 @@ describeEdgar("MCP at /mcp with the SDK's own client", () => {
   it("lists the tools with input schemas from the zod parameter schemas", async () => {
     const client = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["get_earnings_summary", "get_insider_transactions", "get_latest_filings", "list_tickers", "probe_coverage"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["get_earnings_summary", "get_financials", "get_insider_transactions", "get_latest_filings", "list_tickers", "probe_coverage"]);
     const filings = tools.find((t) => t.name === "get_latest_filings")!;
     expect(filings.inputSchema.required).toEqual(["ticker"]);
     expect(filings.inputSchema.properties).toHaveProperty("limit");

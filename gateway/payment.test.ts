@@ -81,7 +81,7 @@ describeEdgar("x402 payments through the gateway", () => {
     });
 
     it("the 402 carries the spec's requirements for each route", async () => {
-      for (const [path, amount] of [["/filings/latest", "10000"], ["/earnings/summary", "20000"], ["/insiders", "10000"]] as const) {
+      for (const [path, amount] of [["/filings/latest", "10000"], ["/earnings/summary", "20000"], ["/insiders", "10000"], ["/financials", "30000"]] as const) {
         const res = await fetch(`${t.base}${path}?ticker=AAPL`);
         expect(res.status).toBe(402);
         expect(decodePaymentRequired(res.headers.get("payment-required"))).toMatchObject({
