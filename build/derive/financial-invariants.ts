@@ -19,7 +19,7 @@ const SPECS: Readonly<Record<FinancialMetricName, SeriesSpec>> = {
   cash: BALANCE_SERIES.cash!,
   debt_current: BALANCE_SERIES.debt_current!,
   debt_noncurrent: BALANCE_SERIES.debt_noncurrent!,
-  total_debt: BALANCE_SERIES.total_debt!,
+  total_debt: { kind: "currency", additive: false, steady: false, concepts: [] },
   shares_outstanding: SHARES_OUTSTANDING,
 };
 const BALANCE = STATEMENT_METRICS.balance;

@@ -1,6 +1,6 @@
 // Which XBRL concepts feed each balance-sheet and cash-flow metric, in priority order (issue 18 "Concepts"), and the
 // sums a company's own lines make where it tags no total. Data only, like concepts.ts: exact concepts, never labels.
-import type { BalanceMetricName, CashFlowMetricName } from "../../schemas/financials.ts";
+import type { CashFlowMetricName } from "../../schemas/financials.ts";
 import type { SeriesSpec } from "./observations.ts";
 
 /**
@@ -144,7 +144,6 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
     ],
     { formulas: [sum(["_noncurrent_bonds", 1, false], ["_noncurrent_loans", 1, false])] }, // IFRS: bonds + loans
   ),
-  total_debt: instant([], { formulas: [sum(["debt_current", 1, false], ["debt_noncurrent", 1, false])] }),
 };
 
 /** The cover page's count of shares outstanding (dei): instants dated after the period, one per filing. */
@@ -157,6 +156,3 @@ export const STATEMENT_CONCEPTS: ReadonlySet<string> = new Set([
   ...Object.values(BALANCE_SERIES).flatMap((s) => s.concepts),
   SHARES_OUTSTANDING_CONCEPT,
 ]);
-
-/** The served balance metrics (everything but the internal components and the cover count). */
-export type BalanceSeries = Exclude<BalanceMetricName, "shares_outstanding">;

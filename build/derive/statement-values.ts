@@ -7,7 +7,8 @@ import { byFiling, type FiledValue } from "./vintage.ts";
 
 /**
  * Per series, each filing's value, oldest filing first. Observations arrive grouped by series, each filing's in
- * priority order (observations.ts). Series are evaluated in `specs` order, so a formula reads components already made.
+ * priority order (observations.ts). Series are evaluated in `specs` order, so a formula reads components already made;
+ * formulas only where no filing tags one of the series' own concepts for the period.
  */
 export function filedStatementValues(observations: readonly Observation[], specs: Readonly<Record<string, StatementSpec>>): Map<string, FiledValue[]> {
   const byAccn = new Map<string, Map<string, FiledValue>>();
@@ -28,7 +29,9 @@ export function filedStatementValues(observations: readonly Observation[], specs
   const out = new Map<string, FiledValue[]>();
   for (const [name, spec] of Object.entries(specs)) {
     let mine = byAccn.get(name);
-    if (spec.formulas.length > 0) {
+    // A total some filing tags for this date beats any sum of lines: a later filing that omits the total tags its
+    // footnotes' parts (McDonald's commercial paper, inside its long-term debt) more often than its statement's lines.
+    if (spec.formulas.length > 0 && !mine?.size) {
       for (const [f, formula] of spec.formulas.entries()) {
         for (const accn of termAccessions(formula, byAccn)) {
           if (mine?.has(accn)) continue;

@@ -42,7 +42,7 @@ export interface FinancialsSeries {
 const STATEMENT_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW_SERIES, ...BALANCE_SERIES };
 /** Balance series checked for scale, steady ones first; shares outstanding (the cover count) among them. */
 const BALANCE_CHECKED: Readonly<Record<string, StatementSpec>> = { ...BALANCE_SERIES, shares_outstanding: SHARES_OUTSTANDING };
-const BALANCE_ORDER = ["shares_outstanding", "total_assets", "total_liabilities", "cash", "equity", "debt_current", "debt_noncurrent", "total_debt"];
+const BALANCE_ORDER = ["shares_outstanding", "total_assets", "total_liabilities", "cash", "equity", "debt_current", "debt_noncurrent"];
 /**
  * The statements of a company whose earnings are `base` (derived first: the periods, the calendar and the currency are
  * theirs, so the income statement here is the earnings' own). Rows newest first; fiscal years' TTM rows included.
@@ -220,6 +220,7 @@ function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: P
   }
   for (const group of years.values()) {
     for (const name of BALANCE_METRICS) {
+      if (name === "total_debt") continue;
       const periods = group.map((g) => ({ filed: g.point.values.get(name) ?? [], year: g.yearEnd }));
       if (periods.every((p) => p.filed.length === 0)) continue;
       servedTimelines(periods).timelines.forEach((timeline, i) => {
@@ -227,6 +228,7 @@ function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: P
       });
     }
   }
+  for (const point of points) totalDebt(point);
   const byDate = points.map((p) => ({ p, day: dayNumber(p.date) }));
   for (const row of rows) {
     if (row.months !== 3 && row.months !== 12) continue;
@@ -241,6 +243,22 @@ function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: P
     Object.assign(row.timelines, found.timelines);
     row.balance = true;
   }
+}
+
+/**
+ * Total debt = current + non-current debt as served on the date, at every change of either (derived when both are
+ * there; a company with no current debt line has the non-current alone).
+ */
+function totalDebt(point: Point): void {
+  const [current, noncurrent] = [point.timelines.debt_current, point.timelines.debt_noncurrent];
+  if (!current && !noncurrent) return;
+  point.timelines.total_debt = combineTimelines([current ?? [], noncurrent ?? []], ([c, n]) => {
+    if (!c || !n) return c ?? n ?? null;
+    if (c.unit !== n.unit) return null;
+    const later = c.filed > n.filed || (c.filed === n.filed && c.accn > n.accn) ? c : n;
+    const components = [...(c.components ?? [{ concept: c.concept, value: c.value }]), ...(n.components ?? [{ concept: n.concept, value: n.value }])];
+    return { value: Number((c.value + n.value).toPrecision(15)), concept: `${c.concept}+${n.concept}`, unit: c.unit, accn: later.accn, form: later.form, filed: later.filed, from: later.from, derived: true, components };
+  });
 }
 
 /**
