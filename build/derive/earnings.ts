@@ -49,6 +49,8 @@ export function deriveEarnings(facts: CompanyFacts): EarningsSeries {
 /** What the statements build on (issue 18): the earnings, the company's fiscal calendar, its reporting currency and filings. */
 export interface EarningsBase {
   series: EarningsSeries;
+  /** Each row's timelines per metric (what its history was made from), aligned with `series.periods`. */
+  timelines: Partial<Record<MetricName, Entry[]>>[];
   calendar: FiscalCalendar;
   currency: string;
   filings: Filing[];
@@ -85,7 +87,8 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
     if (fourth) working.push(fourth);
     reconcileYear(group);
   }
-  return { series: assemble(working), calendar: calendar!, currency: observed.currency, filings: observed.filings };
+  const { series, timelines } = assemble(working);
+  return { series, timelines, calendar: calendar!, currency: observed.currency, filings: observed.filings };
 }
 
 /** How many filings report a period: which of two overlapping stated years stands (fiscal-calendar.ts). */
@@ -213,7 +216,7 @@ function reconcileYear(group: Working[]): void {
 }
 
 /** Rows (read from their histories as of today), split flags, marked invariants, newest first. */
-function assemble(working: readonly Working[]): EarningsSeries {
+function assemble(working: readonly Working[]): { series: EarningsSeries; timelines: Working["timelines"][] } {
   const built = working.map((w) => {
     const history: PeriodHistory = { metrics: {} };
     for (const name of METRIC_NAMES) if (w.timelines[name]) history.metrics[name] = w.timelines[name]!.map(toHistoryEntry);
@@ -234,7 +237,10 @@ function assemble(working: readonly Working[]): EarningsSeries {
     for (const i of v.rows) rows[i]!.exceptions.push({ rule: v.rule, metric: v.metric as MetricName | null, message: v.message });
   }
   const order = built.map((_, i) => i).sort((a, b) => newestFirst(rows[a]!, rows[b]!));
-  return { periods: order.map((i) => rows[i]!), history: order.map((i) => built[i]!.history) };
+  return {
+    series: { periods: order.map((i) => rows[i]!), history: order.map((i) => built[i]!.history) },
+    timelines: order.map((i) => built[i]!.w.timelines),
+  };
 }
 
 /** A row's fixed fields: dates, frame, labels; metrics and provenance are read from its history. */
@@ -266,5 +272,6 @@ function skeleton(w: Working): EarningsPeriod {
 }
 
 function newestFirst(a: EarningsPeriod, b: EarningsPeriod): number {
-  return b.period_end.localeCompare(a.period_end) || a.duration_days - b.duration_days;
+  // Plain comparison: localeCompare (ICU) was a visible share of a derivation, and dates are ASCII.
+  return a.period_end < b.period_end ? 1 : a.period_end > b.period_end ? -1 : a.duration_days - b.duration_days;
 }

@@ -1,12 +1,11 @@
 // A row of the statements under derivation (statements.ts, ttm.ts): a period of the earnings or of the cash flows, its
 // served values over time per metric, and the fixed fields it will be published with.
-import type { EarningsPeriod } from "../../schemas/earnings.ts";
+import type { EarningsPeriod, MetricName } from "../../schemas/earnings.ts";
 import type { PeriodHistory } from "../../schemas/earnings-history.ts";
 import type { FinancialReconciliationState } from "../../schemas/financials-history.ts";
 import { INCOME_METRICS, type FinancialMetricName, type FinancialPeriod, type Ttm } from "../../schemas/financials.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
 import type { PeriodLabel } from "./fiscal-calendar.ts";
-import { fromHistory } from "./history.ts";
 import type { Period } from "./period-identity.ts";
 import { calendarFrame, durationDays, type Months } from "./periods.ts";
 import { CASH_FLOW_SERIES } from "./statement-concepts.ts";
@@ -38,15 +37,10 @@ export interface Row {
   ttm?: Ttm;
 }
 
-/** An earnings row as the start of a statements row: its labels and marks, its income timelines. */
-export function fromEarnings(row: EarningsPeriod, history: PeriodHistory): Row {
+/** An earnings row as the start of a statements row: its labels and marks, its income timelines (the earnings' own). */
+export function fromEarnings(row: EarningsPeriod, history: PeriodHistory, income: Partial<Record<MetricName, Entry[]>>): Row {
   const { metrics: _metrics, form: _form, filed_at: _filed, source_accession: _accession, reconciled: _reconciled, reconciliation: _reconciliation, ...base } = row;
-  const timelines: Row["timelines"] = {};
-  for (const name of INCOME_METRICS) {
-    const entries = history.metrics[name];
-    if (entries) timelines[name] = fromHistory(entries);
-  }
-  return { start: row.period_start, end: row.period_end, months: row.months, base, income: { row, history }, flows: new Map(), timelines, balance: false };
+  return { start: row.period_start, end: row.period_end, months: row.months, base, income: { row, history }, flows: new Map(), timelines: { ...income }, balance: false };
 }
 
 /** A period the earnings do not have (a cash-flow-only period, a derived quarter), labelled by the calendar. */

@@ -30,7 +30,7 @@ import { BALANCE_SERIES, CASH_FLOW_SERIES, SHARES_OUTSTANDING, SHARES_OUTSTANDIN
 import { filedStatementValues } from "./statement-values.ts";
 import { ADDITIVE, FLOWS, fromEarnings, newRow, type Row } from "./statement-rows.ts";
 import { deriveTtm } from "./ttm.ts";
-import { combineTimelines, servedTimelines, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
+import { computedTimeline, latestOf, servedTimelines, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** The financials document's content: rows newest first, and each row's history (aligned). */
 export interface FinancialsSeries {
@@ -48,7 +48,7 @@ const BALANCE_ORDER = ["shares_outstanding", "total_assets", "total_liabilities"
  * theirs, so the income statement here is the earnings' own). Rows newest first; fiscal years' TTM rows included.
  */
 export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): FinancialsSeries {
-  const rows = base.series.periods.map((row, i) => fromEarnings(row, base.series.history[i]!));
+  const rows = base.series.periods.map((row, i) => fromEarnings(row, base.series.history[i]!, base.timelines[i]!));
   const observed = observe(facts, STATEMENT_SERIES, base.currency);
   attachFlows(rows, mergeSpans(observed.spans), base.calendar);
   const flowPeriods: ScalePeriod[] = rows.map((r) => ({ end: r.end, months: r.months, values: r.flows }));
@@ -161,11 +161,9 @@ function cashFlowYear(group: Row[], calendar: FiscalCalendar): Row[] {
 function freeCashFlow(row: Row): void {
   const [ocf, capex] = [row.timelines.operating_cash_flow, row.timelines.capital_expenditure];
   if (!ocf || !capex) return;
-  const fcf = combineTimelines([ocf, capex], ([o, c]) => {
-    if (!o || !c || o.unit !== c.unit) return null;
-    const later = o.filed > c.filed || (o.filed === c.filed && o.accn > c.accn) ? o : c;
-    return { value: Number((o.value - c.value).toPrecision(15)), concept: `${o.concept}−${c.concept}`, unit: o.unit, accn: later.accn, form: later.form, filed: later.filed, from: later.from, derived: true };
-  });
+  const fcf = computedTimeline([ocf, capex], ([o, c]) =>
+    o && c && o.unit === c.unit ? { ...latestOf([o, c]), value: Number((o.value - c.value).toPrecision(15)), concept: `${o.concept}−${c.concept}`, unit: o.unit, derived: true } : null,
+  );
   if (fcf.length) row.timelines.free_cash_flow = fcf;
 }
 
@@ -252,12 +250,11 @@ function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: P
 function totalDebt(point: Point): void {
   const [current, noncurrent] = [point.timelines.debt_current, point.timelines.debt_noncurrent];
   if (!current && !noncurrent) return;
-  point.timelines.total_debt = combineTimelines([current ?? [], noncurrent ?? []], ([c, n]) => {
+  point.timelines.total_debt = computedTimeline([current ?? [], noncurrent ?? []], ([c, n]) => {
     if (!c || !n) return c ?? n ?? null;
     if (c.unit !== n.unit) return null;
-    const later = c.filed > n.filed || (c.filed === n.filed && c.accn > n.accn) ? c : n;
     const components = [...(c.components ?? [{ concept: c.concept, value: c.value }]), ...(n.components ?? [{ concept: n.concept, value: n.value }])];
-    return { value: Number((c.value + n.value).toPrecision(15)), concept: `${c.concept}+${n.concept}`, unit: c.unit, accn: later.accn, form: later.form, filed: later.filed, from: later.from, derived: true, components };
+    return { ...latestOf([c, n]), value: Number((c.value + n.value).toPrecision(15)), concept: `${c.concept}+${n.concept}`, unit: c.unit, derived: true, components };
   });
 }
 
@@ -331,6 +328,6 @@ const EMPTY = {
 
 /** Newest end first; at one end the shorter period first, a TTM row after the fiscal year it may equal. */
 function newestFirst(a: FinancialPeriod, b: FinancialPeriod): number {
-  return b.period_end.localeCompare(a.period_end) || a.duration_days - b.duration_days || (a.ttm ? 1 : 0) - (b.ttm ? 1 : 0);
+  return a.period_end < b.period_end ? 1 : a.period_end > b.period_end ? -1 : a.duration_days - b.duration_days || (a.ttm ? 1 : 0) - (b.ttm ? 1 : 0);
 }
 

@@ -6,7 +6,7 @@ import type { FinancialMetricName, Ttm } from "../../schemas/financials.ts";
 import { SAME_PERIOD_DAYS } from "./period-identity.ts";
 import { dayNumber, durationDays } from "./periods.ts";
 import { ADDITIVE, newRow, type Row } from "./statement-rows.ts";
-import { combineTimelines, perShare, type Entry } from "./vintage.ts";
+import { computedTimeline, latestOf, perShare, type Entry } from "./vintage.ts";
 
 /** The flows a TTM row sums (free cash flow follows from two of them), and the per-share values a year carries. */
 const SUMMED: readonly FinancialMetricName[] = ADDITIVE;
@@ -18,27 +18,57 @@ type Gap = Ttm["unavailable"][number];
  * four quarters, chained by dates: each starts the day after the one before ends, within period identity's week).
  */
 export function deriveTtm(rows: readonly Row[], years: ReadonlyMap<number, readonly Row[]>): Row[] {
+  const index = new Map([...years].map(([label, group]) => [label, yearIndex(group)]));
   const fiscalYears = rows.filter((r) => r.months === 12 && r.base.fiscal_quarter === "FY");
   const yearEnds = fiscalYears.map((y) => dayNumber(y.end));
-  const quarters = rows.filter((r) => r.months === 3).map((row) => ({ row, start: dayNumber(row.start), end: dayNumber(row.end) }));
+  const quarters = rows
+    .filter((r) => r.months === 3)
+    .map((row) => ({ row, end: dayNumber(row.end) }))
+    .sort((a, b) => a.end - b.end);
   const out: Row[] = fiscalYears.map(fromYear);
   for (const q of quarters) {
     if (yearEnds.some((end) => Math.abs(end - q.end) <= SAME_PERIOD_DAYS)) continue; // the year's TTM is the year
     const chain = [q.row];
     for (let k = 0; k < 3; k++) {
-      const before = dayNumber(chain[0]!.start) - 1;
-      let previous: Row | undefined;
-      let distance = SAME_PERIOD_DAYS + 1;
-      for (const p of quarters) {
-        const gap = Math.abs(p.end - before);
-        if (gap < distance) [previous, distance] = [p.row, gap];
-      }
+      const previous = nearest(quarters, dayNumber(chain[0]!.start) - 1);
       if (!previous) break;
       chain.unshift(previous);
     }
-    out.push(fromQuarters(chain, q.row, years));
+    out.push(fromQuarters(chain, q.row, index));
   }
   return out;
+}
+
+/** A fiscal year as TTM reads it: the year's row, its year-to-date rows by quarter, today's misses by metric. */
+interface YearIndex {
+  year: Row | undefined;
+  ytd: Map<number, Row>;
+  misses: Map<string, number>;
+}
+
+function yearIndex(group: readonly Row[]): YearIndex {
+  const year = group.find((r) => r.months === 12 && r.base.fiscal_quarter === "FY");
+  const ytd = new Map<number, Row>();
+  for (const r of group) if (r.base.fiscal_quarter === `Q${r.months / 3}`) ytd.set(r.months / 3, r);
+  const misses = new Map((year?.reconciliation?.at(-1)?.reconciliation ?? []).map((m) => [m.metric, m.difference]));
+  return { year, ytd, misses };
+}
+
+/** The quarter ending closest to a day, within period identity's week (quarters sorted by end). */
+function nearest(quarters: readonly { row: Row; end: number }[], day: number): Row | undefined {
+  let [lo, hi] = [0, quarters.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (quarters[mid]!.end < day) lo = mid + 1;
+    else hi = mid;
+  }
+  let best: Row | undefined;
+  let distance = SAME_PERIOD_DAYS + 1;
+  for (const i of [lo - 1, lo]) {
+    const q = quarters[i];
+    if (q && Math.abs(q.end - day) < distance) [best, distance] = [q.row, Math.abs(q.end - day)];
+  }
+  return best;
 }
 
 /** At a fiscal year end the TTM is the year as filed (issue 18: "or FY when the latest period is a fiscal year end"). */
@@ -50,7 +80,7 @@ function fromYear(year: Row): Row {
 }
 
 /** The sum of four chained quarters (fewer: every flow null, the missing quarter named). */
-function fromQuarters(chain: Row[], last: Row, years: ReadonlyMap<number, readonly Row[]>): Row {
+function fromQuarters(chain: Row[], last: Row, years: ReadonlyMap<number, YearIndex>): Row {
   const row = ttmRow(last, chain[0]!.start, last.base.fiscal_quarter);
   const gaps: Gap[] = [];
   if (chain.length < 4) {
@@ -64,13 +94,13 @@ function fromQuarters(chain: Row[], last: Row, years: ReadonlyMap<number, readon
         if (parts.some((p) => p)) gaps.push({ metric, reason: "missing_value", message: `${label(lacking)} has no ${metric}` });
         continue;
       }
-      const unreconciled = chain.map((q) => [q, misses(years.get(q.base.fiscal_year), metric)] as const).find(([, d]) => d !== null);
-      if (unreconciled) {
-        const [q, difference] = unreconciled;
+      const q = chain.find((c) => years.get(c.base.fiscal_year)?.misses.has(metric));
+      if (q) {
+        const difference = years.get(q.base.fiscal_year)!.misses.get(metric);
         gaps.push({ metric, reason: "unreconciled", message: `fiscal ${q.base.fiscal_year}'s quarters miss its year by ${difference} in ${metric} (see that year's reconciliation), so its quarters cannot be summed` });
         continue;
       }
-      const timeline = combineTimelines(parts as Entry[][], (current) => sum(current));
+      const timeline = computedTimeline(parts as Entry[][], sum);
       if (timeline.length) row.timelines[metric] = timeline;
     }
     perShareTtm(row, chain, last, years, gaps);
@@ -85,11 +115,10 @@ function fromQuarters(chain: Row[], last: Row, years: ReadonlyMap<number, readon
  * share-days of last fiscal year − of its year to date at this quarter + of this year to date (share-days add up over
  * time; a weighted average does not); TTM diluted EPS = TTM net income ÷ those shares.
  */
-function perShareTtm(row: Row, chain: readonly Row[], last: Row, years: ReadonlyMap<number, readonly Row[]>, gaps: Gap[]): void {
+function perShareTtm(row: Row, chain: readonly Row[], last: Row, years: ReadonlyMap<number, YearIndex>, gaps: Gap[]): void {
   const quarter = Number(last.base.fiscal_quarter.slice(1));
-  const ytd = (fiscalYear: number) => years.get(fiscalYear)?.find((r) => r.months === quarter * 3 && r.base.fiscal_quarter === `Q${quarter}`);
-  const priorYear = years.get(last.base.fiscal_year - 1)?.find((r) => r.months === 12 && r.base.fiscal_quarter === "FY");
-  const parts = [priorYear, ytd(last.base.fiscal_year - 1), ytd(last.base.fiscal_year)];
+  const [before, now] = [years.get(last.base.fiscal_year - 1), years.get(last.base.fiscal_year)];
+  const parts = [before?.year, before?.ytd.get(quarter), now?.ytd.get(quarter)];
   const timelines = parts.map((p) => p?.timelines.diluted_shares);
   gaps.push({ metric: "eps_basic", reason: "no_weighted_shares", message: "only diluted EPS is computed for a TTM (from TTM net income and diluted weighted shares); basic weighted shares are not among the series" });
   if (timelines.some((t) => !t) || chain.length < 4) {
@@ -98,11 +127,11 @@ function perShareTtm(row: Row, chain: readonly Row[], last: Row, years: Readonly
     return;
   }
   const days = parts.map((p) => durationDays(p!.start, p!.end));
-  const shares = combineTimelines(timelines as Entry[][], ([year, before, now]) => {
+  const shares = computedTimeline(timelines as Entry[][], ([year, before, now]) => {
     if (!year || !before || !now) return null;
     const total = days[0]! - days[1]! + days[2]!;
     const value = Math.round((year.value * days[0]! - before.value * days[1]! + now.value * days[2]!) / total);
-    return { ...latest([year, before, now]), value, concept: year.concept, unit: year.unit, derived: true };
+    return { ...latestOf([year, before, now]), value, concept: year.concept, unit: year.unit, derived: true };
   });
   if (shares.length) row.timelines.diluted_shares = shares;
   const income = row.timelines.net_income;
@@ -110,7 +139,7 @@ function perShareTtm(row: Row, chain: readonly Row[], last: Row, years: Readonly
     gaps.push({ metric: "eps_diluted", reason: "missing_value", message: "no TTM net income to divide" });
     return;
   }
-  const eps = combineTimelines([income, shares], ([n, s]) => (n && s && s.value > 0 ? perShare(n, s) : null));
+  const eps = computedTimeline([income, shares], ([n, s]) => (n && s && s.value > 0 ? perShare(n, s) : null));
   if (eps.length) row.timelines.eps_diluted = eps;
 }
 
@@ -122,8 +151,8 @@ function freeCashFlow(row: Row, gaps: Gap[]): void {
     if (cause) gaps.push({ metric: "free_cash_flow", reason: cause.reason, message: `${cause.metric}: ${cause.message}` });
     return;
   }
-  const fcf = combineTimelines([ocf, capex], ([o, c]) =>
-    o && c ? { ...latest([o, c]), value: Number((o.value - c.value).toPrecision(15)), concept: `${o.concept}−${c.concept}`, unit: o.unit, derived: true } : null,
+  const fcf = computedTimeline([ocf, capex], ([o, c]) =>
+    o && c ? { ...latestOf([o, c]), value: Number((o.value - c.value).toPrecision(15)), concept: `${o.concept}−${c.concept}`, unit: o.unit, derived: true } : null,
   );
   if (fcf.length) row.timelines.free_cash_flow = fcf;
 }
@@ -154,13 +183,6 @@ function missing(year: Row): Gap[] {
   return SUMMED.filter((metric) => !year.timelines[metric]).map((metric) => ({ metric, reason: "missing_value" as const, message: `fiscal ${year.base.fiscal_year} reports no ${metric}` }));
 }
 
-/** Today's difference of a fiscal year's quarters from the year in one metric, or null when they add up (or are unchecked). */
-function misses(group: readonly Row[] | undefined, metric: FinancialMetricName): number | null {
-  const year = group?.find((r) => r.months === 12 && r.base.fiscal_quarter === "FY");
-  const miss = year?.reconciliation?.at(-1)?.reconciliation.find((m) => m.metric === metric);
-  return miss ? miss.difference : null;
-}
-
 /** The sum of the entries in effect, when all four are and share a unit (in the latest one's provenance). */
 function sum(current: (Entry | null)[]): Entry | null {
   if (current.some((e) => !e) || current.some((e) => e!.unit !== current[0]!.unit)) return null;
@@ -168,14 +190,7 @@ function sum(current: (Entry | null)[]): Entry | null {
   const concepts = [...new Set(entries.map((e) => e.concept))];
   let value = 0;
   for (const e of entries) value += e.value;
-  return { ...latest(entries), value: Number(value.toPrecision(15)), concept: concepts.join("+"), unit: entries[0]!.unit, derived: true };
-}
-
-/** The provenance of the latest-filed of several entries. */
-function latest(entries: readonly Entry[]): Pick<Entry, "accn" | "form" | "filed" | "from"> {
-  let best = entries[0]!;
-  for (const e of entries) if (e.filed > best.filed || (e.filed === best.filed && e.accn > best.accn)) best = e;
-  return { accn: best.accn, form: best.form, filed: best.filed, from: best.from };
+  return { ...latestOf(entries), value: Number(value.toPrecision(15)), concept: concepts.join("+"), unit: entries[0]!.unit, derived: true };
 }
 
 function label(r: Row): string {

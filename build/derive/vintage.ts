@@ -150,6 +150,48 @@ export function combineTimelines(
   return out;
 }
 
+/**
+ * A value computed from others of a period (free cash flow, total debt, a TTM sum) over time: `compute` gets the
+ * entries in effect wherever an input's value or concept changes — a later filing re-reporting the same figures
+ * changes nothing — and returns the entry served from then, or null (the last one served stands). An entry is added
+ * only when the value changes, so it keeps the provenance of the filings that first gave it.
+ */
+export function computedTimeline(inputs: readonly (readonly Entry[])[], compute: (current: (Entry | null)[]) => Entry | null): Entry[] {
+  const dates: string[] = [];
+  for (const t of inputs) {
+    for (let i = 0; i < t.length; i++) {
+      const e = t[i]!;
+      if (i === 0 || e.value !== t[i - 1]!.value || e.concept !== t[i - 1]!.concept) dates.push(e.from);
+    }
+  }
+  dates.sort();
+  const out: Entry[] = [];
+  const cursors = inputs.map(() => -1);
+  for (let d = 0; d < dates.length; d++) {
+    const date = dates[d]!;
+    if (d > 0 && date === dates[d - 1]) continue;
+    const current: (Entry | null)[] = [];
+    for (let k = 0; k < inputs.length; k++) {
+      const t = inputs[k]!;
+      let c = cursors[k]!;
+      while (c + 1 < t.length && t[c + 1]!.from <= date) c++;
+      cursors[k] = c;
+      current.push(c < 0 ? null : t[c]!);
+    }
+    const entry = compute(current);
+    const last = out.at(-1);
+    if (entry && !(last && last.value === entry.value && last.concept === entry.concept && last.unit === entry.unit)) out.push({ ...entry, from: date });
+  }
+  return out;
+}
+
+/** The provenance of the latest-filed of several entries. */
+export function latestOf(entries: readonly Entry[]): Pick<Entry, "accn" | "form" | "filed" | "from"> {
+  let best = entries[0]!;
+  for (const e of entries) if (e.filed > best.filed || (e.filed === best.filed && e.accn > best.accn)) best = e;
+  return { accn: best.accn, form: best.form, filed: best.filed, from: best.from };
+}
+
 /** Earnings per share = an income ÷ a weighted share count, to the cent as filers report it (derived, never subtracted). */
 export function perShare(income: Entry, shares: Entry): Entry {
   const source = income.filed > shares.filed || (income.filed === shares.filed && income.accn > shares.accn) ? income : shares;
