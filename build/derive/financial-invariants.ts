@@ -89,7 +89,7 @@ function ttmRows(rows: readonly FinancialPeriod[]): FinancialViolation[] {
         continue;
       }
       const total = parts.reduce((s, p) => s + valueOf(p!, metric)!, 0);
-      if (Math.abs(total - value) > 1e-9 * Math.max(1, Math.abs(total))) {
+      if (Math.abs(total - value) > 1e-12 * Math.max(1, Math.abs(total))) {
         const what = row.ttm.basis === "fiscal_year" ? "the fiscal year's" : "the sum of its four quarters";
         out.push(violation("ttm", [i], metric, `TTM ${metric} to ${row.period_end} is ${value}, ${what} ${total}`, rows));
       }
