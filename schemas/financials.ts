@@ -42,7 +42,7 @@ const DESCRIPTIONS: Record<BalanceMetricName | CashFlowMetricName, string> = {
   debt_current: "Debt due within a year: short-term borrowings and commercial paper plus the current portion of long-term debt (components listed when summed).",
   debt_noncurrent: "Long-term debt excluding its current portion.",
   total_debt: "debt_current + debt_noncurrent of the same filing (derived when both are present).",
-  shares_outstanding: "Common shares outstanding from the filing's cover page, as of its own date (`as_of`, after the period end); null for companies whose cover gives counts per class only.",
+  shares_outstanding: "Common shares outstanding from the filing's cover page, as of its own date (`as_of`, on or after the period end); null for companies whose cover gives counts per class only.",
   operating_cash_flow: "Net cash from operating activities (negative when operations used cash).",
   capital_expenditure: "Capital expenditure as a positive outflow (cash paid for property, plant and equipment or productive assets); the concept says which.",
   free_cash_flow: "operating_cash_flow − capital_expenditure of the period (always derived).",
@@ -88,8 +88,11 @@ export type IncomeStatement = z.infer<typeof IncomeStatement>;
 export type BalanceSheet = z.infer<typeof BalanceSheet>;
 export type CashFlowStatement = z.infer<typeof CashFlowStatement>;
 
-/** The invariants of the statements: the earnings invariants, and the two the statements add (issue 18). */
-export const FINANCIAL_INVARIANTS = [...INVARIANTS, "year_end_balance", "ttm"] as const;
+/**
+ * The invariants of the statements: the earnings invariants, and those the statements add (issue 18): a fiscal year's
+ * balance is its Q4's, a TTM is its year or its quarters' sum, an outflow is never negative.
+ */
+export const FINANCIAL_INVARIANTS = [...INVARIANTS, "year_end_balance", "ttm", "sign"] as const;
 export const FinancialInvariant = z.enum(FINANCIAL_INVARIANTS);
 export type FinancialInvariant = z.infer<typeof FinancialInvariant>;
 

@@ -1,7 +1,8 @@
 // The invariants of the statements (issue 18), for every company: the earnings' series invariants over all flows and
 // balances (unique labels, one period per span, quarters that add up to the year, no unit-scale jumps), a fiscal
-// year's balance sheet equal to its fourth quarter's, and TTM rows equal to the fiscal year at a year end and to the
-// sum of their four quarters otherwise. Pure; the builder marks what it finds, `dataset audit` re-checks.
+// year's balance sheet equal to its fourth quarter's, TTM rows equal to the fiscal year at a year end and to the sum of
+// their four quarters otherwise, and outflows that are never negative. Pure; the builder marks what it finds, `dataset
+// audit` re-checks.
 import { STATEMENT_METRICS, type FinancialInvariant, type FinancialMetricName, type FinancialPeriod } from "../../schemas/financials.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
 import { checkInvariants, type SeriesRow } from "./invariants.ts";
@@ -12,7 +13,8 @@ import { BALANCE_SERIES, CASH_FLOW_SERIES, SHARES_OUTSTANDING } from "./statemen
 const SPECS: Readonly<Record<FinancialMetricName, SeriesSpec>> = {
   ...METRIC_CONCEPTS,
   ...CASH_FLOW_SERIES,
-  free_cash_flow: { kind: "currency", additive: true, steady: false, concepts: [] },
+  // Additive, but its own digits understate its rounding: a year whose two parts add up within theirs may miss by a unit.
+  free_cash_flow: { kind: "currency", additive: false, steady: false, concepts: [] },
   total_assets: BALANCE_SERIES.total_assets!,
   total_liabilities: BALANCE_SERIES.total_liabilities!,
   equity: BALANCE_SERIES.equity!,
@@ -24,6 +26,7 @@ const SPECS: Readonly<Record<FinancialMetricName, SeriesSpec>> = {
 };
 const BALANCE = STATEMENT_METRICS.balance;
 const TTM_SUMMED = [...STATEMENT_METRICS.income.filter((m) => METRIC_CONCEPTS[m].additive), ...STATEMENT_METRICS.cash_flow];
+const OUTFLOWS = (Object.keys(CASH_FLOW_SERIES) as (keyof typeof CASH_FLOW_SERIES)[]).filter((name) => CASH_FLOW_SERIES[name].outflow);
 
 /** One broken invariant: the rows (indices) and metric it concerns, and whether the data marks it. */
 export interface FinancialViolation {
@@ -46,7 +49,7 @@ export function checkFinancials(rows: FinancialPeriod[], mark = false): Financia
     rows: v.rows.map((k) => periods[k]!.i),
     metric: v.metric as FinancialMetricName | null,
   }));
-  found.push(...yearEndBalances(rows), ...ttmRows(rows));
+  found.push(...yearEndBalances(rows), ...ttmRows(rows), ...negativeOutflows(rows));
   if (mark) {
     for (const v of found) {
       if (v.marked) continue;
@@ -93,6 +96,24 @@ function ttmRows(rows: readonly FinancialPeriod[]): FinancialViolation[] {
         const what = row.ttm.basis === "fiscal_year" ? "the fiscal year's" : "the sum of its four quarters";
         out.push(violation("ttm", [i], metric, `TTM ${metric} to ${row.period_end} is ${value}, ${what} ${total}`, rows));
       }
+    }
+  });
+  return out;
+}
+
+/**
+ * Cash paid out is never negative: a filed negative was flipped (statement-values.ts), so a negative here is a quarter
+ * derived from years to date that shrink — a later filing's year to date below an earlier one's (Celadon's capex for
+ * the half to December 2015, 67,093 thousand, under its first quarter's 67,442) — or a TTM summing one.
+ */
+function negativeOutflows(rows: readonly FinancialPeriod[]): FinancialViolation[] {
+  const out: FinancialViolation[] = [];
+  rows.forEach((row, i) => {
+    for (const metric of OUTFLOWS) {
+      const m = row.cash_flow?.[metric];
+      if (!m || m.value >= 0) continue;
+      const why = row.ttm ? "a quarter it sums is negative" : "derived from years to date of which the later is smaller: the filings restated or reclassified an earlier part";
+      out.push(violation("sign", [i], metric, `${metric} ${m.value} for ${row.period_start}..${row.period_end} is a negative outflow: ${why}`, rows));
     }
   });
   return out;

@@ -269,7 +269,9 @@ function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly 
   for (const f of filings) ownEnd.set(f.accn, f.ownEnd);
   const byAccn = new Map<string, (typeof facts_)[number]>();
   for (const f of facts_) {
-    if (!PERIODIC_FORM.test(f.form) || !ownEnd.has(f.accn)) continue;
+    // A count dated before the filing's own period ends is a stale cover (Celadon's 10-K for June 2012 dates its count
+    // 2011-08-10, the year before's): not this period's.
+    if (!PERIODIC_FORM.test(f.form) || !ownEnd.has(f.accn) || f.end < ownEnd.get(f.accn)!) continue;
     const seen = byAccn.get(f.accn);
     if (!seen || f.end > seen.end) byAccn.set(f.accn, f);
   }
