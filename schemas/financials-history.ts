@@ -40,7 +40,9 @@ export type FinancialsHistory = z.infer<typeof FinancialsHistory>;
 /**
  * A row as it stood on `date`: each metric the last value in effect then (the latest filing accepted by then), the
  * row's provenance the latest of its metrics'; null when none had been reported. A statement the row has no metric of
- * stays as it is in the row (null balance on a year-to-date row). `withHistory` adds each metric's entries.
+ * stays as it is in the row (null balance on a year-to-date row). A TTM row none of whose flows can be summed (a
+ * quarter missing) stands with its reasons from when its last quarter was filed (its own provenance). `withHistory`
+ * adds each metric's entries.
  */
 export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHistory, date: string, withHistory: boolean): FinancialPeriod | null {
   const out: FinancialPeriod = { ...row };
@@ -57,7 +59,7 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
     }
     (out as Record<string, unknown>)[statement] = metrics;
   }
-  if (!source) return null;
+  if (!source) return row.ttm?.unavailable.length && row.filed_at !== "" && row.filed_at <= date ? out : null;
   const verdict = history.reconciliation?.findLast((s) => s.from <= date);
   out.form = source.form;
   out.filed_at = source.filed_at;

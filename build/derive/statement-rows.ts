@@ -35,6 +35,8 @@ export interface Row {
   balance: boolean;
   reconciliation?: FinancialReconciliationState[];
   ttm?: Ttm;
+  /** A TTM row's provenance when none of its values can be made: its last quarter's filing. */
+  provenance?: Pick<FinancialPeriod, "form" | "filed_at" | "source_accession">;
 }
 
 /** An earnings row as the start of a statements row: its labels and marks, its income timelines (the earnings' own). */

@@ -114,7 +114,12 @@ describeEdgar("deriveFinancials on every company facts file of the fixtures", ()
         expect(ttm.income?.revenue?.value ?? null).toBe(parts[0]!.income?.revenue?.value ?? null);
         continue;
       }
-      expect(parts).toHaveLength(4);
+      if (parts.length < 4) {
+        // A quarter missing before these: every flow null, each with that reason.
+        expect(ttm.cash_flow?.operating_cash_flow ?? null).toBeNull();
+        expect(ttm.ttm!.unavailable.every((u) => u.reason === "missing_quarter")).toBe(true);
+        continue;
+      }
       for (const name of FLOWS) {
         const value = ttm.cash_flow?.[name]?.value;
         if (value === undefined) {

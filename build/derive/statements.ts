@@ -302,9 +302,9 @@ function assemble(rows: readonly Row[]): FinancialsSeries {
     const skeleton: FinancialPeriod = {
       ...r.base,
       exceptions,
-      form: "",
-      filed_at: "",
-      source_accession: "",
+      form: r.provenance?.form ?? "",
+      filed_at: r.provenance?.filed_at ?? "",
+      source_accession: r.provenance?.source_accession ?? "",
       reconciled: null,
       reconciliation: [],
       income: EMPTY.income,

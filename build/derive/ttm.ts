@@ -107,6 +107,11 @@ function fromQuarters(chain: Row[], last: Row, years: ReadonlyMap<number, YearIn
   }
   freeCashFlow(row, gaps);
   row.ttm = { basis: "four_quarters", periods: chain.map((q) => period(q, SUMMED)), unavailable: gaps };
+  if (Object.keys(row.timelines).length === 0) {
+    // Nothing to sum: the row stands with its reasons, from when its last quarter was filed.
+    const first = SUMMED.map((m) => last.timelines[m]?.[0]).filter((e) => e !== undefined).sort((a, b) => (a.from < b.from ? -1 : 1))[0];
+    if (first) row.provenance = { form: first.form, filed_at: first.from, source_accession: first.accn };
+  }
   return row;
 }
 
