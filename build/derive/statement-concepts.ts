@@ -54,7 +54,9 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
       "us-gaap:PaymentsToAcquireOtherPropertyPlantAndEquipment", // Hertz's non-vehicle capex (its fleet is bought under its own tags)
       "ifrs-full:PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities", // IFRS PP&E purchases (TSMC)
     ],
-    { outflow: true, steady: true },
+    // Not steady: capex swings by hundreds of times between periods (a plant built, then none), so only another
+    // filing of the same period can show a unit-scale slip, never its neighbours.
+    { outflow: true },
   ),
   // Declared dividends (us-gaap:DividendsCommonStock, ifrs-full:DividendsPaid in the equity statement) are not cash paid:
   // TSMC's 2024 equity statement shows NT$414.9 billion, its cash flow statement NT$363.1 billion.
