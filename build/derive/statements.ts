@@ -299,14 +299,29 @@ function assemble(rows: readonly Row[]): FinancialsSeries {
     for (const name of [...BALANCE_METRICS, ...CASH_FLOW_METRICS]) if (r.timelines[name]) history.metrics[name] = r.timelines[name]!.map(toHistoryEntry);
     if (r.reconciliation) history.reconciliation = r.reconciliation;
     const exceptions: FinancialException[] = [...(r.income?.row.exceptions ?? []), ...scaleExceptions(r.timelines, [...BALANCE_METRICS, ...CASH_FLOW_METRICS])];
+    const b = r.base;
+    // In the schema's order (the earnings rows' order, then the statements): what a reader of the JSON expects.
     const skeleton: FinancialPeriod = {
-      ...r.base,
-      exceptions,
+      fiscal_year: b.fiscal_year,
+      fiscal_quarter: b.fiscal_quarter,
+      months: b.months,
+      period_start: b.period_start,
+      period_end: b.period_end,
+      duration_days: b.duration_days,
+      calendar_frame: b.calendar_frame,
       form: r.provenance?.form ?? "",
       filed_at: r.provenance?.filed_at ?? "",
       source_accession: r.provenance?.source_accession ?? "",
+      label_accession: b.label_accession,
+      label_source: b.label_source,
+      filed_label: b.filed_label,
+      derived: b.derived,
+      label_inferred: b.label_inferred,
+      alternative_dates: b.alternative_dates,
+      split_unadjusted: b.split_unadjusted,
       reconciled: null,
       reconciliation: [],
+      exceptions,
       income: EMPTY.income,
       balance: r.balance ? EMPTY.balance : null,
       cash_flow: EMPTY.cash_flow,
