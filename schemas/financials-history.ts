@@ -2,7 +2,7 @@
 // each statement metric had and from when, and the fiscal year's reconciliation over time — and the one reading of it,
 // shared by the builder (today's rows) and the gateway (`as_of`, `history=true`).
 import { z } from "zod";
-import { metricAsOf } from "./earnings-history.ts";
+import { entryAsOf, metricAt } from "./earnings-history.ts";
 import {
   FINANCIAL_METRIC_NAMES,
   FinancialReconciliation,
@@ -71,10 +71,11 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
 
 /** A statement metric as it stood on `date` (metricAsOf), with the terms and cover date of the entry in effect. */
 export function statementMetricAsOf(entries: readonly StatementHistoryEntry[] | undefined, date: string, withHistory: boolean): StatementMetric | null {
-  const metric = metricAsOf(entries, date, withHistory) as StatementMetric | null;
+  if (!entries?.length) return null;
+  const i = entryAsOf(entries, date);
+  const metric = metricAt(entries, i, withHistory) as StatementMetric | null;
   if (!metric) return null;
-  let e = entries![0]!;
-  for (const entry of entries!) if ((entry.effective_from ?? entry.filed_at) <= date) e = entry;
+  const e = entries[i]!;
   if (e.components) metric.components = e.components;
   if (e.as_of) metric.as_of = e.as_of;
   return metric;

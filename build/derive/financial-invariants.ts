@@ -119,10 +119,10 @@ function negativeOutflows(rows: readonly FinancialPeriod[]): FinancialViolation[
   return out;
 }
 
+/** A flow's value in a row (metric names are unique across statements). */
 function valueOf(row: FinancialPeriod, metric: FinancialMetricName): number | null {
-  const groups = [row.income, row.cash_flow] as (Record<string, { value: number } | null> | undefined)[];
-  for (const g of groups) if (g && metric in g) return g[metric]?.value ?? null;
-  return null;
+  const m = (row.income as Record<string, { value: number } | null> | undefined)?.[metric] ?? (row.cash_flow as Record<string, { value: number } | null> | undefined)?.[metric];
+  return m ? m.value : null;
 }
 
 function violation(rule: FinancialInvariant, indices: number[], metric: FinancialMetricName | null, message: string, rows: readonly FinancialPeriod[]): FinancialViolation {

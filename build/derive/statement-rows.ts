@@ -9,7 +9,7 @@ import type { PeriodLabel } from "./fiscal-calendar.ts";
 import type { Period } from "./period-identity.ts";
 import { calendarFrame, durationDays, type Months } from "./periods.ts";
 import { CASH_FLOW_SERIES } from "./statement-concepts.ts";
-import type { Entry, FiledValue } from "./vintage.ts";
+import { computedEntry, computedTimeline, type Entry, type FiledValue } from "./vintage.ts";
 
 /** The cash flows the statements read (free cash flow is made from two of them). */
 export const FLOWS = Object.keys(CASH_FLOW_SERIES) as (keyof typeof CASH_FLOW_SERIES)[];
@@ -67,3 +67,7 @@ export function newRow(start: string, end: string, months: Months, label: Period
   return { start, end, months, base, income: null, flows: new Map(), timelines: {}, balance: false };
 }
 
+/** Free cash flow = operating cash flow − capital expenditure of one period, wherever either changes (derived). */
+export function freeCashFlow(ocf: readonly Entry[], capex: readonly Entry[]): Entry[] {
+  return computedTimeline([ocf, capex], ([o, c]) => (o && c && o.unit === c.unit ? computedEntry([o, c], o.value - c.value, `${o.concept}−${c.concept}`) : null));
+}

@@ -3,7 +3,7 @@
 // Pure; the values are then checked for scale and chosen among like the earnings' (scale.ts, vintage.ts).
 import type { Observation } from "./observations.ts";
 import type { StatementSpec } from "./statement-concepts.ts";
-import { byFiling, type FiledValue } from "./vintage.ts";
+import { byFiling, clean, type FiledValue } from "./vintage.ts";
 
 /**
  * Per series, each filing's value, oldest filing first. Observations arrive grouped by series, each filing's in
@@ -77,7 +77,7 @@ function evaluate(formula: StatementSpec["formulas"][number], accn: string, byAc
   if (!first) return null;
   const single = components.length === 1 && !concept.startsWith("−");
   const computed: FiledValue = {
-    value: Number(value.toPrecision(15)),
+    value: clean(value),
     accn,
     filed: first.filed,
     concept,

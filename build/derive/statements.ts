@@ -12,7 +12,7 @@ import {
   type FinancialException,
   type FinancialMetricName,
   type FinancialPeriod,
-  type Ttm,
+  type StatementHistoryEntry,
 } from "../../schemas/financials.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
@@ -28,9 +28,9 @@ import { reconcileTimeline } from "./reconcile.ts";
 import { correctScales, type ScalePeriod } from "./scale.ts";
 import { BALANCE_SERIES, CASH_FLOW_SERIES, SHARES_OUTSTANDING, SHARES_OUTSTANDING_CONCEPT, type StatementSpec } from "./statement-concepts.ts";
 import { filedStatementValues } from "./statement-values.ts";
-import { ADDITIVE, FLOWS, fromEarnings, newRow, type Row } from "./statement-rows.ts";
+import { ADDITIVE, FLOWS, freeCashFlow, fromEarnings, newRow, type Row } from "./statement-rows.ts";
 import { deriveTtm } from "./ttm.ts";
-import { computedTimeline, latestOf, servedTimelines, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
+import { computedEntry, computedTimeline, servedTimelines, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** The financials document's content: rows newest first, and each row's history (aligned). */
 export interface FinancialsSeries {
@@ -58,7 +58,7 @@ export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): Finan
     const created = cashFlowYear(group, base.calendar);
     rows.push(...created);
   }
-  for (const r of rows) freeCashFlow(r);
+  for (const r of rows) addFreeCashFlow(r);
   for (const group of years.values()) reconcileYear(group);
   balanceSheets(rows, facts, observed, base);
   return assemble([...rows, ...deriveTtm(rows, years)]);
@@ -157,13 +157,11 @@ function cashFlowYear(group: Row[], calendar: FiscalCalendar): Row[] {
   return created;
 }
 
-/** Free cash flow = operating cash flow − capital expenditure of the same row, at every change of either (derived). */
-function freeCashFlow(row: Row): void {
+/** The row's free cash flow (statement-rows.ts). */
+function addFreeCashFlow(row: Row): void {
   const [ocf, capex] = [row.timelines.operating_cash_flow, row.timelines.capital_expenditure];
   if (!ocf || !capex) return;
-  const fcf = computedTimeline([ocf, capex], ([o, c]) =>
-    o && c && o.unit === c.unit ? { ...latestOf([o, c]), value: Number((o.value - c.value).toPrecision(15)), concept: `${o.concept}−${c.concept}`, unit: o.unit, derived: true } : null,
-  );
+  const fcf = freeCashFlow(ocf, capex);
   if (fcf.length) row.timelines.free_cash_flow = fcf;
 }
 
@@ -254,7 +252,7 @@ function totalDebt(point: Point): void {
     if (!c || !n) return c ?? n ?? null;
     if (c.unit !== n.unit) return null;
     const components = [...(c.components ?? [{ concept: c.concept, value: c.value }]), ...(n.components ?? [{ concept: n.concept, value: n.value }])];
-    return { ...latestOf([c, n]), value: Number((c.value + n.value).toPrecision(15)), concept: `${c.concept}+${n.concept}`, unit: c.unit, derived: true, components };
+    return { ...computedEntry([c, n], c.value + n.value, `${c.concept}+${n.concept}`), components };
   });
 }
 
@@ -287,18 +285,32 @@ function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly 
   points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
 
+/** The balance sheet and cash flow metrics a row serves. */
+const STATEMENT_SERIES_SERVED = [...BALANCE_METRICS, ...CASH_FLOW_METRICS];
+
 /** Published rows (each its history read as of today; rows with no value left out), marked invariants, newest first. */
 function assemble(rows: readonly Row[]): FinancialsSeries {
   const built: { row: FinancialPeriod; history: FinancialPeriodHistory }[] = [];
+  // Rows share timelines (a fiscal year's balance is its Q4's, a year-end TTM is the year): each is converted once.
+  const converted = new Map<readonly Entry[], StatementHistoryEntry[]>();
+  const entriesOf = (timeline: readonly Entry[]) => {
+    let entries = converted.get(timeline);
+    if (!entries) converted.set(timeline, (entries = timeline.map(toHistoryEntry)));
+    return entries;
+  };
   for (const r of rows) {
     const history: FinancialPeriodHistory = { metrics: {} };
     for (const name of INCOME_METRICS) {
-      const entries = r.income?.history.metrics[name] ?? r.timelines[name]?.map(toHistoryEntry);
+      const timeline = r.timelines[name];
+      const entries = r.income?.history.metrics[name] ?? (timeline && entriesOf(timeline));
       if (entries) history.metrics[name] = entries;
     }
-    for (const name of [...BALANCE_METRICS, ...CASH_FLOW_METRICS]) if (r.timelines[name]) history.metrics[name] = r.timelines[name]!.map(toHistoryEntry);
+    for (const name of STATEMENT_SERIES_SERVED) {
+      const timeline = r.timelines[name];
+      if (timeline) history.metrics[name] = entriesOf(timeline);
+    }
     if (r.reconciliation) history.reconciliation = r.reconciliation;
-    const exceptions: FinancialException[] = [...(r.income?.row.exceptions ?? []), ...scaleExceptions(r.timelines, [...BALANCE_METRICS, ...CASH_FLOW_METRICS])];
+    const exceptions: FinancialException[] = [...(r.income?.row.exceptions ?? []), ...scaleExceptions(r.timelines, STATEMENT_SERIES_SERVED)];
     const b = r.base;
     // In the schema's order (the earnings rows' order, then the statements): what a reader of the JSON expects.
     const skeleton: FinancialPeriod = {

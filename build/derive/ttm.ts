@@ -5,8 +5,8 @@ import type { FiscalQuarter } from "../../schemas/earnings.ts";
 import type { FinancialMetricName, Ttm } from "../../schemas/financials.ts";
 import { SAME_PERIOD_DAYS } from "./period-identity.ts";
 import { dayNumber, durationDays } from "./periods.ts";
-import { ADDITIVE, newRow, type Row } from "./statement-rows.ts";
-import { computedTimeline, latestOf, perShare, type Entry } from "./vintage.ts";
+import { ADDITIVE, freeCashFlow, newRow, type Row } from "./statement-rows.ts";
+import { computedEntry, computedTimeline, perShare, type Entry } from "./vintage.ts";
 
 /** The flows a TTM row sums (free cash flow follows from two of them), and the per-share values a year carries. */
 const SUMMED: readonly FinancialMetricName[] = ADDITIVE;
@@ -105,7 +105,7 @@ function fromQuarters(chain: Row[], last: Row, years: ReadonlyMap<number, YearIn
     }
     perShareTtm(row, chain, last, years, gaps);
   }
-  freeCashFlow(row, gaps);
+  ttmFreeCashFlow(row, gaps);
   row.ttm = { basis: "four_quarters", periods: chain.map((q) => period(q, SUMMED)), unavailable: gaps };
   if (Object.keys(row.timelines).length === 0) {
     // Nothing to sum: the row stands with its reasons, from when its last quarter was filed.
@@ -136,7 +136,7 @@ function perShareTtm(row: Row, chain: readonly Row[], last: Row, years: Readonly
     if (!year || !before || !now) return null;
     const total = days[0]! - days[1]! + days[2]!;
     const value = Math.round((year.value * days[0]! - before.value * days[1]! + now.value * days[2]!) / total);
-    return { ...latestOf([year, before, now]), value, concept: year.concept, unit: year.unit, derived: true };
+    return computedEntry([year, before, now], value, year.concept);
   });
   if (shares.length) row.timelines.diluted_shares = shares;
   const income = row.timelines.net_income;
@@ -148,17 +148,15 @@ function perShareTtm(row: Row, chain: readonly Row[], last: Row, years: Readonly
   if (eps.length) row.timelines.eps_diluted = eps;
 }
 
-/** TTM free cash flow = TTM operating cash flow − TTM capital expenditure. */
-function freeCashFlow(row: Row, gaps: Gap[]): void {
+/** TTM free cash flow = TTM operating cash flow − TTM capital expenditure (null with the reason one of them has). */
+function ttmFreeCashFlow(row: Row, gaps: Gap[]): void {
   const [ocf, capex] = [row.timelines.operating_cash_flow, row.timelines.capital_expenditure];
   if (!ocf || !capex) {
     const cause = gaps.find((g) => g.metric === (ocf ? "capital_expenditure" : "operating_cash_flow"));
     if (cause) gaps.push({ metric: "free_cash_flow", reason: cause.reason, message: `${cause.metric}: ${cause.message}` });
     return;
   }
-  const fcf = computedTimeline([ocf, capex], ([o, c]) =>
-    o && c ? { ...latestOf([o, c]), value: Number((o.value - c.value).toPrecision(15)), concept: `${o.concept}−${c.concept}`, unit: o.unit, derived: true } : null,
-  );
+  const fcf = freeCashFlow(ocf, capex);
   if (fcf.length) row.timelines.free_cash_flow = fcf;
 }
 
@@ -170,10 +168,15 @@ function ttmRow(last: Row, start: string, quarter: FiscalQuarter): Row {
   return row;
 }
 
+/** How each period enters a TTM (the same quarter enters four). */
+const PERIODS = new WeakMap<Row, Ttm["periods"][number]>();
+
 /** How a period enters a TTM: its labels, dates, whether derived, and the filings its values came from. */
 function period(r: Row, metrics: readonly FinancialMetricName[]): Ttm["periods"][number] {
+  const known = PERIODS.get(r);
+  if (known) return known;
   const used = metrics.map((m) => r.timelines[m]?.at(-1)).filter((e) => e !== undefined);
-  return {
+  const made = {
     fiscal_year: r.base.fiscal_year,
     fiscal_quarter: r.base.fiscal_quarter,
     period_start: r.start,
@@ -181,6 +184,8 @@ function period(r: Row, metrics: readonly FinancialMetricName[]): Ttm["periods"]
     derived: r.base.derived || used.some((e) => e.derived),
     accessions: [...new Set(used.map((e) => e.accn))].sort(),
   };
+  PERIODS.set(r, made);
+  return made;
 }
 
 /** Flows a fiscal year does not report: its TTM lacks them too. */
@@ -192,10 +197,13 @@ function missing(year: Row): Gap[] {
 function sum(current: (Entry | null)[]): Entry | null {
   if (current.some((e) => !e) || current.some((e) => e!.unit !== current[0]!.unit)) return null;
   const entries = current as Entry[];
-  const concepts = [...new Set(entries.map((e) => e.concept))];
   let value = 0;
-  for (const e of entries) value += e.value;
-  return { ...latestOf(entries), value: Number(value.toPrecision(15)), concept: concepts.join("+"), unit: entries[0]!.unit, derived: true };
+  let concept = entries[0]!.concept;
+  for (const e of entries) {
+    value += e.value;
+    if (!concept.split("+").includes(e.concept)) concept += `+${e.concept}`;
+  }
+  return computedEntry(entries, value, concept);
 }
 
 function label(r: Row): string {

@@ -158,6 +158,7 @@ export function combineTimelines(
  */
 export function computedTimeline(inputs: readonly (readonly Entry[])[], compute: (current: (Entry | null)[]) => Entry | null): Entry[] {
   const dates: string[] = [];
+  const current: (Entry | null)[] = inputs.map(() => null); // reused: `compute` reads it and keeps nothing of it
   for (const t of inputs) {
     for (let i = 0; i < t.length; i++) {
       const e = t[i]!;
@@ -170,13 +171,12 @@ export function computedTimeline(inputs: readonly (readonly Entry[])[], compute:
   for (let d = 0; d < dates.length; d++) {
     const date = dates[d]!;
     if (d > 0 && date === dates[d - 1]) continue;
-    const current: (Entry | null)[] = [];
     for (let k = 0; k < inputs.length; k++) {
       const t = inputs[k]!;
       let c = cursors[k]!;
       while (c + 1 < t.length && t[c + 1]!.from <= date) c++;
       cursors[k] = c;
-      current.push(c < 0 ? null : t[c]!);
+      current[k] = c < 0 ? null : t[c]!;
     }
     const entry = compute(current);
     const last = out.at(-1);
@@ -185,11 +185,16 @@ export function computedTimeline(inputs: readonly (readonly Entry[])[], compute:
   return out;
 }
 
-/** The provenance of the latest-filed of several entries. */
-export function latestOf(entries: readonly Entry[]): Pick<Entry, "accn" | "form" | "filed" | "from"> {
-  let best = entries[0]!;
-  for (const e of entries) if (e.filed > best.filed || (e.filed === best.filed && e.accn > best.accn)) best = e;
-  return { accn: best.accn, form: best.form, filed: best.filed, from: best.from };
+/** A value computed from entries (derived), in the provenance of the latest-filed of them; integers as they are. */
+export function computedEntry(parts: readonly Entry[], value: number, concept: string, unit = parts[0]!.unit): Entry {
+  let best = parts[0]!;
+  for (const e of parts) if (e.filed > best.filed || (e.filed === best.filed && e.accn > best.accn)) best = e;
+  return { value: clean(value), concept, unit, accn: best.accn, form: best.form, filed: best.filed, from: best.from, derived: true };
+}
+
+/** A sum without binary noise (0.1 + 0.2): integers (most filed amounts) as they are, others to 15 digits. */
+export function clean(value: number): number {
+  return Number.isInteger(value) ? value : Number(value.toPrecision(15));
 }
 
 /** Earnings per share = an income ÷ a weighted share count, to the cent as filers report it (derived, never subtracted). */
