@@ -1,8 +1,7 @@
 // `dataset audit`: is the published snapshot sound? Reads only; returns findings (empty when sound).
 import type { Storage } from "unstorage";
-import type { z } from "zod";
 import { EarningsHistory, LATEST, periodAsOf } from "../schemas/earnings-history.ts";
-import { financialAsOf, FinancialsHistory } from "../schemas/financials-history.ts";
+import { expandHistory, financialAsOf, StoredFinancialsHistory } from "../schemas/financials-history.ts";
 import { FINANCIAL_INVARIANTS } from "../schemas/financials.ts";
 import {
   DOCUMENT_KINDS,
@@ -102,7 +101,7 @@ function earningsFindings(ticker: string, doc: EarningsDocument, entry: Manifest
     counts: countExceptions(doc.data),
     manifest: entry.earnings_exceptions,
     history: doc.history,
-    schema: EarningsHistory,
+    read: (text) => EarningsHistory.parse(JSON.parse(text)),
     asOf: (row, history) => periodAsOf(row, history, LATEST, false),
   });
 }
@@ -115,7 +114,7 @@ function financialsFindings(ticker: string, doc: FinancialsDocument, entry: Mani
     counts: countExceptions(doc.data, FINANCIAL_INVARIANTS),
     manifest: entry.financials_exceptions,
     history: doc.history,
-    schema: FinancialsHistory,
+    read: (text) => expandHistory(StoredFinancialsHistory.parse(JSON.parse(text))),
     asOf: (row, history) => financialAsOf(row, history, LATEST, false),
   });
 }
@@ -125,7 +124,7 @@ function financialsFindings(ticker: string, doc: FinancialsDocument, entry: Mani
  * ticker; the history section must parse, align with the rows and read back, as of today, to the rows themselves; the
  * manifest's exception counts must be the document's.
  */
-function seriesFindings<R extends { period_start: string; period_end: string }, H extends z.ZodArray>(
+function seriesFindings<R extends { period_start: string; period_end: string }, H>(
   ticker: string,
   kind: string,
   what: string,
@@ -136,8 +135,8 @@ function seriesFindings<R extends { period_start: string; period_end: string }, 
     counts: Record<string, number>;
     manifest: Record<string, number> | undefined;
     history: string | undefined;
-    schema: H;
-    asOf: (row: R, history: z.infer<H>[number]) => unknown;
+    read: (text: string) => H[];
+    asOf: (row: R, history: H) => unknown;
   },
 ): void {
   for (const v of doc.violations) if (!v.marked) out.findings.push(`${ticker}: ${kind} invariant ${v.rule} broken and not marked: ${v.message}`);
@@ -149,9 +148,9 @@ function seriesFindings<R extends { period_start: string; period_end: string }, 
     out.findings.push(`${ticker}: the manifest counts ${kind} exceptions ${JSON.stringify(doc.manifest)}, the document ${JSON.stringify(doc.counts)}`);
   }
   if (doc.history === undefined) return;
-  let history: z.infer<H>;
+  let history: H[];
   try {
-    history = doc.schema.parse(JSON.parse(doc.history)) as z.infer<H>;
+    history = doc.read(doc.history);
   } catch (error) {
     out.findings.push(`${ticker}: ${kind} history section unreadable: ${(error as Error).message.slice(0, 200)}`);
     return;
@@ -160,6 +159,6 @@ function seriesFindings<R extends { period_start: string; period_end: string }, 
     out.findings.push(`${ticker}: ${kind} history has ${history.length} entries for ${doc.rows.length} rows`);
     return;
   }
-  const differs = doc.rows.findIndex((row, i) => JSON.stringify(doc.asOf(row, history[i])) !== JSON.stringify(row));
+  const differs = doc.rows.findIndex((row, i) => JSON.stringify(doc.asOf(row, history[i]!)) !== JSON.stringify(row));
   if (differs >= 0) out.findings.push(`${ticker}: ${kind} row ${differs} (${doc.rows[differs]!.period_start}..${doc.rows[differs]!.period_end}) is not its history read as of today`);
 }

@@ -2,7 +2,7 @@
 // where they are made, so that only bytes and a few summary fields leave (compute.ts may run these on a worker).
 import { EarningsHistory } from "../schemas/earnings-history.ts";
 import type { FilingItem } from "../schemas/filing.ts";
-import { FinancialsHistory } from "../schemas/financials-history.ts";
+import { storeHistory, StoredFinancialsHistory } from "../schemas/financials-history.ts";
 import { FINANCIAL_INVARIANTS } from "../schemas/financials.ts";
 import { DOCUMENT_SCHEMAS, type DocumentKind, type ExceptionCounts, type FinancialExceptionCounts } from "../schemas/snapshot.ts";
 import { encodeJson } from "../storage/json.ts";
@@ -83,7 +83,7 @@ export function factsDocuments(text: string, cik: number, origin: DocumentOrigin
     bytes: encodeDocument("financials", {
       data: statements.periods,
       meta: { ...origin, source_accession: latest?.source_accession ?? null, filed_at: latest?.filed_at ?? null },
-      history: encodeJson(FinancialsHistory, statements.history, "the financials history"),
+      history: encodeJson(StoredFinancialsHistory, storeHistory(statements.history), "the financials history"),
     }),
     rows: statements.periods.length,
     exceptions: countExceptions(statements.periods, FINANCIAL_INVARIANTS),

@@ -4,7 +4,7 @@
 // row bytes.
 import { EarningsHistory, LATEST, periodAsOf, type PeriodHistory } from "../schemas/earnings-history.ts";
 import type { EarningsPeriod, HistoryEntry } from "../schemas/earnings.ts";
-import { financialAsOf, type FinancialPeriodHistory, type FinancialsHistory } from "../schemas/financials-history.ts";
+import { expandHistory, financialAsOf, type FinancialPeriodHistory, type StoredFinancialsHistory } from "../schemas/financials-history.ts";
 import type { FinancialPeriod } from "../schemas/financials.ts";
 import type { DocumentKind } from "../schemas/snapshot.ts";
 import type { FilterQuery } from "./filters.ts";
@@ -36,8 +36,9 @@ export function pointInTimeRows(doc: PreparedDocument, kind: DocumentKind, query
 function historyOf(doc: PreparedDocument, kind: DocumentKind): PeriodHistory[] | FinancialPeriodHistory[] {
   let histories = HISTORIES.get(doc);
   if (!histories) {
-    if (doc.history !== undefined) histories = JSON.parse(doc.history) as EarningsHistory | FinancialsHistory;
-    else histories = kind === "earnings" ? fromRows(doc.rows as unknown as EarningsPeriod[]) : [];
+    if (doc.history === undefined) histories = kind === "earnings" ? fromRows(doc.rows as unknown as EarningsPeriod[]) : [];
+    else if (kind === "financials") histories = expandHistory(JSON.parse(doc.history) as StoredFinancialsHistory);
+    else histories = JSON.parse(doc.history) as EarningsHistory;
     HISTORIES.set(doc, histories);
   }
   return histories;

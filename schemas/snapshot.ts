@@ -42,7 +42,7 @@ export const EarningsDocument = document(EarningsPeriod).extend({
 export const InsidersDocument = document(InsiderTransaction);
 /** The statements' document (issue 18), with its history section as the earnings document has it. */
 export const FinancialsDocument = document(FinancialPeriod).extend({
-  history: z.string().optional().meta({ description: "FinancialsHistory as JSON text, one entry per row of data." }),
+  history: z.string().optional().meta({ description: "StoredFinancialsHistory as JSON text, one row per row of data." }),
 });
 export type FinancialsDocument = z.infer<typeof FinancialsDocument>;
 export type FilingsDocument = z.infer<typeof FilingsDocument>;

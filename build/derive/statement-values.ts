@@ -72,7 +72,7 @@ function evaluate(formula: StatementSpec["formulas"][number], accn: string, byAc
     const expression = term.sign > 0 ? part.concept : negate(part.concept);
     concept += concept === "" || expression.startsWith("−") ? expression : `+${expression}`;
     // A term that is itself a sum (total equity = the parent's + NCI) contributes its own terms.
-    for (const c of part.components ?? [{ concept: part.concept, value: part.value }]) components.push({ concept: c.concept, value: term.sign * c.value });
+    for (const c of part.components ?? [{ concept: part.concept, value: part.value }]) components.push({ concept: c.concept, value: term.sign * c.value || 0 }); // never −0 (JSON writes it 0)
   }
   if (!first) return null;
   const single = components.length === 1 && !concept.startsWith("−");

@@ -2,7 +2,7 @@
 // figures hand-checked against the filings named beside them.
 import { expect, it } from "vitest";
 import { LATEST } from "../../schemas/earnings-history.ts";
-import { financialAsOf, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
+import { expandHistory, financialAsOf, storeHistory, StoredFinancialsHistory, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
 import { FinancialPeriod, type StatementMetric } from "../../schemas/financials.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { parseCompanyFacts } from "../parse/companyfacts.ts";
@@ -52,6 +52,16 @@ describeEdgar("deriveFinancials on every company facts file of the fixtures", ()
         expect(m.form).toMatch(/^(10-K|10-Q|20-F|40-F|10-KT|10-QT)(\/A)?$/);
       }
     });
+  });
+
+  it.each(files)("%s: the stored history (compact) reads back to the very same history; a damaged one is refused", (file) => {
+    const { history } = load(file);
+    const stored = JSON.parse(JSON.stringify(storeHistory(history)));
+    expect(StoredFinancialsHistory.safeParse(stored).success).toBe(true);
+    expect(expandHistory(stored)).toEqual(history);
+    const run = Object.values(stored.rows[0].metrics)[0] as number[];
+    run[1] = stored.filings.length; // a filing index past the table
+    expect(StoredFinancialsHistory.safeParse(stored).success).toBe(false);
   });
 
   it.each(files)("%s: the income statement is the earnings', outflows are positive, FCF and total debt add up in every row", (file) => {
