@@ -10,20 +10,18 @@ import { readText } from "../storage/json.ts";
 import { documentKey } from "../storage/layout.ts";
 import { openStorage } from "../storage/open.ts";
 import { describeEdgar } from "../test/_edgar.ts";
-import { startTestGateway, type StartedGateway } from "../test/_gateway.ts";
+import { startKeyedGateway, type KeyedGateway } from "../test/_gateway.ts";
 import { decodePaymentRequired } from "../test/_x402.ts";
 
 describeEdgar("GET /financials and get_financials", () => {
-  let started: StartedGateway;
-  let gw: StartedGateway["gw"];
-  let key: string;
+  let started: KeyedGateway;
+  let gw: KeyedGateway["gw"];
   beforeAll(async () => {
-    started = await startTestGateway({ listen: true });
+    started = await startKeyedGateway("statements");
     gw = started.gw;
-    key = (await gw.keys.create("statements")).key;
   });
   afterAll(() => started?.close());
-  const get = (path: string) => gw.get(path, { headers: { authorization: `Bearer ${key}` } });
+  const get = (path: string) => started.get(path);
   const financials = async (query: string): Promise<FinancialPeriod[]> => {
     const res = await get(`/financials?${query}`);
     expect(res.status).toBe(200);
@@ -122,7 +120,7 @@ describeEdgar("GET /financials and get_financials", () => {
 
   it("get_financials: the same answer as HTTP, its input from the same schema, its result past the SDK's output check", async () => {
     const client = new Client({ name: "statements-agent", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${started.key}` } } }));
     const tool = (await client.listTools()).tools.find((t) => t.name === "get_financials")!;
     expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(["as_of", "history", "period", "statement", "ticker"]);
     expect(tool.description).toContain("$0.03");

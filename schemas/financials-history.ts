@@ -2,7 +2,7 @@
 // each statement metric had and from when, and the fiscal year's reconciliation over time — the one reading of it,
 // shared by the builder (today's rows) and the gateway (`as_of`, `history=true`) — and its compact stored form.
 import { z } from "zod";
-import { entryAsOf, metricAt } from "./earnings-history.ts";
+import { entryAsOf, metricAt, ReconciliationState } from "./earnings-history.ts";
 import {
   FINANCIAL_METRIC_NAMES,
   FinancialMetricName,
@@ -15,11 +15,8 @@ import {
 } from "./financials.ts";
 import { Accession, IsoDate } from "./primitives.ts";
 
-export const FinancialReconciliationState = z.object({
-  from: IsoDate,
-  reconciled: z.boolean().nullable(),
-  reconciliation: z.array(FinancialReconciliation),
-});
+/** A fiscal year's reconciliation verdict from a date on (ReconciliationState), over the statements' flows. */
+export const FinancialReconciliationState = ReconciliationState.extend({ reconciliation: z.array(FinancialReconciliation) });
 export type FinancialReconciliationState = z.infer<typeof FinancialReconciliationState>;
 
 /** One row's history, aligned with its row in `data`. */
@@ -34,8 +31,6 @@ export const FinancialPeriodHistory = z.object({
 });
 export type FinancialPeriodHistory = z.infer<typeof FinancialPeriodHistory>;
 
-export const FinancialsHistory = z.array(FinancialPeriodHistory);
-export type FinancialsHistory = z.infer<typeof FinancialsHistory>;
 
 /** The optional fields of an entry, stored apart (few entries have any). */
 const EXTRAS = ["effective_from", "scale_corrected", "scale_unclear", "components", "as_of"] as const;

@@ -2,7 +2,7 @@
 // sheet at each period end, cash flows as truly discrete quarters, and trailing twelve months — with the provenance,
 // labels and series rules of /earnings/summary. Field names follow DESIGN "Field names".
 import { z } from "zod";
-import { EarningsPeriod, HistoryEntry, INVARIANTS, Metric, METRIC_NAMES } from "./earnings.ts";
+import { EarningsPeriod, HistoryEntry, INVARIANTS, Metric, METRIC_NAMES, PeriodException, Reconciliation } from "./earnings.ts";
 import { Accession, IsoDate } from "./primitives.ts";
 
 /** The statements a row may carry; `statement` selects one of them (or all). */
@@ -96,19 +96,12 @@ export const FINANCIAL_INVARIANTS = [...INVARIANTS, "year_end_balance", "ttm", "
 export const FinancialInvariant = z.enum(FINANCIAL_INVARIANTS);
 export type FinancialInvariant = z.infer<typeof FinancialInvariant>;
 
-export const FinancialException = z
-  .object({ rule: FinancialInvariant, metric: FinancialMetricName.nullable(), message: z.string() })
-  .meta({ id: "FinancialException" });
+/** An earnings exception (PeriodException) over the statements' invariants and metrics. */
+export const FinancialException = PeriodException.extend({ rule: FinancialInvariant, metric: FinancialMetricName.nullable() }).meta({ id: "FinancialException" });
 export type FinancialException = z.infer<typeof FinancialException>;
 
-export const FinancialReconciliation = z
-  .object({
-    metric: FinancialMetricName,
-    quarters_sum: z.number(),
-    year_value: z.number(),
-    difference: z.number().meta({ description: "quarters_sum − year_value." }),
-  })
-  .meta({ id: "FinancialReconciliation" });
+/** An earnings reconciliation (Reconciliation) over the statements' flows. */
+export const FinancialReconciliation = Reconciliation.extend({ metric: FinancialMetricName }).meta({ id: "FinancialReconciliation" });
 export type FinancialReconciliation = z.infer<typeof FinancialReconciliation>;
 
 /** Why a trailing-twelve-month value is null. */

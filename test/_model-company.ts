@@ -1,6 +1,7 @@
 // A model company for generated tests (fast-check): fiscal calendars of every kind, its years' dates and true values,
 // and the helpers that file and shuffle its facts as EDGAR would. Shared by the earnings and statements properties.
 import fc from "fast-check";
+import { expect } from "vitest";
 import { addDays } from "../build/derive/periods.ts";
 
 /** How a model company closes and names its years. */
@@ -101,4 +102,11 @@ export function shuffle<T>(list: T[], random: () => number): T[] {
 
 export function shuffleKeys<T>(record: Record<string, T>, random: () => number): Record<string, T> {
   return Object.fromEntries(shuffle(Object.entries(record), random));
+}
+
+/** The one row that passes `test` (asserted: none or two fail, naming the spans there are). */
+export function only<R extends { period_start: string; period_end: string }>(rows: readonly R[], test: (row: R) => boolean): R {
+  const found = rows.filter(test);
+  expect(found, `one row (of ${rows.map((p) => `${p.period_start}..${p.period_end}`).join(", ")})`).toHaveLength(1);
+  return found[0]!;
 }

@@ -4,12 +4,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
-import type { EarningsPeriod } from "../../schemas/earnings.ts";
 import { parseCompanyFacts, type EdgarFact as Fact } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
 import { deriveEarnings } from "./earnings.ts";
 import { checkInvariants } from "./invariants.ts";
-import { calendars, modelYears, mulberry, shuffle, shuffleKeys, sum, tenKFiled, type ModelYear } from "../../test/_model-company.ts";
+import { calendars, modelYears, mulberry, only, shuffle, shuffleKeys, sum, tenKFiled, type ModelYear } from "../../test/_model-company.ts";
 import { addDays } from "./periods.ts";
 
 /** The disturbances applied to the filings. */
@@ -142,10 +141,3 @@ function companyFacts(model: ModelYear[], disturb: Disturb): unknown {
   const usGaap = Object.fromEntries(Object.entries(facts).map(([name, list]) => [name, { units: { [unit(name)]: shuffle(list, random) } }]));
   return { cik: 1234, entityName: "Model Co", facts: { "us-gaap": shuffleKeys(usGaap, random) } };
 }
-
-function only(periods: EarningsPeriod[], test: (p: EarningsPeriod) => boolean): EarningsPeriod {
-  const found = periods.filter(test);
-  expect(found, `one period (of ${periods.map((p) => `${p.period_start}..${p.period_end}`).join(", ")})`).toHaveLength(1);
-  return found[0]!;
-}
-

@@ -7,16 +7,16 @@ import { NoXbrlHistoryError } from "../errors.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS, REVENUE_GROSS_OF_TAX } from "./concepts.ts";
 import { learnCalendar, type FiscalCalendar, type PeriodLabel } from "./fiscal-calendar.ts";
-import { planLastQuarter, quarterTimeline } from "./quarters.ts";
+import { fillQuarter, planLastQuarter } from "./quarters.ts";
 import { checkInvariants } from "./invariants.ts";
 import { observe, type Filing, type Observation } from "./observations.ts";
 import { mergeSpans, type Period } from "./period-identity.ts";
 import { calendarFrame, durationDays, type Months } from "./periods.ts";
-import { reconcileTimeline } from "./reconcile.ts";
+import { reconcileYear } from "./reconcile.ts";
 import { correctScales, type ScalePeriod } from "./scale.ts";
 import { scaleExceptions, toHistoryEntry } from "./history.ts";
 import { flagSplitUnadjusted, PER_SHARE, type History } from "./splits.ts";
-import { byFiling, combineTimelines, perShare, servedTimelines, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
+import { byFiling, combineTimelines, perShare, serveYear, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** Share counts first: the other checks read them (issue 14 "Scale errors": share counts first, every metric checked). */
 const SCALE_ORDER: readonly MetricName[] = ["diluted_shares", "eps_diluted", "eps_basic", "revenue", "gross_profit", "operating_income", "net_income"];
@@ -85,7 +85,7 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
   for (const group of years.values()) {
     const fourth = addFourthQuarter(group, selectValues(group), calendar!);
     if (fourth) working.push(fourth);
-    reconcileYear(group);
+    markReconciliation(group);
   }
   const { series, timelines } = assemble(working);
   return { series, timelines, calendar: calendar!, currency: observed.currency, filings: observed.filings };
@@ -150,17 +150,7 @@ function sharesFromIncome(period: ScalePeriod, series: string, value: { accn: st
 
 /** Every metric's timelines for the periods of one fiscal year (one concept, latest filing within it); the concept choices. */
 function selectValues(group: Working[]): Partial<Record<MetricName, ConceptChoice[]>> {
-  const concepts: Partial<Record<MetricName, ConceptChoice[]>> = {};
-  for (const name of METRIC_NAMES) {
-    const periods = group.map((w) => ({ filed: w.values.get(name) ?? [], year: w.months === 12 }));
-    if (periods.every((p) => p.filed.length === 0)) continue;
-    const served = servedTimelines(periods);
-    group.forEach((w, i) => {
-      if (served.timelines[i]!.length) w.timelines[name] = served.timelines[i]!;
-    });
-    concepts[name] = served.concepts;
-  }
-  return concepts;
+  return serveYear(group, METRIC_NAMES, (w) => w.values, (w) => w.months === 12);
 }
 
 /**
@@ -179,13 +169,7 @@ function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName,
     if (!label || label.fiscalYear !== year.label.fiscalYear || label.fiscalQuarter !== "Q4") return null;
     q4 = { start: plan.start, end: plan.end, months: 3, label, alternatives: [], values: new Map(), timelines: {}, derived: true };
   }
-  for (const name of ADDITIVE) {
-    const total = year.timelines[name];
-    if (!total) continue;
-    const tilings = plan.tilings.map((t) => t.map((p) => p.timelines[name] ?? []));
-    const timeline = quarterTimeline(q4.timelines[name] ?? [], total, tilings, concepts[name] ?? []);
-    if (timeline.length) q4.timelines[name] = timeline;
-  }
+  fillQuarter(q4, year, plan, ADDITIVE, concepts);
   const [income, shares] = [q4.timelines.net_income, q4.timelines.diluted_shares];
   if (income && shares) {
     const eps = combineTimelines([q4.timelines.eps_diluted ?? [], income, shares], ([filed, n, s]) => filed ?? (n && s && s.value > 0 ? perShare(n, s) : null));
@@ -198,21 +182,11 @@ function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName,
 }
 
 /** Marks the fiscal year's reconciliation over time (issue 14: quarters that add up to the year, or the difference). */
-function reconcileYear(group: Working[]): void {
+function markReconciliation(group: Working[]): void {
   const year = group.find((w) => w.months === 12);
   const quarters = (["Q1", "Q2", "Q3", "Q4"] as const).map((q) => group.find((w) => w.months === 3 && w.label.fiscalQuarter === q));
-  if (!year || quarters.some((q) => !q)) return;
-  const additive = (w: Working) => {
-    const out: Record<string, Entry[]> = {};
-    for (const name of ADDITIVE) if (w.timelines[name]) out[name] = w.timelines[name]!;
-    return out;
-  };
-  const verdicts = reconcileTimeline(additive(year), quarters.map((q) => additive(q!)));
-  year.reconciliation = verdicts.map((v) => ({
-    from: v.from,
-    reconciled: v.reconciled,
-    reconciliation: v.misses.map((m) => ({ metric: m.series as MetricName, quarters_sum: m.quarters_sum, year_value: m.year_value, difference: m.difference })),
-  }));
+  const states = year && reconcileYear(year, quarters, ADDITIVE);
+  if (states) year.reconciliation = states;
 }
 
 /** Rows (read from their histories as of today), split flags, marked invariants, newest first. */

@@ -1,6 +1,5 @@
-// Timelines (vintage.ts) as the documents publish them: history entries, and back (the statements read the earnings'
-// history), and the exception a value of unclear scale carries. Shared by earnings.ts and statements.ts.
-import type { HistoryEntry } from "../../schemas/earnings.ts";
+// Timelines (vintage.ts) as the documents publish them: history entries, and the exception a value of unclear scale
+// carries. Shared by earnings.ts and statements.ts.
 import type { StatementHistoryEntry } from "../../schemas/financials.ts";
 import type { Entry } from "./vintage.ts";
 
@@ -13,16 +12,6 @@ export function toHistoryEntry(e: Entry): StatementHistoryEntry {
   if (e.components) entry.components = e.components;
   if (e.asOf !== undefined) entry.as_of = e.asOf;
   return entry;
-}
-
-/** A published history as a timeline again. */
-export function fromHistory(entries: readonly HistoryEntry[]): Entry[] {
-  return entries.map((h) => {
-    const e: Entry = { value: h.value, concept: h.concept, unit: h.unit, accn: h.accession, form: h.form, filed: h.filed_at, from: h.effective_from ?? h.filed_at, derived: h.derived };
-    if (h.scale_corrected) e.scale = h.scale_corrected;
-    if (h.scale_unclear !== undefined) e.scaleUnclear = h.scale_unclear;
-    return e;
-  });
 }
 
 /** The exceptions of values whose scale a neighbour or another filing contradicts, without showing which side is wrong. */

@@ -62,6 +62,26 @@ export function quarterTimeline(
   );
 }
 
+/**
+ * Each series' last quarter of `total` over time (quarterTimeline), set on `quarter`: the earnings' Q4 and the cash
+ * flows' Q2, Q3 and Q4 alike. `concepts` are the fiscal year's concept choices per series (vintage.ts serveYear).
+ */
+export function fillQuarter<N extends string, P extends Span & { timelines: Partial<Record<N, Entry[]>> }>(
+  quarter: { timelines: Partial<Record<N, Entry[]>> },
+  total: P,
+  plan: QuarterPlan<P>,
+  names: readonly N[],
+  concepts: Partial<Record<N, ConceptChoice[]>>,
+): void {
+  for (const name of names) {
+    const whole = total.timelines[name];
+    if (!whole) continue;
+    const tilings = plan.tilings.map((t) => t.map((p) => p.timelines[name] ?? []));
+    const timeline = quarterTimeline(quarter.timelines[name] ?? [], whole, tilings, concepts[name] ?? []);
+    if (timeline.length) quarter.timelines[name] = timeline;
+  }
+}
+
 /** Every chain of periods running exactly from `start` to `end`, each piece starting the day after the last. */
 function tile<T extends Span>(start: string, end: string, periods: readonly T[], depth: number): T[][] {
   if (depth === 0) return [];

@@ -3,23 +3,10 @@ import { describe, expect, it } from "vitest";
 import { LATEST } from "../../schemas/earnings-history.ts";
 import { financialAsOf } from "../../schemas/financials-history.ts";
 import type { FinancialPeriod } from "../../schemas/financials.ts";
-import { parseCompanyFacts } from "../parse/companyfacts.ts";
+import { companyFacts, filing, findRow, type Fact } from "../../test/_facts.ts";
 import { deriveEarningsBase } from "./earnings.ts";
 import { checkFinancials } from "./financial-invariants.ts";
 import { deriveFinancials } from "./statements.ts";
-
-interface Fact {
-  start?: string;
-  end: string;
-  val: number;
-  accn: string;
-  fy: number;
-  fp: string;
-  form: string;
-  filed: string;
-}
-type Filing = (start: string | undefined, end: string, val: number) => Fact;
-const filing = (accn: string, form: string, filed: string, fy: number, fp: string): Filing => (start, end, val) => ({ ...(start ? { start } : {}), end, val, accn, fy, fp, form, filed });
 
 /** Filings of a calendar-year company for 2023 and 2024: three 10-Qs and a 10-K each. */
 const q1 = filing("0000001234-23-000001", "10-Q", "2023-05-01", 2023, "Q1");
@@ -43,17 +30,13 @@ function revenue(): Fact[] {
 }
 
 function derive(usGaap: Record<string, Fact[]>, extra: { dei?: Record<string, Fact[]> } = {}) {
-  const units = (facts: Fact[], unit = "USD") => ({ units: { [unit]: facts } });
-  const gaap = Object.fromEntries(Object.entries({ Revenues: revenue(), ...usGaap }).map(([name, facts]) => [name, units(facts)]));
-  const dei = Object.fromEntries(Object.entries(extra.dei ?? {}).map(([name, facts]) => [name, units(facts, "shares")]));
-  const facts = parseCompanyFacts(JSON.stringify({ cik: 1234, entityName: "Example Corp", facts: { dei, "us-gaap": gaap } }));
+  const inUnit = (concepts: Record<string, Fact[]>, unit: string) => Object.fromEntries(Object.entries(concepts).map(([name, facts]) => [name, { [unit]: facts }]));
+  const facts = companyFacts({ dei: inUnit(extra.dei ?? {}, "shares"), "us-gaap": inUnit({ Revenues: revenue(), ...usGaap }, "USD") });
   return deriveFinancials(facts, deriveEarningsBase(facts));
 }
 
 function find(periods: FinancialPeriod[], start: string, end: string, ttm = false): FinancialPeriod {
-  const p = periods.find((x) => x.period_start === start && x.period_end === end && (x.ttm !== null) === ttm);
-  if (!p) throw new Error(`no ${ttm ? "TTM " : ""}row ${start}..${end} among ${periods.map((x) => `${x.period_start}..${x.period_end}`).join(", ")}`);
-  return p;
+  return findRow(periods, start, end, (x) => (x.ttm !== null) === ttm);
 }
 
 describe("cash flows filed year to date", () => {

@@ -6,8 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LATEST } from "../../schemas/earnings-history.ts";
 import { financialAsOf } from "../../schemas/financials-history.ts";
-import type { FinancialPeriod } from "../../schemas/financials.ts";
-import { calendars, modelYears, mulberry, shuffle, sum, tenKFiled, type ModelYear } from "../../test/_model-company.ts";
+import { calendars, modelYears, mulberry, only, shuffle, sum, tenKFiled, type ModelYear } from "../../test/_model-company.ts";
 import { parseCompanyFacts, type EdgarFact as Fact } from "../parse/companyfacts.ts";
 import { deriveEarningsBase } from "./earnings.ts";
 import { checkFinancials } from "./financial-invariants.ts";
@@ -159,10 +158,4 @@ function companyFacts(model: ModelYear[], statements: Statements[], disturb: Dis
   const random = mulberry(disturb.seed);
   const usGaap = Object.fromEntries(Object.entries(facts).map(([name, list]) => [name, { units: { USD: shuffle(list, random) } }]));
   return { cik: 1234, entityName: "Model Co", facts: { "us-gaap": usGaap } };
-}
-
-function only(periods: FinancialPeriod[], test: (p: FinancialPeriod) => boolean): FinancialPeriod {
-  const found = periods.filter(test);
-  expect(found, `one row (of ${periods.map((p) => `${p.period_start}..${p.period_end}`).join(", ")})`).toHaveLength(1);
-  return found[0]!;
 }

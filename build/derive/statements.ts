@@ -1,10 +1,9 @@
 // Company facts → the financial statements (issue 18): the earnings' income statement and, on the same periods, fiscal
 // calendar and rules (period identity, one concept and vintage per fiscal year, scale checks), the balance sheet at
 // each period end and cash flows as discrete quarters; TTM rows in ttm.ts. Pure, like earnings.ts.
-import type { EarningsPeriod, FiscalQuarter } from "../../schemas/earnings.ts";
-import type { PeriodHistory } from "../../schemas/earnings-history.ts";
+import type { FiscalQuarter } from "../../schemas/earnings.ts";
 import { LATEST } from "../../schemas/earnings-history.ts";
-import { financialAsOf, type FinancialPeriodHistory, type FinancialReconciliationState } from "../../schemas/financials-history.ts";
+import { financialAsOf, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
 import {
   BALANCE_METRICS,
   CASH_FLOW_METRICS,
@@ -15,22 +14,21 @@ import {
   type StatementHistoryEntry,
 } from "../../schemas/financials.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
-import { METRIC_CONCEPTS } from "./concepts.ts";
 import type { EarningsBase } from "./earnings.ts";
-import type { FiscalCalendar, PeriodLabel } from "./fiscal-calendar.ts";
+import type { FiscalCalendar } from "./fiscal-calendar.ts";
 import { checkFinancials } from "./financial-invariants.ts";
-import { fromHistory, scaleExceptions, toHistoryEntry } from "./history.ts";
+import { scaleExceptions, toHistoryEntry } from "./history.ts";
 import { ANNUAL_FORM, observe, PERIODIC_FORM, type Filing } from "./observations.ts";
 import { mergeInstants, mergeSpans, SAME_PERIOD_DAYS, type Period } from "./period-identity.ts";
-import { calendarFrame, dayNumber, durationDays, type Months } from "./periods.ts";
-import { planLastQuarter, quarterTimeline } from "./quarters.ts";
-import { reconcileTimeline } from "./reconcile.ts";
+import { dayNumber } from "./periods.ts";
+import { fillQuarter, planLastQuarter } from "./quarters.ts";
+import { reconcileYear } from "./reconcile.ts";
 import { correctScales, type ScalePeriod } from "./scale.ts";
 import { BALANCE_SERIES, CASH_FLOW_SERIES, SHARES_OUTSTANDING, SHARES_OUTSTANDING_CONCEPT, type StatementSpec } from "./statement-concepts.ts";
 import { filedStatementValues } from "./statement-values.ts";
 import { ADDITIVE, FLOWS, freeCashFlow, fromEarnings, newRow, type Row } from "./statement-rows.ts";
 import { deriveTtm } from "./ttm.ts";
-import { computedEntry, computedTimeline, servedTimelines, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
+import { computedEntry, computedTimeline, serveYear, type Entry, type FiledValue } from "./vintage.ts";
 
 /** The financials document's content: rows newest first, and each row's history (aligned). */
 export interface FinancialsSeries {
@@ -43,6 +41,8 @@ const STATEMENT_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW
 /** Balance series checked for scale, steady ones first; shares outstanding (the cover count) among them. */
 const BALANCE_CHECKED: Readonly<Record<string, StatementSpec>> = { ...BALANCE_SERIES, shares_outstanding: SHARES_OUTSTANDING };
 const BALANCE_ORDER = ["shares_outstanding", "total_assets", "total_liabilities", "cash", "equity", "debt_current", "debt_noncurrent"];
+/** The balance metrics served from filed values (total debt is then their sum). */
+const SERVED_BALANCE = BALANCE_METRICS.filter((name) => name !== "total_debt");
 /**
  * The statements of a company whose earnings are `base` (derived first: the periods, the calendar and the currency are
  * theirs, so the income statement here is the earnings' own). Rows newest first; fiscal years' TTM rows included.
@@ -59,7 +59,7 @@ export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): Finan
     rows.push(...created);
   }
   for (const r of rows) addFreeCashFlow(r);
-  for (const group of years.values()) reconcileYear(group);
+  for (const group of years.values()) markReconciliation(group);
   balanceSheets(rows, facts, observed, base);
   return assemble([...rows, ...deriveTtm(rows, years)]);
 }
@@ -116,16 +116,7 @@ function byFiscalYear(rows: readonly Row[]): Map<number, Row[]> {
  * stands). A year-to-date value is never served as a quarter. Returns the quarters no earnings row had.
  */
 function cashFlowYear(group: Row[], calendar: FiscalCalendar): Row[] {
-  const concepts: Partial<Record<string, ConceptChoice[]>> = {};
-  for (const name of FLOWS) {
-    const periods = group.map((r) => ({ filed: r.flows.get(name) ?? [], year: r.months === 12 }));
-    if (periods.every((p) => p.filed.length === 0)) continue;
-    const served = servedTimelines(periods);
-    group.forEach((r, i) => {
-      if (served.timelines[i]!.length) r.timelines[name] = served.timelines[i]!;
-    });
-    concepts[name] = served.concepts;
-  }
+  const concepts = serveYear(group, FLOWS, (r) => r.flows, (r) => r.months === 12);
   if (Object.keys(concepts).length === 0) return [];
   const created: Row[] = [];
   for (const months of [6, 9, 12] as const) {
@@ -142,13 +133,7 @@ function cashFlowYear(group: Row[], calendar: FiscalCalendar): Row[] {
       if (!label || label.fiscalYear !== total.base.fiscal_year || label.fiscalQuarter !== quarter) continue;
       row = newRow(plan.start, plan.end, 3, label, true);
     }
-    for (const name of FLOWS) {
-      const whole = total.timelines[name];
-      if (!whole) continue;
-      const tilings = plan.tilings.map((t) => t.map((p) => p.timelines[name] ?? []));
-      const timeline = quarterTimeline(row.timelines[name] ?? [], whole, tilings, concepts[name] ?? []);
-      if (timeline.length) row.timelines[name] = timeline;
-    }
+    fillQuarter(row, total, plan, FLOWS, concepts);
     if (isNew && FLOWS.some((name) => row.timelines[name])) {
       group.push(row);
       created.push(row);
@@ -166,20 +151,11 @@ function addFreeCashFlow(row: Row): void {
 }
 
 /** Whether a fiscal year's quarters add up to it, over time, for every additive income and cash-flow metric. */
-function reconcileYear(group: readonly Row[]): void {
+function markReconciliation(group: readonly Row[]): void {
   const year = group.find((r) => r.months === 12 && r.base.fiscal_quarter === "FY");
   const quarters = (["Q1", "Q2", "Q3", "Q4"] as const).map((q) => group.find((r) => r.months === 3 && r.base.fiscal_quarter === q));
-  if (!year || quarters.some((q) => !q)) return;
-  const additive = (r: Row) => {
-    const out: Record<string, Entry[]> = {};
-    for (const name of ADDITIVE) if (r.timelines[name]) out[name] = r.timelines[name]!;
-    return out;
-  };
-  year.reconciliation = reconcileTimeline(additive(year), quarters.map((q) => additive(q!))).map((v) => ({
-    from: v.from,
-    reconciled: v.reconciled,
-    reconciliation: v.misses.map((m) => ({ metric: m.series as FinancialMetricName, quarters_sum: m.quarters_sum, year_value: m.year_value, difference: m.difference })),
-  }));
+  const states = year && reconcileYear(year, quarters, ADDITIVE);
+  if (states) year.reconciliation = states;
 }
 
 /** A balance sheet date under derivation: each filing's value per series, then the served timelines. */
@@ -205,25 +181,17 @@ function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: P
   correctScales(scaled, BALANCE_CHECKED, BALANCE_ORDER, (period, series, value) =>
     series === "total_assets" ? (period.values.get("_liabilities_and_equity")?.find((v) => v.accn === value.accn)?.value ?? null) : null,
   );
-  const years = new Map<number, { point: Point; yearEnd: boolean }[]>();
+  const years = new Map<number, Point[]>();
+  const yearEnds = new Set<Point>();
   for (const point of points) {
     const at = base.calendar.locate(point.date);
     if (!at) continue;
-    const yearEnd = at.quarter === 4 && Math.abs(dayNumber(point.date) - dayNumber(at.year.end)) <= SAME_PERIOD_DAYS;
+    if (at.quarter === 4 && Math.abs(dayNumber(point.date) - dayNumber(at.year.end)) <= SAME_PERIOD_DAYS) yearEnds.add(point);
     const group = years.get(at.year.label) ?? [];
-    group.push({ point, yearEnd });
+    group.push(point);
     years.set(at.year.label, group);
   }
-  for (const group of years.values()) {
-    for (const name of BALANCE_METRICS) {
-      if (name === "total_debt") continue;
-      const periods = group.map((g) => ({ filed: g.point.values.get(name) ?? [], year: g.yearEnd }));
-      if (periods.every((p) => p.filed.length === 0)) continue;
-      servedTimelines(periods).timelines.forEach((timeline, i) => {
-        if (timeline.length) group[i]!.point.timelines[name] = timeline;
-      });
-    }
-  }
+  for (const group of years.values()) serveYear(group, SERVED_BALANCE, (p) => p.values, (p) => yearEnds.has(p));
   for (const point of points) totalDebt(point);
   const byDate = points.map((p) => ({ p, day: dayNumber(p.date) }));
   for (const row of rows) {

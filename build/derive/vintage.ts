@@ -94,6 +94,35 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
   return { timelines, concepts };
 }
 
+/** A period of a fiscal year as `serveYear` reads and fills it: each filing's values per series, its served timelines. */
+export interface YearMember<N extends string> {
+  timelines: Partial<Record<N, Entry[]>>;
+}
+
+/**
+ * Every series of one fiscal year's periods served (servedTimelines): each period's timeline set on it, and per series
+ * the concept the year uses over time. Once for the year, series by series — for the earnings, the cash flows and the
+ * balance sheet alike.
+ */
+export function serveYear<N extends string, P extends YearMember<N>>(
+  periods: readonly P[],
+  names: readonly N[],
+  filed: (period: P) => ReadonlyMap<string, readonly FiledValue[]>,
+  isYear: (period: P) => boolean,
+): Partial<Record<N, ConceptChoice[]>> {
+  const concepts: Partial<Record<N, ConceptChoice[]>> = {};
+  for (const name of names) {
+    const year = periods.map((p) => ({ filed: filed(p).get(name) ?? [], year: isYear(p) }));
+    if (year.every((p) => p.filed.length === 0)) continue;
+    const served = servedTimelines(year);
+    periods.forEach((p, i) => {
+      if (served.timelines[i]!.length) p.timelines[name] = served.timelines[i]!;
+    });
+    concepts[name] = served.concepts;
+  }
+  return concepts;
+}
+
 /**
  * A value computed from others (Q4 = fiscal year − nine months; for statements, a quarter from two year-to-date
  * figures) over time. At every change of an input the parts in effect are paired with the total of the SAME vintage:
