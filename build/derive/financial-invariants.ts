@@ -43,7 +43,16 @@ export interface FinancialViolation {
  */
 export function checkFinancials(rows: FinancialPeriod[], mark = false): FinancialViolation[] {
   const periods = rows.map((r, i) => ({ r, i })).filter(({ r }) => r.ttm === null);
-  const views: SeriesRow[] = periods.map(({ r }) => ({ ...r, metrics: { ...r.income, ...r.balance, ...r.cash_flow } as SeriesRow["metrics"] }));
+  const views: SeriesRow[] = periods.map(({ r }) => ({
+    fiscal_year: r.fiscal_year,
+    fiscal_quarter: r.fiscal_quarter,
+    months: r.months,
+    period_start: r.period_start,
+    period_end: r.period_end,
+    reconciled: r.reconciled,
+    exceptions: r.exceptions,
+    metrics: { ...r.income, ...r.balance, ...r.cash_flow } as SeriesRow["metrics"],
+  }));
   const found: FinancialViolation[] = checkInvariants(views, SPECS).map((v) => ({
     ...v,
     rows: v.rows.map((k) => periods[k]!.i),

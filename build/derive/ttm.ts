@@ -198,12 +198,12 @@ function sum(current: (Entry | null)[]): Entry | null {
   if (current.some((e) => !e) || current.some((e) => e!.unit !== current[0]!.unit)) return null;
   const entries = current as Entry[];
   let value = 0;
-  let concept = entries[0]!.concept;
+  const concepts: string[] = [];
   for (const e of entries) {
     value += e.value;
-    if (!concept.split("+").includes(e.concept)) concept += `+${e.concept}`;
+    if (!concepts.includes(e.concept)) concepts.push(e.concept);
   }
-  return computedEntry(entries, value, concept);
+  return computedEntry(entries, value, concepts.length === 1 ? concepts[0]! : concepts.join("+"));
 }
 
 function label(r: Row): string {
