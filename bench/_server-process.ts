@@ -4,11 +4,16 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
+/** The MCP benchmark's call: the gateway benchmark's question (AAPL's 20 latest filings) as a tools/call. */
+export const MCP_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_latest_filings", arguments: { ticker: "AAPL", limit: 20 } } });
+
 /** What the server process serves. */
 export interface Targets {
   paid: string;
   probe: string;
   h3: string;
+  /** h3's ceiling for the MCP call: body read, the gateway's own reply returned. */
+  h3Mcp: string;
   node: string;
   key: string;
   bytes: number;
@@ -20,12 +25,14 @@ export interface ServerProcess {
   pid: number;
   /** Resident set size of the server process, in MB (from /proc). */
   rssMb(): number;
+  /** CPU time the server process has used so far (user + system), in ms (from /proc). */
+  cpuMs(): number;
   stop(): void;
 }
 
-/** Spawns the bench servers and waits for their first line. */
-export async function startServers(): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["bench/_gateway-server.ts"], { stdio: ["ignore", "pipe", "inherit"] });
+/** Spawns the bench servers (with `env` added to the gateway's environment) and waits for their first line. */
+export async function startServers(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["bench/_gateway-server.ts"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
@@ -34,6 +41,11 @@ export async function startServers(): Promise<ServerProcess> {
     targets: JSON.parse(first) as Targets,
     pid: child.pid!,
     rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
+    cpuMs: () => {
+      // Fields 14 and 15 of /proc/PID/stat (after the parenthesised name): utime and stime, in clock ticks (100 a second).
+      const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
     stop: () => void child.kill("SIGKILL"), // srvx waits for keep-alive connections on SIGTERM
   };
 }

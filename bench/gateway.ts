@@ -2,8 +2,8 @@
 // bytes (h3's own ceiling) and bare node:http, servers in a child process, 50 connections. This machine's
 // speed drifts (CPU stolen by neighbours comes and goes within seconds), so the targets take turns in short
 // slices, cycle after cycle, and each ratio is the median of the ratios measured within one cycle.
-import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { loadAverage, median, round2, stealMeter } from "./_stats.ts";
 import { flag, startServers, type Targets } from "./_server-process.ts";
 
 interface Slice {
@@ -49,6 +49,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       seconds,
       body_bytes: servers.targets.bytes,
       cpu_stolen_pct: stolen(),
+      load_average: loadAverage(),
       paid_key: summary("paid"),
       probe: summary("probe"),
       h3_ceiling: summary("h3"),
@@ -65,31 +66,4 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 /** The paid route and both baselines get the very same request: path, query and key; /probe is free. */
 function target(targets: Targets, name: Name): { url: string; headers: Record<string, string> } {
   return { url: targets[name], headers: name === "probe" ? {} : { authorization: `Bearer ${targets.key}` } };
-}
-
-/** Share of CPU time the hypervisor gave to others since the call (Linux's /proc/stat steal), in percent. */
-function stealMeter(): () => number | null {
-  const read = () => {
-    try {
-      const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-      return { steal: fields[7] ?? 0, total: fields.reduce((a, b) => a + b, 0) };
-    } catch {
-      return null;
-    }
-  };
-  const start = read();
-  return () => {
-    const end = read();
-    return start && end && end.total > start.total ? round2((100 * (end.steal - start.steal)) / (end.total - start.total)) : null;
-  };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
 }

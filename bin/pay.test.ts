@@ -25,9 +25,9 @@ describeEdgar("npm run pay", () => {
   afterAll(() => started?.close());
 
   /** Runs the CLI; returns its exit code, its report line (stderr) and the body (stdout), and what the payer spent. */
-  async function pay(path: string, env: Record<string, string> = {}) {
+  async function pay(path: string, env: Record<string, string> = {}, tool: string[] = []) {
     const before = ledger.balanceOf(PAYER);
-    const run = promisify(execFile)(process.execPath, ["bin/pay.ts", ...(path ? [`${base}${path}`] : [])], { env: { ...process.env, ...env } });
+    const run = promisify(execFile)(process.execPath, ["bin/pay.ts", ...(path ? [`${base}${path}`] : []), ...tool], { env: { ...process.env, ...env } });
     const { stdout, stderr, code } = await run.then(
       (r) => ({ ...r, code: 0 }),
       (e: { stdout: string; stderr: string; code: number }) => e,
@@ -67,6 +67,19 @@ describeEdgar("npm run pay", () => {
     expect(broke).toMatchObject({ code: 1, spent: 0n });
     expect(broke.line).toMatch(/^refused: HTTP 402 payment_required — .*; the signed payment was not settled$/);
     expect(broke.line).not.toMatch(/paid/i);
+  });
+
+  it("over MCP (the SDK client, tools listed first): paid with the receipt from _meta; refused before any payment", async () => {
+    const paid = await pay("/mcp", {}, ["get_earnings_summary", '{"ticker":"WMT","period":"FY2024"}']);
+    expect(paid).toMatchObject({ code: 0, spent: 20_000n });
+    expect(paid.line).toMatch(new RegExp(`^paid: tool result, \\$0\\.02 USDC .* by ${PAYER} .*; receipt: \\{"success":true`));
+    expect(JSON.parse(paid.body).data.length).toBeGreaterThan(0);
+    const uncovered = await pay("/mcp", {}, ["get_earnings_summary", '{"ticker":"MSFT"}']);
+    expect(uncovered).toMatchObject({ code: 1, spent: 0n });
+    expect(uncovered.line).toMatch(/^refused: tool error ticker_not_covered — MSFT/);
+    const broke = await pay("/mcp", { PAYER_PRIVATE_KEY: ANVIL_KEYS.stranger }, ["get_latest_filings", '{"ticker":"AAPL"}']);
+    expect(broke).toMatchObject({ code: 1, spent: 0n });
+    expect(broke.line).toMatch(/^refused: tool error payment_required — .*; the signed payment was not settled$/);
   });
 
   it("without a URL: usage, exit 2; an unreachable service: failed, exit 1", async () => {

@@ -1,31 +1,45 @@
-// `npm run pay -- URL`: a real x402 v2 buyer for trying the paid flow, which says what happened — paid (with the
-// receipt), not charged (an empty answer, or no payment asked), or refused (status and error code). It signs with
-// PAYER_PRIVATE_KEY, or with a public test key (anvil #0) that only dev mode's in-memory test USDC accepts.
+// `npm run pay -- URL` (an HTTP endpoint) or `npm run pay -- URL/mcp TOOL '{"ticker":"AAPL"}'` (an MCP tool): a real
+// x402 v2 buyer for trying the paid flow, which says what happened — paid (with the receipt), not charged (an empty
+// answer, or no payment asked), or refused (status and error code). It signs with PAYER_PRIVATE_KEY, or with a public
+// test key (anvil #0) that only dev mode's in-memory test USDC accepts; PAYMENT_ID names the payment (retries are free).
 import { pathToFileURL } from "node:url";
-import { x402Client } from "@x402/core/client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { decodePaymentResponseHeader, decodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
-import { NETWORK, USDC_BASE, USDC_DECIMALS } from "../schemas/api.ts";
+import { USDC_BASE, USDC_DECIMALS } from "../schemas/api.ts";
+import { paymentRequiredOf, payer } from "./x402-buyer.ts";
 
 const ANVIL_TEST_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
-const USAGE = 'usage: npm run pay -- "http://127.0.0.1:3000/earnings/summary?ticker=AAPL"';
+const USAGE = [
+  'usage: npm run pay -- "http://127.0.0.1:3000/earnings/summary?ticker=AAPL"',
+  "       npm run pay -- http://127.0.0.1:3000/mcp get_earnings_summary '{\"ticker\":\"AAPL\"}'",
+].join("\n");
 
 /** What one paid request came to. */
 export interface PayOutcome {
   kind: "paid" | "not_charged" | "refused" | "failed";
   /** One line for a person: the outcome, the status, and the receipt or error code. */
   line: string;
-  /** The response body, as served. */
+  /** The response body (HTTP) or the tool result's content (MCP), as served. */
   body: string;
+}
+
+/** A settlement receipt as the service sends it (PAYMENT-RESPONSE, or `_meta["x402/payment-response"]`). */
+interface Receipt {
+  success?: boolean;
+  transaction?: string;
+  network?: string;
+  payer?: string;
+  errorReason?: string;
 }
 
 /** Requests `url`, paying a 402 with x402, and tells what happened. */
 export async function pay(url: string, env: NodeJS.ProcessEnv = process.env): Promise<PayOutcome> {
-  const account = privateKeyToAccount((env.PAYER_PRIVATE_KEY ?? ANVIL_TEST_KEY) as `0x${string}`);
-  const who = `${account.address}${env.PAYER_PRIVATE_KEY ? "" : " (public test key: dev mode only)"}`;
+  const { buyer, who } = signer(env);
   let signed: PaymentPayload | null = null;
   // The wrapper hides whether it signed: watch the requests it sends for a PAYMENT-SIGNATURE.
   const watching: typeof fetch = async (input, init) => {
@@ -36,22 +50,53 @@ export async function pay(url: string, env: NodeJS.ProcessEnv = process.env): Pr
   };
   let res: Response;
   try {
-    res = await wrapFetchWithPayment(watching, new x402Client().register(NETWORK, new ExactEvmScheme(account)))(url);
+    res = await wrapFetchWithPayment(watching, buyer)(url);
   } catch (error) {
     return { kind: "failed", line: `failed: ${url}: ${(error as Error).message}`, body: "" };
   }
   const body = await res.text();
-  const payment = signed as PaymentPayload | null;
-  const receipt = res.headers.get("payment-response");
-  const settled = receipt ? (decodePaymentResponseHeader(receipt) as { success?: boolean; transaction?: string; network?: string; payer?: string; errorReason?: string }) : null;
-  const unsettled = payment ? "; the signed payment was not settled" : "";
-  if (!res.ok) return { kind: "refused", line: `refused: HTTP ${res.status} ${errorOf(body)}${settled?.errorReason ? ` (${settled.errorReason})` : ""}${unsettled}`, body };
-  if (settled?.success && payment) {
-    return { kind: "paid", line: `paid: HTTP ${res.status}, ${price(payment)} by ${who}; receipt: ${JSON.stringify(settled)}`, body };
+  const header = res.headers.get("payment-response");
+  const receipt = header ? (decodePaymentResponseHeader(header) as Receipt) : null;
+  const refusal = res.ok ? null : `HTTP ${res.status} ${errorOf(body)}`;
+  return outcome(`HTTP ${res.status}`, refusal, signed, receipt, rowsOf(body), body, who);
+}
+
+/** Calls an MCP tool as an agent does (the SDK's Client, tools listed first), paying when asked; tells what happened. */
+export async function payTool(url: string, tool: string, args: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Promise<PayOutcome> {
+  const { buyer, who } = signer(env);
+  const client = new Client({ name: "filing-data-buyer", version: "1.0.0" });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.listTools();
+    let result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+    const required = paymentRequiredOf(result);
+    const signed = required ? await buyer.createPaymentPayload(required) : null;
+    if (signed) result = (await client.callTool({ name: tool, arguments: args, _meta: { "x402/payment": signed } })) as CallToolResult;
+    const receipt = (result._meta?.["x402/payment-response"] ?? null) as Receipt | null;
+    const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+    const body = result.isError ? text : JSON.stringify(result.structuredContent);
+    const refusal = result.isError ? `tool error ${toolErrorOf(result)}` : null;
+    return outcome("tool result", refusal, signed, receipt, rowsOf(body), body, who);
+  } catch (error) {
+    return { kind: "failed", line: `failed: ${url} ${tool}: ${(error as Error).message}`, body: "" };
+  } finally {
+    await client.close();
   }
-  const rows = rowsOf(body);
-  if (payment) return { kind: "not_charged", line: `not charged: HTTP ${res.status}, ${rows === 0 ? "an empty answer (0 rows)" : "no settlement receipt"}${unsettled}`, body };
-  return { kind: "not_charged", line: `not charged: HTTP ${res.status}, no payment was asked (a free endpoint, or an API key)`, body };
+}
+
+/** The one reading of a paid call for both transports: refused, paid (settled), or not charged (and why). */
+function outcome(status: string, refusal: string | null, signed: PaymentPayload | null, receipt: Receipt | null, rows: number | null, body: string, who: string): PayOutcome {
+  const unsettled = signed ? "; the signed payment was not settled" : "";
+  if (refusal) return { kind: "refused", line: `refused: ${refusal}${receipt?.errorReason ? ` (${receipt.errorReason})` : ""}${unsettled}`, body };
+  if (receipt?.success && signed) return { kind: "paid", line: `paid: ${status}, ${price(signed)} by ${who}; receipt: ${JSON.stringify(receipt)}`, body };
+  if (signed) return { kind: "not_charged", line: `not charged: ${status}, ${rows === 0 ? "an empty answer (0 rows)" : "no settlement receipt"}${unsettled}`, body };
+  return { kind: "not_charged", line: `not charged: ${status}, no payment was asked (a free endpoint, or an API key)`, body };
+}
+
+function signer(env: NodeJS.ProcessEnv): { buyer: ReturnType<typeof payer>; who: string } {
+  const key = (env.PAYER_PRIVATE_KEY ?? ANVIL_TEST_KEY) as `0x${string}`;
+  const who = `${privateKeyToAccount(key).address}${env.PAYER_PRIVATE_KEY ? "" : " (public test key: dev mode only)"}`;
+  return { buyer: payer(key, env.PAYMENT_ID), who };
 }
 
 /** "$0.02 USDC (20000 atomic units) to 0x… on eip155:8453", from the requirements the payment signed. */
@@ -72,6 +117,15 @@ function errorOf(body: string): string {
   return `(not the service's error body: ${JSON.stringify(body.slice(0, 80))})`;
 }
 
+/** A tool error's code and message: its error body, or what a payment request says (the PaymentRequired's `error`). */
+function toolErrorOf(result: CallToolResult): string {
+  const texts = result.content.flatMap((c) => (c.type === "text" ? [c.text] : []));
+  const body = texts.map(errorOf).find((line) => !line.startsWith("("));
+  if (body) return body;
+  const required = paymentRequiredOf(result);
+  return required ? `payment_required — ${required.error ?? "payment required"}` : errorOf(texts[0] ?? "");
+}
+
 function rowsOf(body: string): number | null {
   try {
     const { data } = JSON.parse(body) as { data?: unknown };
@@ -82,13 +136,13 @@ function rowsOf(body: string): number | null {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const url = process.argv[2];
+  const [url, tool, args] = process.argv.slice(2);
   if (!url) {
     console.error(USAGE);
     process.exit(2);
   }
-  const outcome = await pay(url);
-  console.error(outcome.line);
-  if (outcome.body) console.log(outcome.body);
-  process.exitCode = outcome.kind === "refused" || outcome.kind === "failed" ? 1 : 0;
+  const result = tool ? await payTool(url, tool, JSON.parse(args ?? "{}") as Record<string, unknown>) : await pay(url);
+  console.error(result.line);
+  if (result.body) console.log(result.body);
+  process.exitCode = result.kind === "refused" || result.kind === "failed" ? 1 : 0;
 }

@@ -42,10 +42,11 @@ export interface AuditReport {
 
 /**
  * Checks that current.json names a complete snapshot: a manifest, and for every covered ticker its documents, each
- * valid against its schema, with as many rows as the manifest counts and endpoints that match; and no documents for a
- * ticker that is not covered. Earnings and financials documents also pass their series invariants (seriesFindings): a
- * broken one is a finding, a marked exception a warning (`--strict` fails on it). A ticker carried from a snapshot
- * published before the financials existed (its manifest entry does not name /financials) is not asked for them.
+ * valid against its schema, with as many rows as the manifest counts and endpoints that match; no documents for a
+ * ticker that is not covered; and no company failed on malformed EDGAR input. Earnings and financials documents also
+ * pass their series invariants (earningsFindings, financialsFindings): a broken one is a finding, a marked exception a
+ * warning (`--strict` fails on it). A ticker carried from a snapshot published before the financials existed (its
+ * manifest entry does not name /financials) is not asked for them.
  */
 export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
   let published;
@@ -83,6 +84,11 @@ export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
       if (doc.data.length !== expected) findings.push(`${ticker}: ${kind}.json has ${doc.data.length} rows, the manifest counts ${expected}`);
       if (kind === "earnings") earningsFindings(ticker, doc as EarningsDocument, entry, findings, warnings);
       if (kind === "financials") financialsFindings(ticker, doc as FinancialsDocument, entry, findings, warnings);
+    }
+    // Malformed input is a finding even when earlier documents were kept: EDGAR never produces it, so someone must look.
+    if (entry.input_defect) {
+      const served = entry.covered ? `serves documents from ${entry.documents_from ?? "an earlier build"}` : "not covered";
+      findings.push(`${ticker}: ${entry.input_defect.file}: ${entry.input_defect.defect} (the company failed in ${manifest.build_id}; ${served})`);
     }
     if (entry.covered) covered++;
     const builtAt = entry.freshness.built_at;

@@ -39,8 +39,8 @@ describe("compute errors cross threads with their type and message", () => {
     const error = await threads.facts("<html>Traffic Limit</html>", 1234, ORIGIN).catch((e: Error) => e);
     expect(error).toBeInstanceOf(EdgarParseError);
     expect(error).not.toBeInstanceOf(NoXbrlHistoryError);
-    expect((error as EdgarParseError).message).toMatch(/^CIK 1234: not valid JSON/);
-    expect((error as EdgarParseError).subject).toEqual({ cik: 1234 });
+    expect((error as EdgarParseError).message).toMatch(/^CIK 1234, api\/xbrl\/companyfacts\/CIK0000001234\.json: not valid JSON/);
+    expect((error as EdgarParseError).subject).toEqual({ cik: 1234, path: "api/xbrl/companyfacts/CIK0000001234.json" });
   });
 
   it("facts without a financial taxonomy → NoXbrlHistoryError", async () => {

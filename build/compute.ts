@@ -3,7 +3,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { encodeDocument, factsDocuments, filingsDocument } from "./documents.ts";
-import { EdgarParseError, NoXbrlHistoryError, type ParseSubject } from "./errors.ts";
+import { EdgarParseError, MalformedInputError, NoXbrlHistoryError, type ParseSubject } from "./errors.ts";
 
 /** The steps themselves (documents.ts); the worker thread serves exactly these. */
 const STEPS = { facts: factsDocuments, filings: filingsDocument, encode: encodeDocument } as const;
@@ -49,16 +49,19 @@ interface WireError {
   name: string;
   message: string;
   subject?: ParseSubject;
+  defect?: string;
 }
 
 /** Turns a thrown error into what crosses the thread boundary. */
 export function toWire(error: unknown): WireError {
+  if (error instanceof MalformedInputError) return { name: error.name, message: error.message, subject: error.subject, defect: error.defect };
   if (error instanceof EdgarParseError) return { name: error.name, message: error.message, subject: error.subject };
   return { name: "Error", message: error instanceof Error ? error.message : String(error) };
 }
 
 /** Rebuilds the parser's typed error on the main thread, message unchanged, so callers can tell them apart. */
 function fromWire(wire: WireError): Error {
+  if (wire.name === "MalformedInputError") return new MalformedInputError(wire.subject ?? {}, wire.defect ?? wire.message);
   const Kind = wire.name === "NoXbrlHistoryError" ? NoXbrlHistoryError : wire.name === "EdgarParseError" ? EdgarParseError : null;
   const error = Kind ? new Kind(wire.subject ?? {}, "") : new Error();
   error.message = wire.message;

@@ -12,6 +12,7 @@ import { deriveFinancials } from "./derive/statements.ts";
 import { INSIDER_FORMS } from "./form4s.ts";
 import { parseCompanyFacts } from "./parse/companyfacts.ts";
 import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "./parse/submissions.ts";
+import { companyFactsPath, submissionsPagePath, submissionsPath } from "./sources/paths.ts";
 
 /** Where a document's data came from and when it was built (the rest of its meta comes from the data). */
 export interface DocumentOrigin {
@@ -64,7 +65,7 @@ export interface FilingsResult {
  * (issue 14 "Point in time"). The statements build on the earnings' periods and calendar (one derivation for both).
  */
 export function factsDocuments(text: string, cik: number, origin: DocumentOrigin): FactsResult {
-  const facts = parseCompanyFacts(text, { cik });
+  const facts = parseCompanyFacts(text, { cik, path: companyFactsPath(cik) });
   const base = deriveEarningsBase(facts);
   const { periods, history } = base.series;
   const exceptions = countExceptions(periods);
@@ -101,10 +102,10 @@ export function filingsDocument(
   older: { form4Since: string; pages: { name: string; text: string }[] | null },
   origin: DocumentOrigin,
 ): FilingsResult | PagesNeeded {
-  const main = parseSubmissions(text, { cik });
+  const main = parseSubmissions(text, { cik, path: submissionsPath(cik) });
   const wanted = main.olderPages.filter((p) => p.filingTo === null || p.filingTo >= older.form4Since).map((p) => p.name);
   if (older.pages === null && wanted.length) return { need_pages: wanted };
-  const pages = (older.pages ?? []).map((p) => parseSubmissionsPage(p.text, cik, { path: p.name }));
+  const pages = (older.pages ?? []).map((p) => parseSubmissionsPage(p.text, cik, { path: submissionsPagePath(p.name) }));
   const filings = pages.length ? mergeFilings(main.filings, ...pages) : main.filings;
   const meta = { ...origin, source_accession: filings[0]?.accession_number ?? null, filed_at: filings[0]?.filed_at ?? null };
   return {

@@ -17,6 +17,22 @@ export class EdgarParseError extends Error {
   }
 }
 
+/**
+ * EDGAR input with a defect EDGAR does not produce — a duplicate key or element, bytes that are not UTF-8, an
+ * impossible or reversed date, nesting deeper than EDGAR's — which a lenient reader would turn silently into other
+ * data (a repeated key replaces the first). The company fails, keeps its previous documents, and the manifest and
+ * `audit` name the file and the defect.
+ */
+export class MalformedInputError extends EdgarParseError {
+  override readonly name = "MalformedInputError";
+  /** What is wrong, without the subject ("duplicate key \"us-gaap\" in facts"). */
+  readonly defect: string;
+  constructor(subject: ParseSubject, defect: string) {
+    super(subject, defect);
+    this.defect = defect;
+  }
+}
+
 /** A company facts file without us-gaap or ifrs-full facts: the company has no XBRL financial history. */
 export class NoXbrlHistoryError extends EdgarParseError {
   override readonly name = "NoXbrlHistoryError";

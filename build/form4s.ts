@@ -5,7 +5,7 @@ import type { FilingItem } from "../schemas/filing.ts";
 import { OwnershipFiling } from "../schemas/insider.ts";
 import { readJson, writeJson } from "../storage/json.ts";
 import { form4CacheKey } from "../storage/layout.ts";
-import { EdgarParseError } from "./errors.ts";
+import { EdgarParseError, MalformedInputError } from "./errors.ts";
 import type { DailyIndexRow } from "./parse/daily-index.ts";
 import { parseOwnershipXml } from "./parse/form4.ts";
 import { ownershipXmlFromSubmission } from "./parse/full-submission.ts";
@@ -42,7 +42,8 @@ export interface IncrementalForm4s {
 /**
  * Loads every Form 4 and 4/A filed on or after `since`: from the cache, else fetched. With `incremental`, the
  * fetch candidates are only the indexed ones and those filed after the last coverage; an indexed filing the
- * submissions do not list yet is read from its full submission text. Source errors other than 404 propagate.
+ * submissions do not list yet is read from its full submission text. Source errors other than 404 propagate, and
+ * so do MalformedInputErrors (a Form 4 with a duplicate element or an impossible date fails its company).
  */
 export async function loadForm4s(
   source: Source,
@@ -74,21 +75,23 @@ export async function loadForm4s(
       }
       if (after !== null && filing.filed_at <= after && !indexed.has(filing.accession)) return void out.not_retried!++;
       let xml: string;
+      let path: string;
       try {
-        xml = await fetchXml(source, cik, filing);
+        ({ xml, path } = await fetchXml(source, cik, filing));
       } catch (error) {
         if (error instanceof SourceNotFoundError || error instanceof NotXmlError) return void out.missing.push(filing.accession);
-        if (!(error instanceof EdgarParseError)) throw error;
+        if (!(error instanceof EdgarParseError) || error instanceof MalformedInputError) throw error;
         out.fetched++; // a full submission without ownership XML: fetched, and unreadable
         return void out.unreadable.push(filing.accession);
       }
       out.fetched++;
       try {
-        const parsed = parseOwnershipXml(xml, { accession: filing.accession, filedAt: filing.filed_at });
+        const parsed = parseOwnershipXml(xml, { accession: filing.accession, filedAt: filing.filed_at, path });
         await writeJson(storage, key, OwnershipFiling, parsed);
         out.filings.push(parsed);
       } catch (error) {
-        if (!(error instanceof EdgarParseError)) throw error;
+        // Not an ownership document is listed; a defect EDGAR never produces fails the company (errors.ts says why).
+        if (!(error instanceof EdgarParseError) || error instanceof MalformedInputError) throw error;
         out.unreadable.push(filing.accession);
       }
     }),
@@ -107,10 +110,11 @@ interface Wanted {
 
 class NotXmlError extends Error {}
 
-/** The raw XML by its primary document, or (named only by the index) out of the full submission text. */
-async function fetchXml(source: Source, cik: number, filing: Wanted): Promise<string> {
+/** The raw XML and its path: by its primary document, or (named only by the index) out of the full submission text. */
+async function fetchXml(source: Source, cik: number, filing: Wanted): Promise<{ xml: string; path: string }> {
   if (filing.primary === null) {
-    return ownershipXmlFromSubmission(await source.getText(fullSubmissionPath(cik, filing.accession)), { accession: filing.accession });
+    const path = fullSubmissionPath(cik, filing.accession);
+    return { xml: ownershipXmlFromSubmission(await source.getText(path), { accession: filing.accession }), path };
   }
   let path: string;
   try {
@@ -118,5 +122,5 @@ async function fetchXml(source: Source, cik: number, filing: Wanted): Promise<st
   } catch (error) {
     throw new NotXmlError((error as Error).message);
   }
-  return source.getText(path);
+  return { xml: await source.getText(path), path };
 }

@@ -8,6 +8,7 @@ import type { Storage } from "unstorage";
 import { normalizeTicker } from "../schemas/primitives.ts";
 import type { CoverageReason, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
 import { buildCompany, type CompanyOutcome } from "./company.ts";
+import { describeSubject, MalformedInputError } from "./errors.ts";
 import { defaultWorkers, openCompute } from "./compute.ts";
 import { readForm4Index, type Form4Index } from "./form4-index.ts";
 import type { Logger } from "../logging/log.ts";
@@ -101,7 +102,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
       [...byCik].map(([cik, tickers]) =>
         limit(async () => {
           const names = tickers.map((t) => t.ticker);
-          let outcome: CompanyOutcome | { kind: "failed"; error: string };
+          let outcome: CompanyOutcome | Failed;
           try {
             outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor }, cik);
             if (outcome.kind === "covered") {
@@ -110,6 +111,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
             }
           } catch (error) {
             outcome = { kind: "failed", error: (error as Error).message };
+            if (error instanceof MalformedInputError) outcome.input_defect = { file: error.subject.path ?? describeSubject(error.subject), defect: error.defect };
             log.log("warn", "company_failed", { cik, tickers: names, error: outcome.error });
           }
           for (const entry of tickers) entries[entry.ticker] = await manifestEntry(entry, outcome, writer, previous, summary);
@@ -146,20 +148,24 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     requests: source.stats.requests,
     form4_fetched: summary.form4_fetched,
     form4_index,
+    previous_build_id: previous?.pointer.build_id ?? null,
     tickers: sortKeys(entries),
   };
   await writer.publish(manifest);
   log.log("info", "published", { build_id: buildId, documents: writer.documentsWritten, requests: manifest.requests, form4_fetched: summary.form4_fetched, form4_index });
-  summary.pruned = await pruneSnapshots(storage, opts.retention ?? 4, new Set([buildId]));
+  summary.pruned = await pruneSnapshots(storage, opts.retention ?? 4, buildId, now());
   if (summary.pruned.length) log.log("info", "pruned", { snapshots: summary.pruned });
   summary.requests = source.stats.requests;
   summary.seconds = Math.round((now().getTime() - started.getTime()) / 100) / 10;
   return summary;
 }
 
+/** A company this build could not make: the error, and the file and defect when its input was malformed. */
+type Failed = { kind: "failed"; error: string; input_defect?: ManifestTicker["input_defect"] };
+
 async function manifestEntry(
   entry: TickerEntry,
-  outcome: CompanyOutcome | { kind: "failed"; error: string },
+  outcome: CompanyOutcome | Failed,
   writer: SnapshotWriter,
   previous: Published | null,
   summary: BuildSummary,
@@ -175,15 +181,19 @@ async function manifestEntry(
     return { ...base, covered: false, reason: outcome.reason, evidence: outcome.evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS };
   }
   summary.failed++;
+  const failure = { error: outcome.error, ...(outcome.input_defect ? { input_defect: outcome.input_defect } : {}) };
   // The source failed for this ticker: keep what the previous snapshot served (DESIGN "Storage and publishing").
   const before = previous?.manifest.tickers[entry.ticker];
   if (before?.covered && previous && (await writer.copyDocuments(entry.ticker, previous.pointer.build_id))) {
     summary.kept_previous++;
-    return { ...before, documents_from: before.documents_from ?? previous.pointer.build_id, error: outcome.error };
+    const { input_defect: _earlier, ...kept } = before;
+    return { ...kept, documents_from: before.documents_from ?? previous.pointer.build_id, ...failure };
   }
   summary.not_covered.source_failed = (summary.not_covered.source_failed ?? 0) + 1;
-  const evidence = "EDGAR could not be read for it in the latest build and no earlier documents exist; the next build tries again";
-  return { ...base, covered: false, reason: "source_failed", evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error: outcome.error };
+  const evidence = outcome.input_defect
+    ? `EDGAR's ${outcome.input_defect.file} was malformed in the latest build (${outcome.input_defect.defect}) and no earlier documents exist; the next build tries again`
+    : "EDGAR could not be read for it in the latest build and no earlier documents exist; the next build tries again";
+  return { ...base, covered: false, reason: "source_failed", evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, ...failure };
 }
 
 /**

@@ -91,7 +91,7 @@ describeEdgar("gateway over a real snapshot", () => {
     expect((await errorOf(missing)).code).toBe("not_found");
     const post = await gw.get("/filings/latest?ticker=AAPL", { method: "POST" });
     expect(post.status).toBe(405);
-    expect(post.headers.get("allow")).toBe("GET");
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
     expect((await errorOf(post)).code).toBe("method_not_allowed");
   });
 

@@ -1,34 +1,33 @@
 // The HTTP app: routes from the table, each request through one pipeline, read top to bottom —
 // method → parameters → coverage → payment → document → filter → envelope → settle (DESIGN "Gateway").
-import { H3, HTTPResponse, type H3Event } from "h3";
+import { getRequestIP, H3, HTTPResponse, type H3Event, type HTTPError } from "h3";
 import { FastResponse } from "srvx";
-import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES, type PaidRoute, type RouteEntry } from "../schemas/api.ts";
-import type { Meta } from "../schemas/envelope.ts";
+import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES, type PaidRoute } from "../schemas/api.ts";
 import type { Billing } from "./billing.ts";
-import { billingHandlers } from "./billing-routes.ts";
-import { ALLOW_ORIGIN, CORS_HEADERS, preflight, withCors } from "./cors.ts";
+import { billingHandlers, billingHeads } from "./billing-routes.ts";
+import { ALLOW_ORIGIN, preflight, withCors } from "./cors.ts";
 import { requireCoverage } from "./coverage.ts";
-import { paidAnswer, type PaidAnswer } from "./answer.ts";
-import { isoAt, isoNow } from "./clock.ts";
-import { envelopeOf } from "./envelope.ts";
-import type { FilterQuery } from "./filters.ts";
+import { paidAnswer } from "./answer.ts";
+import { isoAt } from "./clock.ts";
 import { ApiError, errorResponse } from "./errors.ts";
+import { freeAnswer, type FreeRoute } from "./free.ts";
+import { withoutBody } from "./head.ts";
 import { buildLlmsTxt } from "./llms.ts";
-import { handleMcp } from "./mcp.ts";
-import type { ToolPayments } from "./mcp-payment.ts";
+import { createMcpEndpoint } from "./mcp.ts";
 import { buildOpenApi } from "./openapi.ts";
+import { servePaid, type PaidQuery } from "./paid.ts";
 import { queryReader } from "./params.ts";
-import { PaymentResponse, type Payments } from "./payment.ts";
+import { PaymentRefusal, type PaymentCore } from "./payment/core.ts";
+import { httpCredentials, receiptHeaders, refusalResponse, trustedKey } from "./payment/http.ts";
 import type { ClientRateLimit } from "./rate-limit.ts";
-import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
 import type { EventLog, SnapshotStore } from "./snapshot.ts";
 import { tickersResponse } from "./tickers.ts";
 
 /** What the app needs; tests build it with real parts and no port. */
 export interface AppDeps {
   snapshots: SnapshotStore;
-  payments: Payments;
-  tools: ToolPayments;
+  /** The payment core (keys and x402), shared with the MCP tools. */
+  payments: PaymentCore;
   publicBaseUrl: string;
   /** Per-client limit on the free endpoints. */
   limiter: ClientRateLimit;
@@ -60,13 +59,8 @@ export function createApp(deps: AppDeps): H3 {
       if (length > MAX_URL_LENGTH) throw new ApiError("uri_too_long", `The URL's path and query are ${length} characters long.`);
     },
     onError: (error, event) => {
-      const cause = error.cause ?? error;
-      if (cause instanceof PaymentResponse) return cause.response;
-      if (cause instanceof ApiError) return errorResponse(cause);
-      if (error.status === 404) return errorResponse(new ApiError("not_found", `No endpoint at ${event.url.pathname.slice(0, 80)}.`));
-      if (error.status === 400) return errorResponse(new ApiError("invalid_parameter", "The request URL is malformed."));
-      deps.log("error", "unhandled", { path: event.url.pathname, error: String((cause as Error)?.stack ?? cause) });
-      return errorResponse(cause);
+      const response = errorAnswer(error, event);
+      return event.req.method === "HEAD" ? withoutBody(response) : response;
     },
   });
 
@@ -74,46 +68,73 @@ export function createApp(deps: AppDeps): H3 {
     const readQuery = queryReader(route.query);
     // Not async: the usual paid call is answered synchronously, and any other goes to h3 as its own promise.
     app.all(route.path, (event) => {
-      if (event.req.method === "OPTIONS") return preflight();
-      requireMethod(event, route);
-      return route.document ? paid(event, route, readQuery(event) as PaidQuery) : free(event, route, readQuery);
+      if (event.req.method !== route.method) return otherMethod(event, route);
+      return route.document ? paid(event, route, readQuery(event) as PaidQuery) : free(event, route as FreeRoute, readQuery);
     });
   }
   const [openapiRoute, llmsRoute] = DISCOVERY_ROUTES;
   app.all(openapiRoute.path, (event) => {
-    if (event.req.method === "OPTIONS") return preflight();
-    requireMethod(event, openapiRoute);
+    if (event.req.method !== openapiRoute.method) return otherMethod(event, openapiRoute);
     deps.limiter.take(event);
     return new HTTPResponse(openapi, { headers: { ...JSON_TYPE, "cache-control": "public, max-age=300" } });
   });
   app.all(llmsRoute.path, (event) => {
-    if (event.req.method === "OPTIONS") return preflight();
-    requireMethod(event, llmsRoute);
+    if (event.req.method !== llmsRoute.method) return otherMethod(event, llmsRoute);
     deps.limiter.take(event);
     return new HTTPResponse(llms, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300", ...ALLOW_ORIGIN } });
   });
   const billing = billingHandlers(deps.billing);
+  // The subscription pages answer HEAD themselves: a GET there creates a Checkout Session or shows a key once.
+  const billingHead = billingHeads(deps.billing);
   for (const route of SUBSCRIPTION_ROUTES) {
     app.all(route.path, async (event) => {
-      if (event.req.method === "OPTIONS") return preflight();
-      requireMethod(event, route);
+      const head = event.req.method === "HEAD" && billingHead[route.path as keyof typeof billingHead];
+      if (head) return withCors(await head(event));
+      if (event.req.method !== route.method) return otherMethod(event, route);
       return withCors(await billing[route.path](event));
     });
   }
-  app.all("/mcp", async (event) =>
-    event.req.method === "OPTIONS" ? preflight() : withCors(await handleMcp(event, { snapshots: deps.snapshots, tools: deps.tools })),
-  );
+  const mcp = createMcpEndpoint({ snapshots: deps.snapshots, payments: deps.payments, limiter: deps.limiter, log: deps.log });
+  app.all("/mcp", (event) => (event.req.method === "OPTIONS" ? preflight() : mcp(event)));
   return app;
 
-  async function free(event: H3Event, route: RouteEntry, readQuery: (event: H3Event) => { ticker?: string }): Promise<Response> {
+  function errorAnswer(error: HTTPError, event: H3Event): Response {
+    const cause = error.cause ?? error;
+    if (cause instanceof PaymentRefusal) return refusalResponse(cause);
+    if (cause instanceof ApiError) return errorResponse(cause);
+    if (error.status === 404) return errorResponse(new ApiError("not_found", `No endpoint at ${event.url.pathname.slice(0, 80)}.`));
+    if (error.status === 400) return errorResponse(new ApiError("invalid_parameter", "The request URL is malformed."));
+    deps.log("error", "unhandled", { path: event.url.pathname, error: String((cause as Error)?.stack ?? cause) });
+    return errorResponse(cause);
+  }
+
+  /** A method other than the route's own: the preflight, HEAD where GET is allowed, else 405 with Allow. */
+  function otherMethod(event: H3Event, route: { method: string; path: string }): Response | Promise<Response> {
+    const method = event.req.method;
+    if (method === "OPTIONS") return preflight();
+    if (method === "HEAD" && route.method === "GET") return head(event);
+    const allow = route.method === "GET" ? "GET, HEAD" : route.method;
+    throw new ApiError("method_not_allowed", `${method.slice(0, 16)} is not allowed on ${route.path}.`, { headers: { allow } });
+  }
+
+  /**
+   * HEAD is the GET it names, answered without the body (RFC 9110 §9.3.2): same status and headers, Content-Length
+   * included. The GET is made without any PAYMENT-SIGNATURE, so a HEAD is never charged and never settles: a key
+   * gets its 200, an x402 payer the 402 an unpaid GET gets, its signature left unspent.
+   */
+  async function head(event: H3Event): Promise<Response> {
+    const headers = new Headers(event.req.headers);
+    headers.delete("payment-signature");
+    const get = new Request(event.req.url, { method: "GET", headers });
+    return withoutBody(await app.request(get, undefined, { clientAddress: getRequestIP(event) }));
+  }
+
+  async function free(event: H3Event, route: FreeRoute, readQuery: (event: H3Event) => { ticker?: string }): Promise<Response> {
     deps.limiter.take(event); // before the parameters: a client over its limit is told so whatever it sends
     const query = readQuery(event);
-    const meta: Meta = { retrieved_at: isoNow(), cache: "hit" };
-    if (route.path === "/health") return json(envelopeOf(healthPayload(deps.snapshots.held), meta));
-    const snapshot = await deps.snapshots.current();
-    if (route.path === "/tickers") return tickersResponse(event.req.headers, snapshot);
-    const data = query.ticker ? tickerProbe(snapshot, query.ticker) : serviceProbe(snapshot);
-    return json(envelopeOf(data, { ...meta, built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id }));
+    // /tickers over HTTP is revalidated and compressed (ETag, gzip); its data is freeAnswer's, as over MCP.
+    if (route.path === "/tickers") return tickersResponse(event.req.headers, await deps.snapshots.current());
+    return json(await freeAnswer(route, query, deps.snapshots));
   }
 
   /**
@@ -125,47 +146,21 @@ export function createApp(deps: AppDeps): H3 {
     if (snapshot) {
       requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
       const now = Date.now(); // one clock reading for the key's verdict and the answer's time
-      const doc = deps.payments.trusted(event, now) && deps.snapshots.cached(snapshot, query.ticker, route.document);
+      const doc = trustedKey(deps.payments, event.req.headers, now) && deps.snapshots.cached(snapshot, query.ticker, route.document);
       if (doc) return paidResponse(paidAnswer(doc, "hit", snapshot, route, query, isoAt(now)).body, PAID_HEADERS);
     }
     return pipeline(event, route, query);
   }
 
-  /** The paid pipeline: snapshot → coverage → payment → document → filter → envelope → settle. */
+  /** Every other paid call: the shared paid pipeline (gateway/paid.ts), its outcome as the response. */
   async function pipeline(event: H3Event, route: PaidRoute, query: PaidQuery): Promise<Response> {
-    const snapshot = await deps.snapshots.current();
-    requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
-    const ticket = await deps.payments.require(event);
-    let answer: PaidAnswer;
-    try {
-      const { doc, cache } = await deps.snapshots.document(snapshot, query.ticker, route.document);
-      answer = paidAnswer(doc, cache, snapshot, route, query, isoNow());
-    } catch (error) {
-      await deps.payments.release(ticket, 503);
-      throw error;
-    }
-    // Settle only for a 200 with data: an empty answer is never charged (DESIGN "Gateway"; pitfall 44).
-    if (answer.rows === 0) {
-      await deps.payments.release(ticket, 200);
-      return paidResponse(answer.body, PAID_HEADERS);
-    }
-    if (ticket.kind === "key") return paidResponse(answer.body, PAID_HEADERS);
-    const receipt = await deps.payments.settle(ticket, answer.body);
-    return paidResponse(answer.body, { ...PAID_HEADERS, ...CORS_HEADERS, ...receipt });
+    const outcome = await servePaid(deps, route, query, "http", httpCredentials(event.req.headers));
+    return paidResponse(outcome.body, outcome.receipt ? { ...PAID_HEADERS, ...receiptHeaders(outcome.receipt) } : PAID_HEADERS);
   }
 }
 
-type PaidQuery = FilterQuery & { ticker: string };
-
 function paidResponse(body: Buffer, headers: Record<string, string>): Response {
   return new FastResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
-}
-
-/** 405 with Allow for any other method (spec 4: every data endpoint is GET). */
-function requireMethod(event: H3Event, route: { method: string; path: string }): void {
-  const method = event.req.method;
-  if (method === route.method) return;
-  throw new ApiError("method_not_allowed", `${method.slice(0, 16)} is not allowed on ${route.path}.`, { headers: { allow: route.method } });
 }
 
 function json(body: string): Response {

@@ -1,11 +1,13 @@
 // The subscription routes over h3 (issue 7): thin handlers that validate, call Billing, and render JSON or a
-// small HTML page. Without Stripe configured every one answers 503 subscriptions_unavailable.
+// small HTML page; HEAD on the two pages answers without their GET's effect. Without Stripe configured every one
+// answers 503 subscriptions_unavailable.
 import type { H3Event } from "h3";
 import { SUBSCRIPTION_ROUTES } from "../schemas/api.ts";
 import type { Billing, Reveal } from "./billing.ts";
 import { ApiError } from "./errors.ts";
+import { withoutBody } from "./head.ts";
 import { queryReader } from "./params.ts";
-import { presentedKey } from "./payment.ts";
+import { presentedKey } from "./payment/http.ts";
 
 type SubscriptionPath = (typeof SUBSCRIPTION_ROUTES)[number]["path"];
 type Handler = (event: H3Event) => Promise<Response>;
@@ -19,35 +21,62 @@ const HTML_TYPE = { "content-type": "text/html; charset=utf-8", ...NO_STORE, "re
 
 /** One handler per subscription route, over `billing` (null when Stripe is not configured). */
 export function billingHandlers(billing: Billing | null): Record<SubscriptionPath, Handler> {
-  const readerOf = (path: SubscriptionPath) => queryReader(SUBSCRIPTION_ROUTES.find((r) => r.path === path)!.query);
   const subscribeQuery = readerOf("/subscribe");
   const successQuery = readerOf("/subscribe/success");
   const portalQuery = readerOf("/billing/portal");
-  const configured = (): Billing => {
-    if (billing) return billing;
-    throw new ApiError("subscriptions_unavailable", "Subscriptions are not configured on this deployment (no STRIPE_* variables).");
-  };
   return {
     "/subscribe": async (event) => {
       subscribeQuery(event);
-      const url = await configured().checkoutUrl();
+      const url = await configured(billing).checkoutUrl();
       return new Response(null, { status: 303, headers: { location: url, ...NO_STORE } });
     },
     "/subscribe/success": async (event) => {
       const { session_id } = successQuery(event);
-      return renderReveal(await configured().reveal(session_id), wantsJson(event));
+      return renderReveal(await configured(billing).reveal(session_id), wantsJson(event));
     },
     "/webhooks/stripe": async (event) => {
-      const b = configured();
-      const result = await b.webhook(await rawBody(event), event.req.headers.get("stripe-signature"));
+      const result = await configured(billing).webhook(await rawBody(event), event.req.headers.get("stripe-signature"));
       return new Response(JSON.stringify({ received: true, duplicate: result.duplicate }), { status: 200, headers: JSON_TYPE });
     },
     "/billing/portal": async (event) => {
       portalQuery(event);
-      const url = await configured().portalUrl(presentedKey(event.req.headers));
+      const url = await configured(billing).portalUrl(presentedKey(event.req.headers));
       return new Response(JSON.stringify({ url }), { status: 200, headers: JSON_TYPE });
     },
   };
+}
+
+/**
+ * HEAD on the two GET pages, without what their GET does: no Checkout Session is created (so no Location, which
+ * only that creation gives), and the success page says whether the key waits without showing it, so a link
+ * checker's HEAD never spends the one display. Status and the other headers are those of the GET.
+ */
+export function billingHeads(billing: Billing | null): Record<"/subscribe" | "/subscribe/success", Handler> {
+  const subscribeQuery = readerOf("/subscribe");
+  const successQuery = readerOf("/subscribe/success");
+  return {
+    "/subscribe": async (event) => {
+      subscribeQuery(event);
+      configured(billing);
+      return new Response(null, { status: 303, headers: NO_STORE });
+    },
+    "/subscribe/success": async (event) => {
+      const { session_id } = successQuery(event);
+      const kind = await configured(billing).peek(session_id);
+      // Only the key's length reaches the answer (Content-Length): a real key and its id have exactly these.
+      const reveal: Reveal = kind === "key" ? { kind, key: `fds_${"x".repeat(43)}`, keyId: "0".repeat(12) } : { kind };
+      return withoutBody(renderReveal(reveal, wantsJson(event)));
+    },
+  };
+}
+
+function readerOf(path: SubscriptionPath) {
+  return queryReader(SUBSCRIPTION_ROUTES.find((r) => r.path === path)!.query);
+}
+
+function configured(billing: Billing | null): Billing {
+  if (billing) return billing;
+  throw new ApiError("subscriptions_unavailable", "Subscriptions are not configured on this deployment (no STRIPE_* variables).");
 }
 
 /** JSON when the client asks for it and not for HTML; browsers (text/html, or any type) get the page. */

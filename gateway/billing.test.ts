@@ -43,6 +43,10 @@ describe("subscription configuration", () => {
       expect((await res.json()).error).toMatchObject({ code: "subscriptions_unavailable", hint: expect.any(String) });
     }
     expect((await gw.get("/subscribe/success?session_id=../../etc")).status).toBe(400);
+    for (const path of ["/subscribe", "/subscribe/success?session_id=cs_test_1"]) {
+      const head = await gw.get(path, { method: "HEAD" });
+      expect([head.status, await head.text()]).toEqual([503, ""]);
+    }
     gw.close();
     removeDir(dir);
   });

@@ -2,9 +2,9 @@
 // manage or cancel, and the webhook that keeps keys in step. Never logs a key or a Stripe secret.
 import Stripe from "stripe";
 import type { Storage } from "unstorage";
-import { readJson, writeJson } from "../storage/json.ts";
+import { createJsonIfAbsent, readJson, writeJson } from "../storage/json.ts";
 import { billingKey } from "../storage/layout.ts";
-import { SessionRecord } from "../schemas/subscription.ts";
+import { SessionRecord, ShownClaim } from "../schemas/subscription.ts";
 import type { StripeSettings } from "./config.ts";
 import { ApiError } from "./errors.ts";
 import type { KeyStore } from "./keys.ts";
@@ -20,7 +20,6 @@ export class Billing {
   readonly #deps: WebhookDeps;
   readonly #settings: StripeSettings;
   readonly #publicBaseUrl: string;
-  readonly #revealing = new Set<string>();
 
   constructor(settings: StripeSettings, keys: KeyStore, storage: Storage, publicBaseUrl: string, log: EventLog) {
     const stripe = new Stripe(settings.secretKey, { maxNetworkRetries: 1, timeout: 10_000, ...(settings.api ?? {}) });
@@ -49,25 +48,42 @@ export class Billing {
   }
 
   /**
-   * The key of a checkout session, exactly once: the sealed copy is erased (written back as shown) before the key
-   * is returned, so a failure in between loses the display rather than showing it twice; concurrent visits in this
-   * process see "shown".
+   * The key of a checkout session, exactly once across every replica: the visit that creates the session's `shown`
+   * claim in the store shows it, every other visit (at the same moment, in any process, or later) is told it was
+   * shown; a process that dies between the claim and its answer loses the display rather than showing it twice.
+   * The sealed copy is erased after the claim. Until the webhook has recorded the key itself, the page says "pending".
    */
   async reveal(sessionId: string, now = new Date()): Promise<Reveal> {
-    const key = billingKey("sessions", sessionId);
-    const record = await readJson(this.#deps.storage, key, SessionRecord);
+    const { storage, sealer, log } = this.#deps;
+    const state = await this.#state(sessionId);
+    if (state.kind !== "ready") return state;
+    const { record } = state;
+    if (!(await createJsonIfAbsent(storage, billingKey("shown", sessionId), ShownClaim, { shown_at: now.toISOString() }))) return { kind: "shown" };
+    const plaintext = sealer.open(record.sealed_key, sessionId);
+    if (plaintext === null) throw new Error(`sealed key of ${sessionId} does not open (STRIPE_WEBHOOK_SECRET changed?)`);
+    // The claim already makes this the one display: a failed erase leaves only a sealed copy behind, so show the key.
+    await writeJson(storage, billingKey("sessions", sessionId), SessionRecord, { ...record, sealed_key: null, shown_at: now.toISOString() }).catch((error: Error) =>
+      log("warn", "sealed_key_not_erased", { subscription: record.subscription_id, error: error.message }),
+    );
+    log("info", "subscription_key_shown", { key_id: record.key_hash.slice(0, 12), subscription: record.subscription_id });
+    return { kind: "key", key: plaintext, keyId: record.key_hash.slice(0, 12) };
+  }
+
+  /** What the success page would answer now, without claiming the display or opening the key (a HEAD). */
+  async peek(sessionId: string): Promise<Reveal["kind"]> {
+    const state = await this.#state(sessionId);
+    return state.kind === "ready" ? "key" : state.kind;
+  }
+
+  /** Where a session's key stands: not issued (or not recorded) yet, shown, or ready for its one display. */
+  async #state(sessionId: string): Promise<{ kind: "pending" | "shown" } | { kind: "ready"; record: SessionRecord & { sealed_key: string } }> {
+    const { storage, keys } = this.#deps;
+    const record = await readJson(storage, billingKey("sessions", sessionId), SessionRecord);
     if (!record) return { kind: "pending" };
-    if (record.sealed_key === null || this.#revealing.has(sessionId)) return { kind: "shown" };
-    this.#revealing.add(sessionId);
-    try {
-      const plaintext = this.#deps.sealer.open(record.sealed_key, sessionId);
-      if (plaintext === null) throw new Error(`sealed key of ${sessionId} does not open (STRIPE_WEBHOOK_SECRET changed?)`);
-      await writeJson(this.#deps.storage, key, SessionRecord, { ...record, sealed_key: null, shown_at: now.toISOString() });
-      this.#deps.log("info", "subscription_key_shown", { key_id: record.key_hash.slice(0, 12), subscription: record.subscription_id });
-      return { kind: "key", key: plaintext, keyId: record.key_hash.slice(0, 12) };
-    } finally {
-      this.#revealing.delete(sessionId);
-    }
+    const { sealed_key } = record;
+    if (sealed_key === null || (await storage.hasItem(billingKey("shown", sessionId)))) return { kind: "shown" };
+    if (!(await keys.has(record.key_hash))) return { kind: "pending" };
+    return { kind: "ready", record: { ...record, sealed_key } };
   }
 
   /** A Billing Portal session URL for the customer of a subscription key; 401 for a bad key, 400 for a plain key. */

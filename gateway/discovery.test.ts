@@ -49,7 +49,7 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     expect(param(doc.paths["/financials"].get, "statement").schema).toMatchObject({ enum: ["income", "balance", "cash_flow", "all"] });
     expect(param(doc.paths["/financials"].get, "period").schema.pattern).toContain("ttm");
     for (const path of ["/filings/latest", "/earnings/summary", "/insiders", "/financials"]) {
-      expect(Object.keys(doc.paths[path].get.responses).sort()).toEqual(["200", "400", "401", "402", "404", "405", "503"]);
+      expect(Object.keys(doc.paths[path].get.responses).sort()).toEqual(["200", "400", "401", "402", "404", "405", "409", "503"]);
       expect(doc.paths[path].get.responses["402"].headers).toHaveProperty("PAYMENT-REQUIRED");
     }
     expect(doc.paths["/earnings/summary"].get["x-price"]).toMatchObject({ usd: "$0.02", amount: "20000", network: "eip155:8453" });

@@ -30,6 +30,12 @@ export function asApiError(error: unknown): ApiError {
   return error instanceof ApiError ? error : new ApiError("internal_error", "The service failed to answer this request.");
 }
 
+/** Echoes a client's text safely in a message: printable ASCII only, bounded. */
+export function printable(text: string): string {
+  const clean = text.replace(/[^\x20-\x7e]/g, "?");
+  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
+}
+
 /** The JSON error body for an error (HTTP); MCP tools carry the same body in their error results. */
 export function errorResponse(error: unknown): Response {
   const api = asApiError(error);

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openStorage } from "../storage/open.ts";
 import { removeDir } from "../test/_s3.ts";
 import { KeyStore } from "./keys.ts";
-import { presentedKey } from "./payment.ts";
+import { presentedKey } from "./payment/http.ts";
 
 const T0 = Date.UTC(2026, 10, 22, 12);
 const at = (ms: number) => new Date(T0 + ms);

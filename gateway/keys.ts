@@ -3,7 +3,7 @@
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Storage } from "unstorage";
 import { z } from "zod";
-import { readJson, writeJson } from "../storage/json.ts";
+import { createJsonIfAbsent, readJson, writeJson } from "../storage/json.ts";
 
 /** A Stripe subscription as the key last heard of it (from a signed webhook or from Stripe's API). */
 export const SubscriptionState = z.object({
@@ -62,11 +62,22 @@ export class KeyStore {
 
   /** Issues a new key (bound to a subscription when given); the returned secret is never stored. */
   async create(label: string | null = null, now = new Date(), subscription?: SubscriptionState): Promise<{ key: string; id: string; hash: string }> {
-    const key = PREFIX + randomBytes(32).toString("base64url");
-    const hash = hashKey(key);
-    const record: KeyRecord = { hash, created_at: now.toISOString(), revoked_at: null, label, ...(subscription ? { subscription } : {}) };
-    await writeJson(this.#storage, recordKey(hash), KeyRecord, record);
-    return { key, id: hash.slice(0, 12), hash };
+    const minted = mintKey();
+    await writeJson(this.#storage, recordKey(minted.hash), KeyRecord, keyRecord(minted.hash, label, now, subscription));
+    return minted;
+  }
+
+  /**
+   * Records a key minted elsewhere (a subscription's, decided by its checkout session) unless its record exists:
+   * a second writer never overwrites a state the first one, or a later webhook, recorded. True when written.
+   */
+  register(hash: string, now: Date, subscription: SubscriptionState): Promise<boolean> {
+    return createJsonIfAbsent(this.#storage, recordKey(hash), KeyRecord, keyRecord(hash, null, now, subscription));
+  }
+
+  /** Whether a key's record exists (revoked or not). */
+  has(hash: string): Promise<boolean> {
+    return this.#storage.hasItem(recordKey(hash));
   }
 
   /** Revokes a key (given as the key itself or its id); false when no such key exists. */
@@ -184,6 +195,17 @@ function slot(key: string): number {
 /** Could be one of our keys (prefix, bounded length): anything else is refused before storage or memory is asked. */
 function wellFormed(key: string): boolean {
   return key.startsWith(PREFIX) && key.length <= 100;
+}
+
+/** A new random key, its public id and its hash; nothing is stored. */
+export function mintKey(): { key: string; id: string; hash: string } {
+  const key = PREFIX + randomBytes(32).toString("base64url");
+  const hash = hashKey(key);
+  return { key, id: hash.slice(0, 12), hash };
+}
+
+function keyRecord(hash: string, label: string | null, now: Date, subscription?: SubscriptionState): KeyRecord {
+  return { hash, created_at: now.toISOString(), revoked_at: null, label, ...(subscription ? { subscription } : {}) };
 }
 
 /** SHA-256 of the key, hex. */

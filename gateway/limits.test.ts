@@ -1,23 +1,10 @@
-import { connect } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEdgar } from "../test/_edgar.ts";
 import { buildTestData, testGateway } from "../test/_gateway.ts";
+import { raw } from "../test/_raw-http.ts";
 import { removeDir } from "../test/_s3.ts";
 import { loadConfig } from "./config.ts";
 import { listen } from "./listen.ts";
-
-/** Sends raw bytes to a server and returns everything it answers before closing. */
-function raw(port: number, bytes: string, waitMs: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    let answer = "";
-    socket.on("data", (d) => (answer += d.toString()));
-    socket.on("close", () => resolve(answer));
-    socket.on("error", () => resolve(answer));
-    socket.write(bytes);
-    setTimeout(() => socket.destroy(), waitMs);
-  });
-}
 
 describeEdgar("limits", () => {
   let data: { dataDir: string; mirror: string };

@@ -1,116 +1,231 @@
-// POST /mcp: MCP over streamable HTTP (web-standard transport, stateless, JSON responses), one tool per route of
-// the table with the same zod input schemas and the same `data` as the HTTP endpoints. Same rules as HTTP:
-// an uncovered ticker is an error before payment; errors and empty answers are never charged.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+// POST /mcp: MCP over streamable HTTP, stateless, JSON responses. One SDK Server, built once, answers the protocol
+// through a transport that multiplexes requests (the SDK's stateless transport serves one request and costs a server
+// each: ~300 µs); tools/call goes straight to its tool. Batches are capped; unauthenticated traffic is rate-limited
+// per address; keyed and paid calls are not.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  JSONRPCMessageSchema,
+  ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { H3Event } from "h3";
-import { PAID_ROUTES, ROUTES, type PaidRoute } from "../schemas/api.ts";
-import { envelope, type Meta } from "../schemas/envelope.ts";
-import type { ErrorBody } from "../schemas/errors.ts";
-import { paidAnswer } from "./answer.ts";
-import { isoNow } from "./clock.ts";
-import { requireCoverage } from "./coverage.ts";
-import { ApiError, asApiError } from "./errors.ts";
-import { ToolRefusal, type ToolPayments } from "./mcp-payment.ts";
-import { serviceProbe, tickerProbe } from "./probe.ts";
-import type { SnapshotStore } from "./snapshot.ts";
-import { coveredTickers } from "./tickers.ts";
+import { FastResponse } from "srvx";
+import { ALLOW_ORIGIN, CORS_HEADERS } from "./cors.ts";
+import { ApiError, errorBody, printable } from "./errors.ts";
+import { batchBytes, replyBytes, WRITTEN, type OpenReply } from "./mcp-reply.ts";
+import { bodyResult, createTools, type ToolCall } from "./mcp-tools.ts";
+import type { PaidDeps } from "./paid.ts";
+import { trustedKey } from "./payment/http.ts";
+import { PAYMENT_META } from "./payment/mcp.ts";
+import { RATE_LIMITED_MESSAGE, type ClientRateLimit } from "./rate-limit.ts";
+import type { EventLog } from "./snapshot.ts";
+
+/** Messages in one batch: a client sends one at a time (batching left MCP in 2025-06-18); 20 covers older clients. */
+export const MAX_BATCH = 20;
+/** A tools/call with a payment is about 1.5 KB; a full batch of them fits with room to spare. */
+const MAX_BODY_BYTES = 128 * 1024;
+/**
+ * How long a reply that only refuses (every request over the limit) is held back. A flooding client waits for its
+ * replies, so holding them slows it to (connections ÷ this) requests a second, at no cost here; Retry-After asks more.
+ */
+const REFUSAL_HOLD_MS = 1000;
+/** JSON-RPC's implementation-defined server error, as the SDK's transport uses it for HTTP-level refusals. */
+const SERVER_ERROR = -32000;
+/** A request refused by the per-address limit (in the implementation-defined range). */
+const RATE_LIMITED = -32029;
+// CORS rides in the response headers themselves (a Headers rewrite afterwards would cost a fetch Headers per reply).
+const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store", ...CORS_HEADERS };
 
 /** What the MCP endpoint needs from the gateway. */
-export interface McpDeps {
-  snapshots: SnapshotStore;
-  tools: ToolPayments;
+export interface McpDeps extends PaidDeps {
+  /** The per-address limit of the free endpoints, shared by unauthenticated MCP traffic. */
+  limiter: ClientRateLimit;
+  log: EventLog;
 }
 
-const PROBE = ROUTES.find((r) => r.path === "/probe")!;
-const TICKERS = ROUTES.find((r) => r.path === "/tickers")!;
+/** Builds the server once; returns the handler of POST /mcp. */
+export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Response> {
+  const tools = createTools(deps);
+  const mux = new Multiplexer();
+  const server = new Server({ name: "filing-data-service", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.onerror = (error) => deps.log("warn", "mcp_error", { error: error.message });
+  // tools/list never changes: its result is written once and spliced into every reply.
+  const list = { [WRITTEN]: Buffer.from(JSON.stringify({ tools: tools.list })) };
+  server.setRequestHandler(ListToolsRequestSchema, () => list as never);
+  void server.connect(mux);
 
-/** Answers one MCP request with a fresh server and transport (the SDK refuses to reuse a stateless transport). */
-export async function handleMcp(event: H3Event, deps: McpDeps): Promise<Response> {
-  if (event.req.method !== "POST") {
-    throw new ApiError("method_not_allowed", `${event.req.method.slice(0, 16)} is not allowed on /mcp; MCP here is stateless POST only.`, {
-      headers: { allow: "POST" },
+  /**
+   * tools/call, the one hot method, validated with the SDK's own schema and handed to its tool at once: through the
+   * Server it would also cost an AbortController, four promise hops and a zod pass over a result we wrote ourselves.
+   */
+  async function callTool(request: JSONRPCRequest, headers: Headers): Promise<Buffer> {
+    const parsed = CallToolRequestSchema.safeParse(request);
+    if (!parsed.success) return errorReply(request.id, ErrorCode.InvalidParams, "Invalid tools/call request");
+    const { name, arguments: args, _meta: meta } = parsed.data.params;
+    const handler = tools.handler(name);
+    if (!handler) return errorReply(request.id, ErrorCode.InvalidParams, `Unknown tool: ${printable(name)}`);
+    const call: ToolCall = { headers, args: args ?? {}, meta };
+    return replyBytes(request.id, { jsonrpc: "2.0", result: await handler(call) });
+  }
+
+  return async (event) => {
+    if (event.req.method !== "POST") {
+      throw new ApiError("method_not_allowed", `${event.req.method.slice(0, 16)} is not allowed on /mcp; MCP here is stateless POST only.`, {
+        headers: { allow: "POST" },
+      });
+    }
+    const headers = event.req.headers;
+    const accept = headers.get("accept") ?? "";
+    if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
+      return rpcError(406, SERVER_ERROR, "Not Acceptable: Client must accept both application/json and text/event-stream");
+    }
+    if (!/^application\/json\s*(;|$)/i.test(headers.get("content-type") ?? "")) {
+      return rpcError(415, SERVER_ERROR, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    const parsed = await readMessages(event);
+    if (parsed instanceof Response) return parsed;
+    const { messages, batch } = parsed;
+    const version = headers.get("mcp-protocol-version");
+    if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version) && !messages.some(isInitialize)) {
+      return rpcError(400, SERVER_ERROR, `Bad Request: Unsupported protocol version (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
+    }
+    const requests = messages.filter((m): m is JSONRPCRequest => "method" in m && "id" in m); // validated above
+    // Notifications and responses alone: accepted, nothing to answer (a stateless server keeps no state for them).
+    if (requests.length === 0) return new Response(null, { status: 202, headers: ALLOW_ORIGIN });
+    const limited = rateLimited(deps, event, requests);
+    const replies = await Promise.all(
+      requests.map((request) =>
+        limited.has(request)
+          ? limitedReply(request, limited.get(request)!)
+          : request.method === "tools/call"
+            ? callTool(request, headers)
+            : mux.exchange(request),
+      ),
+    );
+    const wait = limited.values().next().value;
+    const out: Record<string, string> = wait === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "retry-after": String(wait) };
+    if (limited.size === requests.length) await hold(REFUSAL_HOLD_MS);
+    // srvx's FastResponse writes the bytes as they are (a fetch Response would copy them into a stream first).
+    return new FastResponse((batch ? batchBytes(replies) : replies[0]!) as Uint8Array<ArrayBuffer>, { status: 200, headers: out });
+  };
+}
+
+/**
+ * The SDK's Protocol on one side; requests of many HTTP requests on the other. Each request gets an id of its own
+ * while in flight (clients all count from 1), its reply is routed back by it and given the client's id again.
+ */
+class Multiplexer implements Transport {
+  onmessage?: Transport["onmessage"];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #waiting = new Map<number, (reply: JSONRPCMessage) => void>();
+  #next = 0;
+
+  async start(): Promise<void> {}
+  async close(): Promise<void> {}
+
+  /** Routes the server's reply to the request waiting for it; anything else (server-to-client messages) is dropped. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const id = "id" in message && typeof message.id === "number" ? message.id : null;
+    const resolve = id === null ? undefined : this.#waiting.get(id);
+    if (!resolve) return;
+    this.#waiting.delete(id!);
+    resolve(message);
+  }
+
+  /** Hands a request to the server and resolves with its reply as bytes, under the client's id. */
+  exchange(request: JSONRPCRequest): Promise<Buffer> {
+    const id = ++this.#next;
+    return new Promise((resolve) => {
+      this.#waiting.set(id, (reply) => {
+        const { id: _ours, ...open } = reply as JSONRPCMessage & { id: number };
+        resolve(replyBytes(request.id, open as OpenReply));
+      });
+      this.onmessage?.({ ...request, id });
     });
   }
-  const server = new McpServer({ name: "filing-data-service", version: "1.0.0" });
-  registerTools(server, event.req.headers, deps);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
+}
+
+function errorReply(id: JSONRPCRequest["id"], code: number, message: string): Buffer {
+  return replyBytes(id, { jsonrpc: "2.0", error: { code, message } });
+}
+
+/** The body's JSON-RPC messages, or the error response the SDK's transport would give. */
+async function readMessages(event: H3Event): Promise<{ messages: JSONRPCMessage[]; batch: boolean } | Response> {
+  const declared = event.req.headers.get("content-length");
+  let text: string;
+  if (declared !== null) {
+    if (Number(declared) > MAX_BODY_BYTES) return tooLarge();
+    text = await event.req.text();
+  } else {
+    const body = await readRequestBody(event.req as Request, MAX_BODY_BYTES);
+    if (body.tooLarge) return tooLarge();
+    text = body.text;
+  }
+  let raw: unknown;
   try {
-    return await transport.handleRequest(event.req as Request);
-  } finally {
-    await server.close();
+    raw = JSON.parse(text);
+  } catch {
+    return rpcError(400, ErrorCode.ParseError, "Parse error: Invalid JSON");
   }
-}
-
-function registerTools(server: McpServer, headers: Headers, deps: McpDeps): void {
-  server.registerTool(
-    PROBE.tool,
-    { title: PROBE.summary, description: PROBE.description, inputSchema: PROBE.query.shape },
-    async (args: { ticker?: string }) =>
-      guarded(async () => {
-        const snapshot = await deps.snapshots.current();
-        const data = args.ticker ? tickerProbe(snapshot, args.ticker) : serviceProbe(snapshot);
-        return success({ data, meta: { retrieved_at: isoNow(), cache: "hit", snapshot: snapshot.pointer.build_id } });
-      }),
-  );
-  server.registerTool(
-    TICKERS.tool,
-    { title: TICKERS.summary, description: TICKERS.description, inputSchema: TICKERS.query.shape, outputSchema: envelope(TICKERS.payload).shape },
-    async () =>
-      guarded(async () => {
-        const snapshot = await deps.snapshots.current();
-        return success({ data: coveredTickers(snapshot), meta: { retrieved_at: isoNow(), cache: "hit", built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id } });
-      }),
-  );
-  for (const route of PAID_ROUTES) {
-    server.registerTool(
-      route.tool,
-      {
-        title: route.summary,
-        description: `${route.description} Price: ${route.price} per call via x402, or free with a subscription API key.`,
-        inputSchema: route.query.shape,
-        outputSchema: envelope(route.payload).shape,
-      },
-      async (args: Record<string, unknown>, extra: { _meta?: Record<string, unknown> }) =>
-        guarded(() => paidTool(route, args as { ticker: string }, extra._meta, headers, deps)),
-    );
+  const batch = Array.isArray(raw);
+  const items: unknown[] = batch ? (raw as unknown[]) : [raw];
+  if (items.length === 0 || items.length > MAX_BATCH) {
+    return rpcError(400, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`);
   }
-}
-
-async function paidTool(
-  route: PaidRoute,
-  query: { ticker: string },
-  meta: Record<string, unknown> | undefined,
-  headers: Headers,
-  deps: McpDeps,
-): Promise<CallToolResult> {
-  const snapshot = await deps.snapshots.current();
-  requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
-  const ticket = await deps.tools.require(route, headers, meta);
-  const { doc, cache } = await deps.snapshots.document(snapshot, query.ticker, route.document);
-  const answer = paidAnswer(doc, cache, snapshot, route, query, isoNow());
-  const body = JSON.parse(answer.body.toString("utf8")) as { data: unknown[]; meta: Meta };
-  // Settle only for an answer with data (DESIGN "Gateway"); the receipt rides in _meta (x402 MCP transport).
-  const receipt = answer.rows > 0 ? await deps.tools.settle(route, ticket) : null;
-  const result = success(body);
-  if (receipt) result._meta = { "x402/payment-response": receipt };
-  return result;
-}
-
-/** Turns refusals and API errors into tool errors (isError), never transport failures. */
-async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ToolRefusal) return error.result;
-    const api = asApiError(error);
-    const body: ErrorBody = { error: { code: api.code, message: api.message, hint: api.hint } };
-    return { isError: true, structuredContent: body, content: [{ type: "text", text: JSON.stringify(body) }] };
+  const messages: JSONRPCMessage[] = [];
+  for (const item of items) {
+    const message = JSONRPCMessageSchema.safeParse(item);
+    if (!message.success) return rpcError(400, ErrorCode.ParseError, "Parse error: Invalid JSON-RPC message");
+    messages.push(message.data);
   }
+  if (messages.length > 1 && messages.some(isInitialize)) {
+    return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: Only one initialization request is allowed");
+  }
+  return { messages, batch };
 }
 
-function success(envelopeValue: { data: unknown; meta: Meta }): CallToolResult {
-  return { structuredContent: envelopeValue, content: [{ type: "text", text: JSON.stringify(envelopeValue) }] };
+/**
+ * Which requests the per-address limit refuses, with the seconds to wait: none for a key verified moments ago, none
+ * for a tools/call that carries a payment (paid traffic is checked by the facilitator); one token per request otherwise.
+ */
+function rateLimited(deps: McpDeps, event: H3Event, requests: JSONRPCRequest[]): Map<JSONRPCRequest, number> {
+  const limited = new Map<JSONRPCRequest, number>();
+  if (trustedKey(deps.payments, event.req.headers, Date.now())) return limited;
+  for (const request of requests) {
+    if (request.method === "tools/call" && (request.params?._meta as Record<string, unknown> | undefined)?.[PAYMENT_META] !== undefined) continue;
+    const wait = deps.limiter.admit(event);
+    if (wait !== null) limited.set(request, wait);
+  }
+  return limited;
+}
+
+/** A rate-limited request's reply: a tool error result for a call (what an agent reads), a JSON-RPC error otherwise. */
+function limitedReply(request: JSONRPCRequest, wait: number): Buffer {
+  const body = errorBody("rate_limited", `${RATE_LIMITED_MESSAGE} Retry after ${wait} s.`);
+  if (request.method === "tools/call") return replyBytes(request.id, { jsonrpc: "2.0", result: bodyResult(body) });
+  return replyBytes(request.id, { jsonrpc: "2.0", error: { code: RATE_LIMITED, message: body.error.message, data: body } });
+}
+
+function hold(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function isInitialize(message: JSONRPCMessage): boolean {
+  return "method" in message && message.method === "initialize";
+}
+
+function tooLarge(): Response {
+  return rpcError(413, SERVER_ERROR, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`);
+}
+
+/** A transport-level JSON-RPC error, as the SDK's streamable HTTP transport writes it. */
+function rpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: JSON_HEADERS });
 }

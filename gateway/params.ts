@@ -2,7 +2,7 @@
 // cannot see in a parsed object — no repeated parameters, no unknown ones.
 import type { H3Event } from "h3";
 import type { z } from "zod";
-import { ApiError } from "./errors.ts";
+import { ApiError, printable } from "./errors.ts";
 
 /** Valid query strings remembered per route: clients repeat the same few queries, so zod runs once for each. */
 const MEMO_SIZE = 2048;
@@ -21,17 +21,39 @@ export function queryReader<T extends z.ZodObject>(schema: T): (event: H3Event) 
   };
 }
 
+/** A tool's argument reader: the query's rules over named arguments (MCP), valid argument sets remembered likewise. */
+export function argumentReader<T extends z.ZodObject>(schema: T): (raw: Record<string, unknown>) => z.infer<T> {
+  const memo = new Map<string, z.infer<T>>();
+  return (raw) => {
+    const text = JSON.stringify(raw);
+    const known = memo.get(text);
+    if (known) return known;
+    for (const name of Object.keys(raw)) requireKnown(name, schema);
+    const parsed = validate(raw, schema);
+    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+    memo.set(text, parsed);
+    return parsed;
+  };
+}
+
 function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schema: T): z.infer<T> {
-  const allowed = Object.keys(schema.shape);
   const raw: Record<string, string> = {};
   for (const name of new Set(params.keys())) {
-    if (!allowed.includes(name)) {
-      throw invalid(name, `unknown parameter "${printable(name)}"`, allowed.length ? `Allowed: ${allowed.join(", ")}.` : "This endpoint takes no parameters.");
-    }
+    requireKnown(name, schema);
     const values = params.getAll(name);
     if (values.length > 1) throw invalid(name, `parameter "${name}" is given ${values.length} times`, "Give each parameter once.");
     raw[name] = values[0]!;
   }
+  return validate(raw, schema);
+}
+
+function requireKnown(name: string, schema: z.ZodObject): void {
+  if (Object.hasOwn(schema.shape, name)) return;
+  const allowed = Object.keys(schema.shape);
+  throw invalid(name, `unknown parameter "${printable(name)}"`, allowed.length ? `Allowed: ${allowed.join(", ")}.` : "This endpoint takes no parameters.");
+}
+
+function validate<T extends z.ZodObject>(raw: Record<string, unknown>, schema: T): z.infer<T> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -42,10 +64,4 @@ function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schema: T): 
 
 function invalid(name: string, message: string, hint?: string): ApiError {
   return new ApiError("invalid_parameter", message, hint ? { hint } : { hint: `Fix "${printable(name)}" and retry; /openapi.json lists every parameter.` });
-}
-
-/** Echoes a client's text safely: printable ASCII only, bounded. */
-function printable(text: string): string {
-  const clean = text.replace(/[^\x20-\x7e]/g, "?");
-  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
 }

@@ -21,7 +21,13 @@ export class ClientRateLimit {
 
   /** Takes one token for the request's client, or throws 429 rate_limited with Retry-After. */
   take(event: H3Event, now = performance.now()): void {
-    if (this.#perMs === 0) return;
+    const wait = this.admit(event, now);
+    if (wait !== null) throw rateLimited(wait);
+  }
+
+  /** Takes one token for the request's client: null when it had one, else the seconds to wait (nothing thrown: a flood is cheap). */
+  admit(event: H3Event, now = performance.now()): number | null {
+    if (this.#perMs === 0) return null;
     const client = getRequestIP(event, { xForwardedFor: this.#trustProxy }) ?? "unknown";
     const held = this.#buckets.get(client);
     const bucket = held ?? { tokens: this.#burst, at: now };
@@ -32,9 +38,16 @@ export class ClientRateLimit {
     if (this.#buckets.size > MAX_CLIENTS) this.#buckets.delete(this.#buckets.keys().next().value!);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return;
+      return null;
     }
-    const wait = Math.ceil((1 - bucket.tokens) / this.#perMs / 1000);
-    throw new ApiError("rate_limited", "Too many requests to the free endpoints from this address.", { headers: { "retry-after": String(wait) } });
+    return Math.ceil((1 - bucket.tokens) / this.#perMs / 1000);
   }
+}
+
+/** What a refused client is told. */
+export const RATE_LIMITED_MESSAGE = "Too many requests to the free endpoints from this address.";
+
+/** The 429 of a client that must wait `seconds`. */
+function rateLimited(seconds: number): ApiError {
+  return new ApiError("rate_limited", RATE_LIMITED_MESSAGE, { headers: { "retry-after": String(seconds) } });
 }

@@ -1,4 +1,4 @@
-// The gateway's composition root: configuration → storage → snapshots, keys, facilitator, payments → the app.
+// The gateway's composition root: configuration → storage → snapshots, keys, facilitator, the payment core → the app.
 // Dev mode (no X402_PAY_TO) settles on an in-memory ledger of test USDC and says so loudly; refused in production.
 import { createFacilitatorConfig } from "@coinbase/x402";
 import { HTTPFacilitatorClient, type FacilitatorClient } from "@x402/core/server";
@@ -10,11 +10,12 @@ import { describeConfig, type GatewayConfig } from "./config.ts";
 import { KeyStore } from "./keys.ts";
 import { createUsdcLedger } from "./payments/ledger.ts";
 import { createLocalFacilitator } from "./payments/local-facilitator.ts";
-import { ToolPayments } from "./mcp-payment.ts";
-import { Payments } from "./payment.ts";
+import { PaymentCore } from "./payment/core.ts";
+import { createResourceServer, guardFacilitator } from "./payment/facilitator.ts";
+import { IdempotentAnswers } from "./payment/idempotency.ts";
+import { PaymentOffers } from "./payment/offers.ts";
 import { ClientRateLimit } from "./rate-limit.ts";
 import { SnapshotStore, type EventLog } from "./snapshot.ts";
-import { createPaymentServer, guardFacilitator } from "./x402.ts";
 
 /** The receiving address in dev mode (a public test address: nothing real is ever paid to it). */
 export const DEV_PAY_TO = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -26,7 +27,7 @@ export interface Gateway {
   app: H3;
   snapshots: SnapshotStore;
   keys: KeyStore;
-  payments: Payments;
+  payments: PaymentCore;
   close(): void;
 }
 
@@ -38,12 +39,13 @@ export function createGateway(config: GatewayConfig, options: { log: EventLog; f
   const keys = new KeyStore(storage);
   const facilitator = guardFacilitator(options.facilitator ?? chooseFacilitator(config, log), config.facilitatorTimeoutMs);
   const payTo = config.payTo ?? DEV_PAY_TO;
-  const x402 = createPaymentServer({ payTo, publicBaseUrl: config.publicBaseUrl, facilitator });
-  const payments = new Payments(keys, x402);
-  const tools = new ToolPayments(keys, x402.server, payTo, () => payments.ready());
+  const server = createResourceServer(facilitator);
+  const offers = new PaymentOffers(server, { payTo, publicBaseUrl: config.publicBaseUrl });
+  const answers = new IdempotentAnswers(storage, log);
+  const payments = new PaymentCore({ keys, facilitator, server, offers, answers, log });
   const billing = config.stripe ? new Billing(config.stripe, keys, storage, config.publicBaseUrl, log) : null;
   const limiter = new ClientRateLimit({ ...config.freeRate, trustProxy: config.trustProxy });
-  const app = createApp({ snapshots, payments, tools, publicBaseUrl: config.publicBaseUrl, limiter, log, billing });
+  const app = createApp({ snapshots, payments, publicBaseUrl: config.publicBaseUrl, limiter, log, billing });
   log("info", "gateway_configured", describeConfig(config));
   return { app, snapshots, keys, payments, close: () => snapshots.close() };
 }

@@ -66,10 +66,27 @@ describeEdgar("subscriptions through Stripe: the whole life of a key", () => {
     expect((await gw.keys.list()).length).toBe(before);
   });
 
+  it("HEAD does nothing its GET does: no Checkout Session is created, and the key's one display is not spent", async () => {
+    const calls = stripe.requests.length;
+    const subscribe = await gw.get("/subscribe", { method: "HEAD" });
+    expect([subscribe.status, subscribe.headers.get("location"), subscribe.headers.get("cache-control")]).toEqual([303, null, "no-store"]);
+    expect(stripe.requests.length).toBe(calls);
+    for (const accept of ["application/json", "text/html", "application/json", "text/html"]) {
+      const peek = await gw.get("/subscribe/success?session_id=cs_test_alpha", { method: "HEAD", headers: { accept } });
+      expect(peek.status).toBe(200);
+      expect(peek.headers.get("content-type")).toMatch(accept === "text/html" ? /^text\/html/ : /^application\/json/);
+      expect(await peek.text()).toBe("");
+    }
+    expect((await gw.get("/subscribe/success?session_id=cs_test_unknown", { method: "HEAD" })).status).toBe(202);
+    expect((await gw.get("/subscribe/success?session_id=../x", { method: "HEAD" })).status).toBe(400);
+  });
+
   it("shows the key exactly once as JSON; later visits (JSON or HTML) say it was already shown", async () => {
+    const head = await gw.get("/subscribe/success?session_id=cs_test_alpha", { method: "HEAD", headers: { accept: "application/json" } });
     const first = await gw.get("/subscribe/success?session_id=cs_test_alpha", { headers: { accept: "application/json" } });
     expect(first.status).toBe(200);
     expect(first.headers.get("cache-control")).toBe("no-store");
+    expect(Number(head.headers.get("content-length"))).toBe(Number(first.headers.get("content-length") ?? (await first.clone().arrayBuffer()).byteLength));
     const body = await first.json();
     expect(body).toEqual({ api_key: expect.stringMatching(/^fds_[A-Za-z0-9_-]{43}$/), key_id: expect.stringMatching(/^[0-9a-f]{12}$/) });
     keyOf.alpha = body.api_key;
@@ -78,6 +95,8 @@ describeEdgar("subscriptions through Stripe: the whole life of a key", () => {
     expect((await json.json()).error.code).toBe("key_already_shown");
     const html = await gw.get("/subscribe/success?session_id=cs_test_alpha", { headers: { accept: "text/html,*/*" } });
     expect(html.status).toBe(410);
+    const gone = await gw.get("/subscribe/success?session_id=cs_test_alpha", { method: "HEAD", headers: { accept: "application/json" } });
+    expect([gone.status, await gone.text()]).toEqual([410, ""]);
     expect(await html.text()).not.toContain("fds_");
   });
 

@@ -16,6 +16,8 @@ export const NETWORK = "eip155:8453";
 /** USDC on Base; 6 decimals. */
 export const USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 export const USDC_DECIMALS = 6;
+/** How the service names itself to x402 discovery (Bazaar `resource.serviceName`/`tags`: printable ASCII, ≤ 32 characters, ≤ 5 tags). */
+export const SERVICE = { name: "Filing Data Service", tags: ["sec-edgar", "filings", "earnings", "insider-trading", "financial-data"] } as const;
 /** The monthly plan (spec 5.5, 8). */
 export const SUBSCRIPTION = { usd_per_month: "19.00" } as const;
 

@@ -129,6 +129,13 @@ export const ManifestTicker = z.object({
       "or it was outside a --tickers build and carried forward unchanged.",
   }),
   error: z.string().optional(),
+  input_defect: z
+    .object({ file: z.string(), defect: z.string() })
+    .optional()
+    .meta({
+      description:
+        "Set when this build failed the company because an EDGAR file held what EDGAR does not produce (a duplicate key, invalid UTF-8, an impossible or reversed date, nesting deeper than EDGAR's): the file and the defect.",
+    }),
   form4: z
     .object({
       cached: z.number().int().nonnegative(),
@@ -158,6 +165,9 @@ export const Manifest = z.object({
       days_missing: z.number().int().nonnegative().meta({ description: "Days without a daily index (weekends, holidays: HTTP 404)." }),
     })
     .optional(),
+  previous_build_id: z.string().nullable().optional().meta({
+    description: "The snapshot current.json named when this one was published (null for the first): retention follows this history.",
+  }),
   tickers: z.record(Ticker, ManifestTicker),
 });
 export type Manifest = z.infer<typeof Manifest>;

@@ -46,5 +46,13 @@ export type SessionRecord = z.infer<typeof SessionRecord>;
 /** Stored per subscription: which key its webhooks update. */
 export const SubscriptionLink = z.object({ key_hash: z.string().regex(/^[0-9a-f]{64}$/), session_id: StripeId });
 
-/** Stored per processed Stripe event, so a redelivery is acknowledged without acting twice. */
-export const ProcessedEvent = z.object({ type: z.string(), processed_at: z.iso.datetime() });
+/**
+ * Stored per Stripe event, created only if absent (storage/claim.ts) by the one delivery that acts on it, in any
+ * replica: `processed_at` is null while it acts, so a redelivery meanwhile or after is acknowledged without acting.
+ * Records written before claims existed have no `claimed_at`.
+ */
+export const EventClaim = z.object({ type: z.string(), claimed_at: z.iso.datetime().optional(), processed_at: z.iso.datetime().nullable() });
+export type EventClaim = z.infer<typeof EventClaim>;
+
+/** Stored per checkout session once its key is claimed for display, created only if absent: one display, ever. */
+export const ShownClaim = z.object({ shown_at: z.iso.datetime() });

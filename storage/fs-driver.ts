@@ -1,5 +1,6 @@
 // unstorage driver over a local folder that writes atomically (temp file + rename), so a reader
-// never sees half a document or half a pointer, and lists keys under a base without walking the tree.
+// never sees half a document or half a pointer, creates a key only if absent (temp file + link), and lists
+// keys under a base without walking the tree.
 import { randomBytes } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
@@ -41,6 +42,9 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
     setItemRaw(key: string, value: Uint8Array) {
       return writeAtomic(path(key), value, folders);
     },
+    createIfAbsent(key: string, value: Uint8Array) {
+      return createIfAbsent(path(key), value, folders);
+    },
     async removeItem(key: string) {
       await fsp.rm(path(key), { force: true });
     },
@@ -56,6 +60,31 @@ export const fsDriver = defineDriver((opts: FsDriverOptions) => {
 });
 
 async function writeAtomic(file: string, data: string | Uint8Array, folders: Set<string>): Promise<void> {
+  const temp = await writeTemp(file, data, folders);
+  try {
+    await fsp.rename(temp, file);
+  } catch (error) {
+    await fsp.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+async function createIfAbsent(file: string, data: Uint8Array, folders: Set<string>): Promise<boolean> {
+  const temp = await writeTemp(file, data, folders);
+  try {
+    // link(2) fails with EEXIST when the name exists, in one step, and the name appears with its whole content.
+    await fsp.link(temp, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  } finally {
+    await fsp.rm(temp, { force: true });
+  }
+}
+
+/** Writes `data` to a new temporary file beside `file` and returns its path (removed again if the write fails). */
+async function writeTemp(file: string, data: string | Uint8Array, folders: Set<string>): Promise<string> {
   // A folder is made once per driver, not checked before every write (a build writes three documents per ticker).
   const folder = dirname(file);
   if (!folders.has(folder)) {
@@ -69,7 +98,7 @@ async function writeAtomic(file: string, data: string | Uint8Array, folders: Set
       await fsp.mkdir(folder, { recursive: true }); // removed since (a pruned snapshot, `clear`): make it again
       await fsp.writeFile(temp, data);
     });
-    await fsp.rename(temp, file);
+    return temp;
   } catch (error) {
     await fsp.rm(temp, { force: true });
     throw error;

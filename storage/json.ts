@@ -1,6 +1,7 @@
 // Reading and writing JSON documents in the store, validated at the edge with a zod schema.
 import type { Storage } from "unstorage";
 import type { z } from "zod";
+import { createIfAbsent } from "./claim.ts";
 
 /** Reads a key as JSON and validates it; null when the key does not exist. Throws on bad JSON or shape. */
 export async function readJson<T extends z.ZodType>(storage: Storage, key: string, schema: T): Promise<z.infer<T> | null> {
@@ -30,6 +31,11 @@ export async function writeJson<T extends z.ZodType>(storage: Storage, key: stri
   const text = encodeJson(schema, value, key);
   await storage.setItemRaw(key, new TextEncoder().encode(text));
   return text;
+}
+
+/** Validates a value, then writes it only if the key is absent (storage/claim.ts); true when this call created it. */
+export function createJsonIfAbsent<T extends z.ZodType>(storage: Storage, key: string, schema: T, value: z.input<T>): Promise<boolean> {
+  return createIfAbsent(storage, key, new TextEncoder().encode(encodeJson(schema, value, key)));
 }
 
 /** Validates a value against its schema and serialises it as compact JSON; `what` names it in the error. */

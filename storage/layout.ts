@@ -27,10 +27,11 @@ export function form4CacheKey(accession: string): string {
 }
 
 /**
- * Subscription bookkeeping, by Stripe id (a checkout session, a subscription, a processed event). Ids are
- * checked against Stripe's id alphabet by the caller, so they never name a path.
+ * Subscription bookkeeping, by Stripe id: a checkout session's issued key, the claim of its one display
+ * (`shown`), a subscription's link to its key, an event's claim. Ids are checked against Stripe's id alphabet by
+ * the caller, so they never name a path.
  */
-export function billingKey(kind: "sessions" | "subscriptions" | "events", stripeId: string): string {
+export function billingKey(kind: "sessions" | "shown" | "subscriptions" | "events", stripeId: string): string {
   return `billing/${kind}/${stripeId}.json`;
 }
 

@@ -1,5 +1,7 @@
 // unstorage driver over S3-compatible object storage (AWS S3, R2, MinIO, s3rver) with @aws-sdk/client-s3.
-// Each PUT is atomic per object, which is all publishing needs (current.json is one object, written last).
+// Each PUT is atomic per object, which is all publishing needs (current.json is one object, written last);
+// create-if-absent is a conditional PUT (`If-None-Match: *`), which S3 decides atomically.
+import { randomUUID } from "node:crypto";
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -14,6 +16,8 @@ import { defineDriver } from "unstorage";
 const DRIVER_NAME = "s3";
 /** S3 deletes at most 1,000 keys per DeleteObjects call. */
 const MAX_BULK_DELETE = 1000;
+/** Tries of a conditional PUT that S3 answers 409 ConditionalRequestConflict (another one in flight: "retry"). */
+const CONDITIONAL_TRIES = 5;
 
 /** Options of the S3 driver; credentials come from the standard AWS chain (AWS_ACCESS_KEY_ID, …). */
 export interface S3DriverOptions {
@@ -62,6 +66,8 @@ export const s3Driver = defineDriver((opts: S3DriverOptions) => {
     return keys;
   }
 
+  let probed: Promise<void> | null = null;
+
   return {
     name: DRIVER_NAME,
     options: opts,
@@ -88,6 +94,10 @@ export const s3Driver = defineDriver((opts: S3DriverOptions) => {
     async removeItem(key: string) {
       await removeKeys([objectKey(key)]);
     },
+    async createIfAbsent(key: string, value: Uint8Array) {
+      await conditionalWrites();
+      return putIfAbsent(objectKey(key), value);
+    },
     getKeys: list,
     async clear(keyBase: string) {
       const keys = await list(keyBase);
@@ -97,6 +107,40 @@ export const s3Driver = defineDriver((opts: S3DriverOptions) => {
       client.destroy();
     },
   };
+
+  async function putIfAbsent(Key: string, Body: Uint8Array | string): Promise<boolean> {
+    for (let tries = 1; ; tries++) {
+      try {
+        await client.send(new PutObjectCommand({ Bucket, Key, Body, ContentType: contentType(Key), IfNoneMatch: "*" }));
+        return true;
+      } catch (error) {
+        const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+        if (status === 412) return false;
+        if (status !== 409 || tries === CONDITIONAL_TRIES) throw error;
+      }
+    }
+  }
+
+  /**
+   * Once per driver: a store that ignores `If-None-Match` (s3rver does) would let two writers both "create" a key,
+   * so that is found out with a probe object and refused loudly, never silently.
+   */
+  function conditionalWrites(): Promise<void> {
+    probed ??= (async () => {
+      const probe = objectKey(`.conditional-write-probe:${randomUUID()}`);
+      try {
+        if (!(await putIfAbsent(probe, "1")) || (await putIfAbsent(probe, "2"))) {
+          throw new Error(`[${DRIVER_NAME}] ${opts.endpoint ?? "the S3 endpoint"} ignores If-None-Match: * on PutObject: a store with conditional writes (AWS S3, R2) is needed`);
+        }
+      } finally {
+        await removeKeys([probe]).catch(() => {});
+      }
+    })().catch((error: unknown) => {
+      probed = null;
+      throw error;
+    });
+    return probed;
+  }
 
   async function removeKeys(keys: string[]): Promise<void> {
     for (let i = 0; i < keys.length; i += MAX_BULK_DELETE) {

@@ -1,12 +1,18 @@
 // The behaviours every storage back end must have (fs folder and S3 alike): one suite, run per back end.
 import type { Storage } from "unstorage";
 import { expect, it } from "vitest";
+import { createIfAbsent } from "./claim.ts";
 import { readJson, readText, writeJson } from "./json.ts";
 import { removePrefix } from "./remove.ts";
 import { z } from "zod";
 
-/** Registers the contract tests for a back end; `open` returns a fresh, empty store. */
-export function storageContract(open: () => Storage): void {
+/**
+ * Registers the contract tests for a back end: `fresh` names a new, empty location and `openAt` opens a store on a
+ * location (twice for one location: two processes sharing the store).
+ */
+export function storageContract(fresh: () => string, openAt: (location: string) => Storage): void {
+  const open = () => openAt(fresh());
+  const bytes = (text: string) => new TextEncoder().encode(text);
   it("reads back what it wrote, byte for byte, and null for a missing key", async () => {
     const storage = open();
     const text = '{"a":"Zürich ✓","b":[1,2]}';
@@ -50,5 +56,28 @@ export function storageContract(open: () => Storage): void {
     expect(await readJson(storage, "doc.json", Doc)).toEqual({ n: 1 });
     await storage.setItemRaw("bad.json", new TextEncoder().encode('{"n":'));
     await expect(readJson(storage, "bad.json", Doc)).rejects.toThrow(/bad\.json: not valid JSON/);
+  });
+
+  it("creates a key only if it is absent: of 20 simultaneous attempts from two stores on one location, exactly one", async () => {
+    const location = fresh();
+    const [a, b] = [openAt(location), openAt(location)];
+    const key = "billing/events/evt_contract.json";
+    const won = await Promise.all(Array.from({ length: 20 }, (_, i) => createIfAbsent(i % 2 ? a : b, key, bytes(`{"attempt":${i}}`))));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    // The winner's bytes, whole, for every reader; nothing else overwrote them.
+    expect(await readText(a, key)).toBe(`{"attempt":${won.indexOf(true)}}`);
+    expect(await readText(b, key)).toBe(`{"attempt":${won.indexOf(true)}}`);
+    expect(await a.getKeys("billing")).toEqual(["billing:events:evt_contract.json"]);
+  });
+
+  it("never overwrites a key written any other way, and creates it again once it is removed", async () => {
+    const storage = open();
+    await storage.setItemRaw("leases/builder.json", bytes('{"v":1}'));
+    expect(await createIfAbsent(storage, "leases/builder.json", bytes('{"v":2}'))).toBe(false);
+    expect(await readText(storage, "leases/builder.json")).toBe('{"v":1}');
+    await storage.removeItem("leases/builder.json");
+    expect(await createIfAbsent(storage, "leases/builder.json", bytes('{"v":3}'))).toBe(true);
+    expect(await readText(storage, "leases/builder.json")).toBe('{"v":3}');
+    expect(await createIfAbsent(storage, "deep/new/folder/x.json", bytes("{}"))).toBe(true); // its folder did not exist
   });
 }

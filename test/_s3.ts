@@ -1,5 +1,7 @@
-// A real S3-compatible server (s3rver) on loopback for tests, with a fresh bucket in a temp folder.
+// A real S3-compatible server (s3rver) on loopback for tests, with a fresh bucket in a temp folder; and a stand-in
+// in front of it that adds what S3 guarantees and s3rver 3.7.1 lacks: conditional writes, whole-object reads.
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, request, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,6 +38,79 @@ export async function startS3(bucket = "filing-data"): Promise<S3Server> {
     async restart() {
       server = new S3rver({ address: "127.0.0.1", port, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
       await server.run();
+    },
+  };
+}
+
+/** The stand-in in front of s3rver: its own endpoint and env, and how many conditional PUTs it refused. */
+export interface ConditionalS3 {
+  endpoint: string;
+  env: S3Server["env"];
+  refused(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * What S3 guarantees and s3rver 3.7.1 lacks, in front of it: conditional writes (s3rver ignores `If-None-Match` on
+ * PUT; here a PUT with `If-None-Match: *` of a key that exists is answered 412 PreconditionFailed, as S3 does) and
+ * whole-object reads and writes (s3rver writes an object in place, so a reader could see half of it; here the
+ * requests for one object are taken one at a time). Every request, signed as it came (Host included, so the
+ * signature still holds), is answered by s3rver.
+ */
+export async function startConditionalS3(upstream: S3Server): Promise<ConditionalS3> {
+  const target = new URL(upstream.endpoint);
+  let refused = 0;
+  const queues = new Map<string, Promise<unknown>>();
+  /** Runs `task` after every earlier task for the same object. */
+  const inTurn = <T>(object: string, task: () => Promise<T>): Promise<T> => {
+    const run = (queues.get(object) ?? Promise.resolve()).then(task, task);
+    const settled = run.catch(() => {});
+    queues.set(object, settled);
+    void settled.then(() => queues.get(object) === settled && queues.delete(object));
+    return run;
+  };
+  const forward = (req: { method: string; url: string; headers: IncomingMessage["headers"] }, body?: Buffer) =>
+    new Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }>((resolve, reject) => {
+      const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, async (res) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of res) chunks.push(chunk as Buffer);
+        resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) });
+      });
+      out.once("error", reject);
+      out.end(body);
+    });
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const incoming = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers };
+    const [path, query = ""] = incoming.url.split("?");
+    // `/bucket/key…` without a sub-resource query is one object; bucket-level calls (list, bulk delete) pass straight.
+    const object = /^\/[^/]+\/./.test(path!) && !/(^|&)(delete|uploads|uploadId)/.test(query) ? path! : null;
+    const answer = async () => {
+      // An unsigned HEAD: s3rver lets anonymous requests through, and the client's signature covers only its own PUT.
+      if (incoming.method === "PUT" && req.headers["if-none-match"] === "*" && (await forward({ method: "HEAD", url: path!, headers: { host: req.headers.host } })).status === 200) {
+        refused++;
+        const xml = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-None-Match</Condition></Error>`;
+        return { status: 412, headers: { "content-type": "application/xml" }, body: Buffer.from(xml) };
+      }
+      return forward(incoming, Buffer.concat(chunks));
+    };
+    try {
+      const out = await (object ? inTurn(object, answer) : answer());
+      res.writeHead(out.status, out.headers).end(out.body);
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    endpoint,
+    env: { ...upstream.env, S3_ENDPOINT: endpoint },
+    refused: () => refused,
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
     },
   };
 }

@@ -1,17 +1,17 @@
 // Shared x402 test helpers: public anvil payer keys, real paying clients, header decoders and a loopback facilitator over the in-memory ledger.
 // The keys here are Foundry/anvil's published test keys; a real key must never appear in this file.
-import { x402Client } from "@x402/core/client";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { isPaymentRequiredV2 } from "@x402/core/schemas";
 import { HTTPFacilitatorClient } from "@x402/core/server";
-import type { PaymentRequired, SettleResponse } from "@x402/core/types";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
+import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { z } from "zod";
 import type { UsdcLedger } from "../gateway/payments/ledger.ts";
-import { BASE_NETWORK, createLocalFacilitator, serveFacilitator, type FacilitatorServer } from "../gateway/payments/local-facilitator.ts";
+import { payer } from "../bin/x402-buyer.ts";
+import { SettleReceipt } from "../schemas/payment.ts";
+import { createLocalFacilitator, serveFacilitator, type FacilitatorServer } from "../gateway/payments/local-facilitator.ts";
 
 /** Anvil's well-known accounts #0–#3 (mnemonic "test test … junk"): public test keys, worthless anywhere real. */
 export const ANVIL_KEYS = {
@@ -24,14 +24,18 @@ export const ANVIL_KEYS = {
 /** The address of an anvil key. */
 export const addressOf = (key: Hex) => privateKeyToAccount(key).address;
 
-/** An x402 client that pays exact-EVM requirements on Base by signing with `privateKey`. */
-export function payerClient(privateKey: Hex): x402Client {
-  return new x402Client().register(BASE_NETWORK, new ExactEvmScheme(privateKeyToAccount(privateKey)));
-}
+/** An x402 client paying on Base with `privateKey` (and, given one, naming every payment with `paymentId`). */
+export { payer as payerClient, paymentRequiredOf, callPaying } from "../bin/x402-buyer.ts";
 
 /** `fetch` that answers a 402 by signing a payment with `privateKey` and retrying, as a real buyer would. */
 export function payingFetch(privateKey: Hex): ReturnType<typeof wrapFetchWithPayment> {
-  return wrapFetchWithPayment(fetch, payerClient(privateKey));
+  return wrapFetchWithPayment(fetch, payer(privateKey));
+}
+
+/** The receipt of a paid tool result (`_meta["x402/payment-response"]`), checked against the spec's shape. */
+export function receiptOf(result: CallToolResult): SettleResponse | null {
+  const receipt = result._meta?.["x402/payment-response"];
+  return receipt === undefined ? null : (SettleReceipt.parse(receipt) as SettleResponse);
 }
 
 /** Decodes a PAYMENT-REQUIRED header and checks it is a v2 PaymentRequired. */
@@ -41,18 +45,9 @@ export function decodePaymentRequired(header: string | null): PaymentRequired {
   return decoded as PaymentRequired;
 }
 
-// SettleResponse as the spec writes it (x402 v2 §5.3); @x402/core ships no schema for it.
-const SettleResponseSchema = z.looseObject({
-  success: z.boolean(),
-  transaction: z.string(),
-  network: z.string(),
-  payer: z.string().optional(),
-  errorReason: z.string().optional(),
-});
-
-/** Decodes a PAYMENT-RESPONSE header and checks it is a SettleResponse. */
+/** Decodes a PAYMENT-RESPONSE header and checks it is a SettleResponse (x402 v2 §5.3). */
 export function decodePaymentResponse(header: string | null): SettleResponse {
-  return SettleResponseSchema.parse(decodePaymentResponseHeader(header ?? "")) as SettleResponse;
+  return SettleReceipt.parse(decodePaymentResponseHeader(header ?? "")) as SettleResponse;
 }
 
 /** A loopback facilitator over `ledger` and the stock HTTPFacilitatorClient pointed at it. */
@@ -66,4 +61,51 @@ export async function startLoopbackFacilitator(
   const server = await serveFacilitator(createLocalFacilitator(ledger), { slowMs: options.slowMs });
   const client = new HTTPFacilitatorClient({ url: server.url, timeoutMs: options.timeoutMs ?? 10_000 });
   return { ...server, client };
+}
+
+/**
+ * Payments a careless or hostile client might send, each made from a valid one by breaking one thing: the shapes of
+ * issue 15 (`payload: {}`, a non-numeric value, x402Version 1) and others. Every one must be refused with 402.
+ */
+export function malformedPayments(valid: PaymentPayload): { name: string; value: unknown }[] {
+  const json = JSON.parse(JSON.stringify(valid)) as Record<string, any>;
+  const withAuthorization = (change: Record<string, unknown>) => ({
+    ...json,
+    payload: { ...json.payload, authorization: { ...json.payload.authorization, ...change } },
+  });
+  return [
+    { name: "payload {}", value: { ...json, payload: {} } },
+    { name: "non-numeric value", value: withAuthorization({ value: "ten" }) },
+    { name: "value past uint256", value: withAuthorization({ value: "1".padEnd(90, "0") }) },
+    { name: "x402Version 1", value: { ...json, x402Version: 1 } },
+    { name: "no accepted", value: { ...json, accepted: undefined } },
+    { name: "negative amount accepted", value: { ...json, accepted: { ...json.accepted, amount: "-1" } } },
+    { name: "signature not hex", value: { ...json, payload: { ...json.payload, signature: "0xZZ" } } },
+    { name: "signature of 5,000 bytes", value: { ...json, payload: { ...json.payload, signature: `0x${"ab".repeat(5000)}` } } },
+    { name: "short nonce", value: withAuthorization({ nonce: "0x01" }) },
+    { name: "from not an address", value: withAuthorization({ from: "alice" }) },
+    { name: "validBefore in exponent form", value: withAuthorization({ validBefore: "1.9e9" }) },
+    { name: "bad payment identifier", value: { ...json, extensions: { "payment-identifier": { info: { required: false, id: "short" } } } } },
+    { name: "prototype keys", value: JSON.parse('{"__proto__":{"polluted":true},"x402Version":2}') },
+    { name: "a string", value: "not a payment" },
+    { name: "an array", value: [json] },
+    { name: "a number", value: 42 },
+  ];
+}
+
+/** Captures everything written to the console or stderr until `restore()`, which returns it (nothing, we expect). */
+export function quietConsole(): { restore(): string[] } {
+  const lines: string[] = [];
+  const methods = ["log", "info", "warn", "error", "debug"] as const;
+  const saved = methods.map((m) => console[m]);
+  const write = process.stderr.write;
+  for (const m of methods) console[m] = (...args: unknown[]) => void lines.push(`console.${m}: ${args.map(String).join(" ")}`);
+  process.stderr.write = ((chunk: unknown) => (lines.push(`stderr: ${String(chunk)}`), true)) as typeof process.stderr.write;
+  return {
+    restore: () => {
+      methods.forEach((m, i) => (console[m] = saved[i]!));
+      process.stderr.write = write;
+      return lines;
+    },
+  };
 }

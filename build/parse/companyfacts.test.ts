@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { EARNINGS_CONCEPTS } from "../derive/concepts.ts";
 import { STATEMENT_CONCEPTS } from "../derive/statement-concepts.ts";
-import { EdgarParseError, NoXbrlHistoryError } from "../errors.ts";
+import { EdgarParseError, MalformedInputError, NoXbrlHistoryError } from "../errors.ts";
 import { parseCompanyFacts } from "./companyfacts.ts";
 
 const FOLDER = "api/xbrl/companyfacts";
@@ -98,6 +98,43 @@ describe("parseCompanyFacts on bad input", () => {
     const error = catchError(() => parseCompanyFacts(JSON.stringify(minimal(facts))));
     expect(error).toBeInstanceOf(NoXbrlHistoryError);
     expect(error.message).toContain("CIK 1234");
+  });
+});
+
+describe("parseCompanyFacts refuses what EDGAR never produces (MalformedInputError naming file and place)", () => {
+  const file = (facts: unknown) => JSON.stringify({ cik: 1234, entityName: "Example Corp", facts });
+  const revenues = (...facts: object[]) => ({ "us-gaap": { Revenues: { label: "Revenues", units: { USD: facts } } } });
+  const spoil = (text: string, from: string, to: string) => {
+    expect(text).toContain(from);
+    return text.replace(from, to);
+  };
+
+  it.each([
+    ["a repeated top-level key", spoil(file(revenues(fact())), '"entityName":', '"cik":1234,"entityName":'), /duplicate key "cik" in \(root\)/],
+    ["a repeated taxonomy (JSON.parse would keep the empty one)", `{"cik":1234,"entityName":"Example Corp","facts":{"us-gaap":${JSON.stringify(revenues(fact())["us-gaap"])},"us-gaap":{}}}`, /duplicate key "us-gaap" in facts$/],
+    ["a repeated concept", spoil(file(revenues(fact())), '"us-gaap":{', '"us-gaap":{"Revenues":{"units":{"USD":[]}},'), /duplicate key "Revenues" in facts\.us-gaap$/],
+    ["a repeated unit", spoil(file(revenues(fact())), '"units":{', '"units":{"USD":[],'), /duplicate key "USD" in facts\.us-gaap\.Revenues\.units$/],
+    ["a repeated field of a fact", spoil(file(revenues(fact(), fact())), '"val":100', '"val":100,"val":1'), /duplicate key "val" in facts\.us-gaap\.Revenues\.units\.USD\[0\]$/],
+    ["an impossible end", file(revenues(fact(), { ...fact(), end: "2023-02-29" })), /facts\.us-gaap\.Revenues\.units\.USD\[1\]: impossible date \(start "2023-01-01", end "2023-02-29"/],
+    ["an impossible filing date", file(revenues({ ...fact(), filed: "2024-00-10" })), /USD\[0\]: impossible date .*filed "2024-00-10"/],
+    ["a duration ending before it starts", file(revenues({ ...fact(), start: "2024-01-01" })), /USD\[0\]: reversed dates: start after end \(start "2024-01-01", end "2023-12-31"/],
+    ["nesting deeper than EDGAR's, where nothing is read", file({ ...revenues(fact()), dei: { X: { units: { USD: [{ val: [[1]] }] } } } }), /nesting deeper than EDGAR's files have, in facts/],
+    ["nesting deeper than EDGAR's, in a concept read", file(revenues({ ...fact(), frame: [[{}]] })), /nesting deeper than EDGAR's files have, in facts\.us-gaap\.Revenues/],
+  ])("%s", (_name, text, defect) => {
+    const error = catchError(() => parseCompanyFacts(text, { cik: 1234, path: "api/xbrl/companyfacts/CIK0000001234.json" }));
+    expect(error).toBeInstanceOf(MalformedInputError);
+    expect(error.message).toMatch(/^CIK 1234, api\/xbrl\/companyfacts\/CIK0000001234\.json: /);
+    expect((error as MalformedInputError).defect).toMatch(defect);
+  });
+
+  it("EDGAR's own shapes pass: one-day durations, leap days, instants, a colon inside a label", () => {
+    const facts = parseCompanyFacts(file(revenues({ ...fact(), start: "2024-02-29", end: "2024-02-29" }, { ...fact(), start: undefined })).replace('"label":"Revenues"', '"label":"Revenues: total"'));
+    expect(facts.concepts["us-gaap:Revenues"]!.USD).toHaveLength(2);
+  });
+
+  it("a repeated key inside a value the builder never reads is not looked for: finding it would cost the full parse the scanner avoids", () => {
+    const text = spoil(file({ ...revenues(fact()), dei: { EntityPublicFloat: { units: { USD: [] } } } }), '"units":{"USD":[]}', '"units":{},"units":{"USD":[]}');
+    expect(parseCompanyFacts(text).concepts["us-gaap:Revenues"]).toBeDefined();
   });
 });
 

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { toCik } from "../../schemas/primitives.ts";
 import { EARNINGS_CONCEPTS } from "../derive/concepts.ts";
 import { STATEMENT_CONCEPTS } from "../derive/statement-concepts.ts";
-import { EdgarParseError, NoXbrlHistoryError, notJsonError, type ParseSubject } from "../errors.ts";
-import { isObjectAt, parseValue, scanDocument, scanObject } from "./json-members.ts";
+import { EdgarParseError, MalformedInputError, NoXbrlHistoryError, notJsonError, type ParseSubject } from "../errors.ts";
+import { isObjectAt, JsonDefect, parseStrict, scanDocument, scanObject } from "./json-members.ts";
 
 /** The financial-statement taxonomies earnings come from; dei, srt, invest, ecd… carry no income statement. */
 const TAXONOMIES = ["us-gaap", "ifrs-full"] as const;
@@ -13,21 +13,32 @@ const TAXONOMIES = ["us-gaap", "ifrs-full"] as const;
 const READ: ReadonlySet<string> = new Set([...TAXONOMIES, "dei"]);
 /** The concepts kept: earnings' and the statements' (issue 18). */
 const KEPT: ReadonlySet<string> = new Set([...EARNINGS_CONCEPTS, ...STATEMENT_CONCEPTS]);
+/**
+ * EDGAR's nesting, objects and arrays counted: the file, facts, a taxonomy, a concept, its units, a unit's facts,
+ * a fact. Anything deeper is not a company facts file.
+ */
+const MAX_DEPTH = 7;
 
 // EDGAR's own shapes, loose (STYLE habit 3). A fact: `start` only on durations; `fy`/`fp` describe the filing
 // (pitfall 1) and may be null (pitfall 9); `frame` is sparse (pitfall 4).
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const EdgarFact = z.object({
-  start: z.string().regex(DATE).optional(),
-  end: z.string().regex(DATE),
-  val: z.number(),
-  accn: z.string().regex(/^\d{10}-\d{2}-\d{6}$/),
-  fy: z.number().int().nullable().optional(),
-  fp: z.string().nullable().optional(),
-  form: z.string(),
-  filed: z.string().regex(DATE),
-  frame: z.string().optional(),
-});
+// Dates are real calendar dates (zod's ISO date check costs what a shape regex did), and a duration ends on or
+// after its start, as XBRL requires (a one-day duration has start = end here): anything else is a defect.
+const IMPOSSIBLE_DATE = "impossible date";
+const REVERSED = "reversed dates: start after end";
+const DATE = z.iso.date({ error: (issue) => (issue.code === "invalid_format" ? IMPOSSIBLE_DATE : undefined) });
+const EdgarFact = z
+  .object({
+    start: DATE.optional(),
+    end: DATE,
+    val: z.number(),
+    accn: z.string().regex(/^\d{10}-\d{2}-\d{6}$/),
+    fy: z.number().int().nullable().optional(),
+    fp: z.string().nullable().optional(),
+    form: z.string(),
+    filed: DATE,
+    frame: z.string().optional(),
+  })
+  .refine((fact) => fact.start === undefined || fact.start <= fact.end, { error: REVERSED });
 const EdgarConcept = z.looseObject({ units: z.record(z.string(), z.array(EdgarFact)) });
 const CompanyFactsFile = z.looseObject({
   cik: z.union([z.number(), z.string()]),
@@ -50,11 +61,12 @@ export interface CompanyFacts {
  * Parses a company facts file, keeping only the concepts earnings and the statements need. Only those concepts'
  * values are parsed (json-members.ts): the other ~95 % of the text is scanned, never turned into objects.
  */
-export function parseCompanyFacts(text: string, subject: { cik?: number | string } = {}): CompanyFacts {
-  const named: ParseSubject = subject.cik === undefined ? {} : { cik: toCik(subject.cik) ?? subject.cik };
+export function parseCompanyFacts(text: string, subject: { cik?: number | string; path?: string } = {}): CompanyFacts {
+  const named: ParseSubject = { ...(subject.cik === undefined ? {} : { cik: toCik(subject.cik) ?? subject.cik }), ...(subject.path ? { path: subject.path } : {}) };
   try {
     return readFacts(text, named);
   } catch (error) {
+    if (error instanceof JsonDefect) throw new MalformedInputError(named, error.message);
     throw error instanceof SyntaxError ? notJsonError(text, named, error) : error;
   }
 }
@@ -72,48 +84,57 @@ function readFacts(text: string, named: ParseSubject): CompanyFacts {
     throw new EdgarParseError(named, "not a company facts file: (root): expected an object");
   }
   // One pass: the header members are parsed, facts.us-gaap, facts.ifrs-full and facts.dei walked, every other value skipped.
-  // A repeated key replaces what came before, as with JSON.parse.
+  // Every object walked refuses a repeated key (json-members.ts), and so does every value kept.
   const header: Record<string, unknown> = {};
-  let taxonomies = new Map<string, TaxonomyBlock>();
-  scanDocument(text, (key, start) => {
-    if (key === "cik" || key === "entityName") {
-      const { value, end } = parseValue(text, start);
-      header[key] = value;
-      return end;
-    }
-    if (key !== "facts") return;
-    if (!isObjectAt(text, start)) {
-      const { value, end } = parseValue(text, start);
-      header.facts = value;
-      taxonomies = new Map();
-      return end;
-    }
-    header.facts = {};
-    const found = (taxonomies = new Map<string, TaxonomyBlock>());
-    return scanObject(text, start, (taxonomy, at) => {
-      if (!READ.has(taxonomy)) return;
-      const block: TaxonomyBlock = { start: at, concepts: new Map(), members: 0 };
-      found.set(taxonomy, block);
-      if (!isObjectAt(text, at)) return;
-      const names = new Set<string>();
-      const end = scanObject(text, at, (name, conceptAt) => {
-        names.add(name);
-        if (!KEPT.has(`${taxonomy}:${name}`)) return;
-        const { value, end } = parseValue(text, conceptAt);
-        block.concepts.set(name, value);
+  const taxonomies = new Map<string, TaxonomyBlock>();
+  scanDocument(
+    text,
+    (key, start) => {
+      if (key === "cik" || key === "entityName") {
+        const { value, end } = parseStrict(text, start, { room: MAX_DEPTH - 1, path: key });
+        header[key] = value;
         return end;
-      });
-      block.members = names.size;
-      return end;
-    });
-  });
+      }
+      if (key !== "facts") return;
+      if (!isObjectAt(text, start)) {
+        const { value, end } = parseStrict(text, start, { room: MAX_DEPTH - 1, path: key });
+        header.facts = value;
+        return end;
+      }
+      header.facts = {};
+      return scanObject(
+        text,
+        start,
+        (taxonomy, at) => {
+          if (!READ.has(taxonomy)) return;
+          const block: TaxonomyBlock = { start: at, concepts: new Map(), members: 0 };
+          taxonomies.set(taxonomy, block);
+          if (!isObjectAt(text, at)) return;
+          return scanObject(
+            text,
+            at,
+            (name, conceptAt) => {
+              block.members++;
+              if (!KEPT.has(`${taxonomy}:${name}`)) return;
+              const { value, end } = parseStrict(text, conceptAt, { room: MAX_DEPTH - 3, path: `facts.${taxonomy}.${name}` });
+              block.concepts.set(name, value);
+              return end;
+            },
+            { room: MAX_DEPTH - 3, path: `facts.${taxonomy}` },
+          );
+        },
+        { room: MAX_DEPTH - 2, path: "facts" },
+      );
+    },
+    MAX_DEPTH,
+  );
 
   const file = CompanyFactsFile.safeParse(header);
   if (!file.success) throw new EdgarParseError(named, `not a company facts file: ${describeIssues(file.error)}`);
   const cik = toCik(file.data.cik);
   if (cik === null) throw new EdgarParseError(named, `bad cik ${JSON.stringify(file.data.cik)}`);
   if (named.cik !== undefined && named.cik !== cik) throw new EdgarParseError(named, `the file is for CIK ${cik}`);
-  const who: ParseSubject = { cik };
+  const who: ParseSubject = { ...named, cik };
 
   const concepts: CompanyFacts["concepts"] = {};
   let financialConcepts = 0;
@@ -140,8 +161,14 @@ function readFacts(text: string, named: ParseSubject): CompanyFacts {
 
 function readConcept(value: unknown, key: string, who: ParseSubject): Record<string, EdgarFact[]> {
   const parsed = EdgarConcept.safeParse(value);
-  if (!parsed.success) throw new EdgarParseError(who, `${key}: ${describeIssues(parsed.error)}`);
-  return parsed.data.units;
+  if (parsed.success) return parsed.data.units;
+  const defect = parsed.error.issues.find((i) => i.message === IMPOSSIBLE_DATE || i.message === REVERSED);
+  if (!defect) throw new EdgarParseError(who, `${key}: ${describeIssues(parsed.error)}`);
+  // The fact as filed, for the message: its place in the file and the dates it carries.
+  const fact = defect.path.slice(0, 3).reduce<unknown>((at, step) => (at as Record<PropertyKey, unknown>)?.[step as PropertyKey], value) as Record<string, unknown>;
+  const dates = ["start", "end", "filed"].filter((f) => f in fact).map((f) => `${f} ${JSON.stringify(fact[f])}`).join(", ");
+  const [units, unit, index] = defect.path;
+  throw new MalformedInputError(who, `facts.${key.replace(":", ".")}.${String(units)}.${String(unit)}[${String(index)}]: ${defect.message} (${dates})`);
 }
 
 function describeIssues(error: z.ZodError): string {

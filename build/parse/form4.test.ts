@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InsiderTransaction, OwnershipFiling, TRANSACTION_CODES } from "../../schemas/insider.ts";
 import { describeEdgar, listOwnershipXml, readEdgar } from "../../test/_edgar.ts";
-import { EdgarParseError } from "../errors.ts";
+import { EdgarParseError, MalformedInputError } from "../errors.ts";
 import { parseOwnershipXml } from "./form4.ts";
 
 // Files under Archives/edgar/unknown/ carry no recorded accession (PROVENANCE.md): they get this obvious placeholder.
@@ -356,12 +356,41 @@ describe("parseOwnershipXml on small documents of our own", () => {
     expect(without.transactions[0]!.is_10b5_1).toBeNull();
   });
 
-  it("dates drop time-zone suffixes, impossible dates are null; numbers tolerate thousands separators", () => {
+  it("dates drop time-zone suffixes; numbers tolerate thousands separators", () => {
     const xml = ownershipXml({ tableI: row("nonDerivativeTransaction", { price: "<value>1,234.50</value>" }) })
       .replace("<value>2026-05-21</value></transactionDate>", "<value>2026-05-21-05:00</value></transactionDate>")
-      .replace("<periodOfReport>2026-05-21</periodOfReport>", "<periodOfReport>2026-02-30</periodOfReport>");
+      .replace("<periodOfReport>2026-05-21</periodOfReport>", "");
     const filing = parse(xml, null);
     expect(filing.transactions[0]).toMatchObject({ transaction_date: "2026-05-21", price_per_share: 1234.5, value: 123450, period_of_report: null, filed_at: null });
+  });
+
+  // EDGAR validates ownership XML against its schema (dates are xs:date, single elements occur once): these defects
+  // are never filed, so a document carrying one is not EDGAR's, and a lenient reading would publish other data.
+  it.each([
+    ["an impossible date", (xml: string) => xml.replace("<periodOfReport>2026-05-21</periodOfReport>", "<periodOfReport>2026-02-30</periodOfReport>"), /impossible date "2026-02-30" in <periodOfReport>/],
+    ["a date that is no date", (xml: string) => xml.replace("<value>2026-05-21</value></transactionDate>", "<value>May 21</value></transactionDate>"), /impossible date "May 21" in <transactionDate>/],
+    ["a repeated single element", (xml: string) => xml.replace("<transactionShares><value>100</value></transactionShares>", "<transactionShares><value>100</value></transactionShares><transactionShares><value>1</value></transactionShares>"), /<transactionShares> repeated in <transactionAmounts>/],
+    ["a repeated value", (xml: string) => xml.replace("<value>100</value>", "<value>100</value><value>1</value>"), /<value> repeated in <transactionShares>/],
+    ["a repeated issuer", (xml: string) => xml.replace("</issuer>", "</issuer><issuer><issuerCik>0000000999</issuerCik></issuer>"), /<issuer> repeated in <ownershipDocument>/],
+    ["nesting deeper than EDGAR's", (xml: string) => xml.replace("<value>100</value>", "<value><a>100</a></value>"), /nested deeper than EDGAR's 6 levels/],
+  ])("%s is a MalformedInputError naming the accession, the file and the defect", (_name, spoil, defect) => {
+    const xml = spoil(ownershipXml({ tableI: row("nonDerivativeTransaction") }));
+    const error = (() => {
+      try {
+        parseOwnershipXml(xml, { accession: ACC, filedAt: "2026-05-23", path: "Archives/edgar/data/111/000000000126000001/form4.xml" });
+      } catch (e) {
+        return e as Error;
+      }
+      throw new Error("parsed without complaint");
+    })();
+    expect(error).toBeInstanceOf(MalformedInputError);
+    expect(error.message).toMatch(/^accession 0000000001-26-000001, Archives\/edgar\/data\/111\/000000000126000001\/form4\.xml: /);
+    expect(error.message).toMatch(defect);
+  });
+
+  it("EDGAR's deepest elements (six levels) are read", () => {
+    const filing = parse(ownershipXml({ tableII: row("derivativeTransaction", { extra: `<underlyingSecurity><underlyingSecurityShares><value>5</value><footnoteId id="F1"/></underlyingSecurityShares></underlyingSecurity>` }), footnotes: `<footnote id="F1">x</footnote>` }));
+    expect(filing.transactions[0]!.derivative?.underlying_security_shares).toBe(5);
   });
 
   it("tolerates a stray & and a missing XML declaration (pitfall 42)", () => {

@@ -8,8 +8,8 @@ import {
   TRANSACTION_CODES,
   type TransactionCode,
 } from "../../schemas/insider.ts";
-import { toCik } from "../../schemas/primitives.ts";
-import { EdgarParseError } from "../errors.ts";
+import { isIsoDate, toCik } from "../../schemas/primitives.ts";
+import { EdgarParseError, MalformedInputError } from "../errors.ts";
 import {
   countTags,
   flag,
@@ -24,6 +24,7 @@ import {
   splitDocument,
   text,
   value,
+  XmlDefect,
   type XmlNode,
 } from "./ownership-xml.ts";
 
@@ -54,15 +55,29 @@ const FIELD_OF: Readonly<Record<string, string>> = {
 
 const ROOT = "ownershipDocument";
 
-/** Context the XML does not carry: the accession it was filed under and its filing date. */
+/** Context the XML does not carry: the accession it was filed under, its filing date, the file it came from. */
 export interface OwnershipContext {
   accession: string;
   filedAt?: string | null;
+  path?: string;
 }
 
-/** Parses one ownership XML document into its header and one record per transaction row of both tables. */
+/**
+ * Parses one ownership XML document into its header and one record per transaction row of both tables.
+ * EdgarParseError when it is not a readable ownership document; MalformedInputError for a defect EDGAR's schema
+ * does not allow (ownership-xml.ts XmlDefect).
+ */
 export function parseOwnershipXml(xml: string, ctx: OwnershipContext): OwnershipFiling {
-  const subject = { accession: ctx.accession };
+  const subject = { accession: ctx.accession, ...(ctx.path ? { path: ctx.path } : {}) };
+  try {
+    return readOwnership(xml, ctx, subject);
+  } catch (error) {
+    if (error instanceof XmlDefect) throw new MalformedInputError(subject, error.message);
+    throw error;
+  }
+}
+
+function readOwnership(xml: string, ctx: OwnershipContext, subject: { accession: string; path?: string }): OwnershipFiling {
   const fail: (message: string, cause?: unknown) => never = (message, cause) => {
     throw new EdgarParseError(subject, message, cause === undefined ? undefined : { cause });
   };
@@ -74,6 +89,7 @@ export function parseOwnershipXml(xml: string, ctx: OwnershipContext): Ownership
   try {
     parsed = parseTree(parts.tables);
   } catch (cause) {
+    if (cause instanceof XmlDefect) throw cause;
     fail(`malformed ownership XML: ${(cause as Error).message}`, cause);
   }
   const doc = node(node(parsed)[ROOT]);
@@ -98,15 +114,15 @@ export function parseOwnershipXml(xml: string, ctx: OwnershipContext): Ownership
   const header: RowHeader = {
     source_accession: ctx.accession,
     form,
-    filed_at: isoDate(ctx.filedAt ?? null),
-    period_of_report: isoDate(text(doc.periodOfReport)),
+    filed_at: ctx.filedAt && isIsoDate(ctx.filedAt) ? ctx.filedAt : null,
+    period_of_report: isoDate(text(doc.periodOfReport), "periodOfReport"),
     issuer_cik: issuerCik,
     issuer_name: text(issuerNode.issuerName),
     issuer_ticker: text(issuerNode.issuerTradingSymbol),
     owners,
     // The checkbox exists from schema X0508 (2023); absent means the filing does not say: null, never false (pitfall 39).
     is_10b5_1: flag(text(doc.aff10b5One)),
-    date_of_original_submission: isoDate(text(doc.dateOfOriginalSubmission)),
+    date_of_original_submission: isoDate(text(doc.dateOfOriginalSubmission), "dateOfOriginalSubmission"),
     superseded_by: null,
   };
   const notes = footnoteTexts(parts.footnotes);
@@ -152,8 +168,8 @@ function readRow(row: XmlNode, index: number, isDerivative: boolean, header: Row
     row: index,
     is_derivative: isDerivative,
     security_title: value(row.securityTitle),
-    transaction_date: isoDate(value(row.transactionDate)),
-    deemed_execution_date: isoDate(value(row.deemedExecutionDate)),
+    transaction_date: isoDate(value(row.transactionDate), "transactionDate"),
+    deemed_execution_date: isoDate(value(row.deemedExecutionDate), "deemedExecutionDate"),
     transaction_code: code,
     transaction_description: code !== null && Object.hasOwn(TRANSACTION_CODES, code) ? TRANSACTION_CODES[code as TransactionCode] : null,
     transaction_form_type: text(coding.transactionFormType),
@@ -172,8 +188,8 @@ function readRow(row: XmlNode, index: number, isDerivative: boolean, header: Row
     derivative: isDerivative
       ? {
           conversion_or_exercise_price: num(value(row.conversionOrExercisePrice)),
-          exercise_date: isoDate(value(row.exerciseDate)),
-          expiration_date: isoDate(value(row.expirationDate)),
+          exercise_date: isoDate(value(row.exerciseDate), "exerciseDate"),
+          expiration_date: isoDate(value(row.expirationDate), "expirationDate"),
           underlying_security_title: value(underlying.underlyingSecurityTitle),
           underlying_security_shares: num(value(underlying.underlyingSecurityShares)),
           underlying_security_value: num(value(underlying.underlyingSecurityValue)),

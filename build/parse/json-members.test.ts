@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isObjectAt, JsonScanError, parseValue, scanDocument, scanObject } from "./json-members.ts";
+import { isObjectAt, JsonDefect, JsonScanError, parseDocumentStrict, parseStrict, parseValue, scanDocument, scanObject, valueEnd } from "./json-members.ts";
 
 // Any JSON object, members of every kind, strings with quotes, backslashes and non-ASCII text.
 const anyObject = fc.dictionary(fc.string({ unit: "binary" }), fc.jsonValue(), { maxKeys: 8 });
@@ -90,3 +90,72 @@ describe("scanDocument", () => {
     expect(() => keys(text)).toThrow(/at offset \d+/);
   });
 });
+
+describe("strict reading: repeated keys and nesting", () => {
+  /** A JSON value and how deep it nests (objects and arrays counted). */
+  const depthOf = (value: unknown): number =>
+    typeof value !== "object" || value === null ? 0 : 1 + Math.max(0, ...Object.values(value as object).map(depthOf));
+  const strict = (text: string, maxDepth = Infinity) => parseDocumentStrict(text, maxDepth);
+
+  it("reads any JSON value as JSON.parse does, colons inside strings and all, when nothing repeats", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(...layouts), (value, space) => {
+        const text = JSON.stringify(value, null, space as string | number | undefined);
+        expect(strict(text)).toEqual(JSON.parse(text));
+        expect(strict(text, depthOf(value))).toEqual(JSON.parse(text)); // exactly as deep as allowed
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("finds a key repeated in any object, at any depth, and names it with its place", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ unit: "binary", maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 6 }),
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.array(fc.constantFrom("object", "array"), { maxLength: 4 }),
+        fc.nat(),
+        (object, again, wrappers, pick) => {
+          const keys = Object.keys(object);
+          const key = keys[pick % keys.length]!;
+          // The object with `key` once more at its end (the case where JSON.parse silently keeps the second).
+          let text = `${JSON.stringify(object).slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(again)}}`;
+          let place = "";
+          for (const w of wrappers) {
+            text = w === "object" ? `{"a":1,"in":${text}}` : `[0,${text}]`;
+            place = (w === "object" ? ".in" : "[1]") + place; // each wrapper is one step further from the root
+          }
+          expect(() => strict(text)).toThrow(JsonDefect);
+          expect(() => strict(text)).toThrow(`duplicate key ${JSON.stringify(key)} in (root)${place}`);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("the scanner refuses a repeated key in every object it walks, even when it skips the values", () => {
+    expect(() => scanDocument('{"a":{"x":1},"b":2,"a":[]}', () => undefined)).toThrow('duplicate key "a" in (root)');
+    const text = '{"facts":{"dei":{},"us-gaap":{},"dei":{}}}';
+    expect(() => scanDocument(text, (key, start) => (key === "facts" ? scanObject(text, start, () => undefined, { room: 3, path: "facts" }) : undefined))).toThrow(
+      'duplicate key "dei" in facts',
+    );
+    // Escaped spellings of one key are one key.
+    expect(() => scanDocument('{"a":1,"\\u0061":2}', () => undefined)).toThrow('duplicate key "a"');
+  });
+
+  it("counts nesting from where the caller stands: as deep as allowed is read, one level more is refused", () => {
+    for (const [text, depth] of [["[]", 1], ['{"a":[{}]}', 3], ['[[["x"]]]', 3], ['{"s":"[[[[[[[[["}', 1]] as const) {
+      expect(valueEnd(text, 0, { room: depth, path: "v" })).toBe(text.length);
+      expect(() => valueEnd(text, 0, { room: depth - 1, path: "v" })).toThrow(JsonDefect);
+      expect(parseStrict(text, 0, { room: depth, path: "v" }).value).toEqual(JSON.parse(text));
+    }
+    expect(() => parseStrict("[".repeat(100_000) + "]".repeat(100_000), 0, { room: 7, path: "v" })).toThrow("nesting deeper than EDGAR's files have, in v (offset 7)");
+  });
+
+  it("text after the value, or no JSON at all, is still a syntax error", () => {
+    expect(() => strict('{"a":1} x')).toThrow(SyntaxError);
+    expect(() => strict("<html>")).toThrow(SyntaxError);
+    expect(() => strict("")).toThrow(SyntaxError);
+  });
+});
+

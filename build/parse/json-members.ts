@@ -1,7 +1,9 @@
 // Reads chosen members of a JSON object straight from its text, in one pass, without building the values it
 // skips: a company facts file holds ~500 concepts of which earnings keep ~30, and JSON.parse of the rest was
-// most of a bulk build. Skipped values are scanned for strings and nesting (a truncated file is still caught),
-// not for their grammar; what a visitor keeps goes through JSON.parse, which checks it.
+// most of a bulk build. Skipped values are scanned for strings and nesting (a truncated file, nesting deeper than
+// the caller allows), not for their grammar; what a visitor keeps goes through `parseStrict`: JSON.parse, which
+// checks it, and a count of members, which finds the repeated key JSON.parse would let replace the first.
+// Every object the scanner walks refuses a repeated key too.
 
 /**
  * Called for each member of an object with its key and the index where its value starts. Return the index just
@@ -19,26 +21,42 @@ export class JsonScanError extends SyntaxError {
   }
 }
 
-/** Visits the members of the object that is the whole text (whitespace aside), in order. */
-export function scanDocument(text: string, visit: MemberVisitor): void {
-  const end = skipSpace(text, scanObject(text, skipSpace(text, 0), visit));
+/** Well-formed JSON that is not what the caller reads: a repeated key, or nesting deeper than it allows. */
+export class JsonDefect extends Error {
+  override readonly name = "JsonDefect";
+}
+
+/**
+ * Where the scanner is: `room` is how many levels of objects and arrays a member's value may open (the value
+ * itself included), `path` names the object in errors ("facts.us-gaap").
+ */
+export interface ScanPlace {
+  room: number;
+  path: string;
+}
+
+/** Visits the members of the object that is the whole text (whitespace aside), in order; `maxDepth` counts it. */
+export function scanDocument(text: string, visit: MemberVisitor, maxDepth = Infinity): void {
+  const end = skipSpace(text, scanObject(text, skipSpace(text, 0), visit, { room: maxDepth - 1, path: "(root)" }));
   if (end !== text.length) throw new JsonScanError("unexpected text after the object", end);
 }
 
 /** Visits the members of the object whose `{` is at `at`; returns the index just past its `}`. */
-export function scanObject(text: string, at: number, visit: MemberVisitor): number {
+export function scanObject(text: string, at: number, visit: MemberVisitor, place: ScanPlace = { room: Infinity, path: "(root)" }): number {
   if (text.charCodeAt(at) !== OPEN_BRACE) throw new JsonScanError("expected an object", at);
   let i = skipSpace(text, at + 1);
   if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+  const seen = new Set<string>();
   for (;;) {
     if (text.charCodeAt(i) !== QUOTE) throw new JsonScanError("expected a member name", i);
     const keyEnd = stringEnd(text, i);
     const raw = text.slice(i + 1, keyEnd - 1);
     const key = raw.includes("\\") ? (JSON.parse(text.slice(i, keyEnd)) as string) : raw;
+    if (seen.size === seen.add(key).size) throw new JsonDefect(`duplicate key ${JSON.stringify(key)} in ${place.path}`);
     i = skipSpace(text, keyEnd);
     if (text.charCodeAt(i) !== COLON) throw new JsonScanError("expected ':'", i);
     const start = skipSpace(text, i + 1);
-    i = skipSpace(text, visit(key, start) ?? valueEnd(text, start));
+    i = skipSpace(text, visit(key, start) ?? valueEnd(text, start, place));
     const c = text.charCodeAt(i);
     if (c === CLOSE_BRACE) return i + 1;
     if (c !== COMMA) throw new JsonScanError("expected ',' or '}'", i);
@@ -46,11 +64,14 @@ export function scanObject(text: string, at: number, visit: MemberVisitor): numb
   }
 }
 
-/** The index just past the value starting at `i`: a string, an object or array with all it nests, or a literal. */
-export function valueEnd(text: string, i: number): number {
+/**
+ * The index just past the value starting at `i`: a string, an object or array with all it nests, or a literal.
+ * JsonDefect when it nests more than `place.room` levels.
+ */
+export function valueEnd(text: string, i: number, place: ScanPlace = { room: Infinity, path: "(root)" }): number {
   const first = text.charCodeAt(i);
   if (first === QUOTE) return stringEnd(text, i);
-  if (first === OPEN_BRACE || first === OPEN_BRACKET) return nestedEnd(text, i);
+  if (first === OPEN_BRACE || first === OPEN_BRACKET) return nestedEnd(text, i, place);
   let j = i;
   for (;;) {
     const c = text.charCodeAt(j);
@@ -67,9 +88,68 @@ export function parseValue(text: string, start: number): { value: unknown; end: 
   return { value: JSON.parse(text.slice(start, end)), end };
 }
 
+/**
+ * `parseValue` refusing what JSON.parse lets through: nesting deeper than `place.room` levels, and a repeated key
+ * (JSON.parse keeps the last). A duplicate leaves fewer keys in the parsed value than colons in the text (a member
+ * has one; a colon inside a string only adds), both counted cheaply; only when they differ is the text walked
+ * again, to name the duplicate or find there is none.
+ */
+export function parseStrict(text: string, start: number, place: ScanPlace): { value: unknown; end: number } {
+  const end = valueEnd(text, start, place);
+  const value: unknown = JSON.parse(start === 0 && end === text.length ? text : text.slice(start, end));
+  if (countKeys(value) !== countColons(text, start, end)) findDuplicate(text, start, place.path);
+  return { value, end };
+}
+
+/** The whole text as one JSON value, strictly (`parseStrict`): at most `maxDepth` levels of objects and arrays. */
+export function parseDocumentStrict(text: string, maxDepth: number): unknown {
+  const start = skipSpace(text, 0);
+  const { value, end } = parseStrict(text, start, { room: maxDepth, path: "(root)" });
+  if (skipSpace(text, end) !== text.length) JSON.parse(text); // throws: text after the value
+  return value;
+}
+
 /** Whether the value starting at `start` is an object. */
 export function isObjectAt(text: string, start: number): boolean {
   return text.charCodeAt(start) === OPEN_BRACE;
+}
+
+/** Colons between `start` and `end`, by the engine's own search. */
+function countColons(text: string, start: number, end: number): number {
+  let count = 0;
+  for (let i = text.indexOf(":", start); i !== -1 && i < end; i = text.indexOf(":", i + 1)) count++;
+  return count;
+}
+
+/** Keys of every object in a parsed value. */
+function countKeys(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) if (typeof item === "object" && item !== null) count += countKeys(item);
+    return count;
+  }
+  for (const key in value) {
+    count++;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === "object" && item !== null) count += countKeys(item);
+  }
+  return count;
+}
+
+/** Walks the value at `at` with the scanner, which throws JsonDefect naming the repeated key and where it is. */
+function findDuplicate(text: string, at: number, path: string): number {
+  const c = text.charCodeAt(at);
+  if (c === OPEN_BRACE) {
+    return scanObject(text, at, (key, start) => findDuplicate(text, start, `${path}.${key}`), { room: Infinity, path });
+  }
+  if (c !== OPEN_BRACKET) return valueEnd(text, at);
+  let i = skipSpace(text, at + 1);
+  for (let n = 0; text.charCodeAt(i) !== CLOSE_BRACKET; n++) {
+    i = skipSpace(text, findDuplicate(text, i, `${path}[${n}]`));
+    if (text.charCodeAt(i) === COMMA) i = skipSpace(text, i + 1);
+  }
+  return i + 1;
 }
 
 const QUOTE = 0x22;
@@ -106,13 +186,13 @@ const NOT_A_BRACKET = /(?:[^"{}[\]]+|"[^"\\]*(?:\\[\s\S][^"\\]*)*")*/y;
  * The index just past the object or array opening at `i`. Between brackets a sticky regex consumes text and
  * strings in native code: ~4× faster than a JavaScript character loop, which is most of a company facts read.
  */
-function nestedEnd(text: string, i: number): number {
+function nestedEnd(text: string, i: number, place: ScanPlace): number {
   let depth = 0;
   let j = i;
   while (j < text.length) {
     const c = text.charCodeAt(j);
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      depth++;
+      if (++depth > place.room) throw new JsonDefect(`nesting deeper than EDGAR's files have, in ${place.path} (offset ${j})`);
       j++;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       j++;

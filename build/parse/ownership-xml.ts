@@ -16,6 +16,9 @@ const REPEATING = new Set([
   "ownerSignature",
 ]);
 
+/** EDGAR's deepest ownership element: ownershipDocument › table › row › amounts › field › value. */
+const MAX_DEPTH = 6;
+
 // Configured once. Values stay strings (we read numbers and dates ourselves). Footnotes and remarks may hold
 // markup that must stay raw text (pitfall 31): they are cut out of the text before parsing and read by
 // `splitDocument` (cheaper than the parser's stop nodes, which match a path for every element). The ordered
@@ -28,6 +31,7 @@ const PARSER = new XMLParser({
   preserveOrder: true,
   jPath: false, // the default builds a path string per element: ~12% of parse time
   processEntities: false, // decoded by text() only where a "&" occurs, which is rare
+  maxNestedTags: MAX_DEPTH - 1, // the parser counts the ancestors of the element it opens
 });
 const FOOTNOTE = /<footnote\b([^>]*?)(?:\/>|>([\s\S]*?)<\/footnote\s*>)/g;
 const ID_ATTRIBUTE = /\bid\s*=\s*(?:"([^"]*)"|'([^']*)')/;
@@ -86,9 +90,25 @@ function decodeEntity(whole: string, name: string): string {
 /** A parsed element: children by tag name, text under "#text", attributes under "@_name". */
 export type XmlNode = { readonly [key: string]: unknown };
 
-/** Parses the tables part of a document into objects (fast-xml-parser's errors propagate). */
+/**
+ * Well-formed ownership XML that EDGAR's schema does not allow, which a lenient reading would turn into other data:
+ * an element that occurs once repeated (the first would be read, the second dropped), an impossible date, nesting
+ * deeper than the schema's.
+ */
+export class XmlDefect extends Error {
+  override readonly name = "XmlDefect";
+}
+
+/** Parses the tables part of a document into objects (fast-xml-parser's errors propagate; XmlDefect as above). */
 export function parseTree(tables: string): XmlNode {
-  return toTree(PARSER.parse(tables) as OrderedNode[]);
+  let ordered: OrderedNode[];
+  try {
+    ordered = PARSER.parse(tables) as OrderedNode[];
+  } catch (error) {
+    if ((error as Error).message.startsWith("Maximum nested tags")) throw new XmlDefect(`elements nested deeper than EDGAR's ${MAX_DEPTH} levels`);
+    throw error;
+  }
+  return toTree(ordered, "(document)");
 }
 
 /** fast-xml-parser's ordered output: one tag (or "#text") per entry, attributes under ":@". */
@@ -98,7 +118,7 @@ type OrderedNode = { [tag: string]: unknown };
  * Ordered nodes → objects: an element with only text becomes its text, an empty one "", others an object of their
  * children; every REPEATING element is an array even with one item (a single-row table is still a table).
  */
-function toTree(nodes: OrderedNode[]): XmlNode {
+function toTree(nodes: OrderedNode[], parent: string): XmlNode {
   const out: Record<string, unknown> = {};
   for (const entry of nodes) {
     for (const tag in entry) {
@@ -113,9 +133,10 @@ function toTree(nodes: OrderedNode[]): XmlNode {
       let value: unknown;
       if (!attrs && list.length === 0) value = "";
       else if (!attrs && list.length === 1 && "#text" in list[0]!) value = list[0]!["#text"];
-      else value = attrs ? Object.assign(toTree(list), attrs) : toTree(list);
+      else value = attrs ? Object.assign(toTree(list, tag), attrs) : toTree(list, tag);
       if (REPEATING.has(tag)) ((out[tag] ??= []) as unknown[]).push(value);
-      else if (!(tag in out)) out[tag] = value;
+      else if (tag in out) throw new XmlDefect(`<${tag}> repeated in <${parent}>`);
+      else out[tag] = value;
     }
   }
   return out;
@@ -148,11 +169,15 @@ export function num(raw: string | null): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** YYYY-MM-DD from a date as filed, dropping time-zone or time suffixes ("2026-05-21-05:00"); null when not a real date. */
-export function isoDate(raw: string | null): string | null {
-  if (raw === null || raw.length < 10) return null;
+/**
+ * YYYY-MM-DD from a date as filed, dropping time-zone or time suffixes ("2026-05-21-05:00"); null when absent.
+ * EDGAR's schema types these xs:date, so one that is not a real date (2026-02-30) is an XmlDefect naming `element`.
+ */
+export function isoDate(raw: string | null, element: string): string | null {
+  if (raw === null) return null;
   const date = raw.length === 10 ? raw : raw.slice(0, 10);
-  return isIsoDate(date) ? date : null;
+  if (raw.length < 10 || !isIsoDate(date)) throw new XmlDefect(`impossible date ${JSON.stringify(raw.slice(0, 40))} in <${element}>`);
+  return date;
 }
 
 export function flag(raw: string | null): boolean | null {

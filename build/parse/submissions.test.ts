@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FilingItem } from "../../schemas/filing.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
-import { EdgarParseError } from "../errors.ts";
+import { EdgarParseError, MalformedInputError } from "../errors.ts";
 import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "./submissions.ts";
 
 describeEdgar("parseSubmissions on every submissions file of the mirror", () => {
@@ -90,5 +90,28 @@ describe("parseSubmissions on bad input", () => {
     badDate.filings.recent.filingDate = ["2024-02-30"];
     expect(() => parseSubmissions(badDate)).toThrow(EdgarParseError);
     expect(() => parseSubmissionsPage("<html>Traffic Limit</html>", 42)).toThrow(/CIK 42: not valid JSON/);
+  });
+
+  // Defects EDGAR never produces fail the company (errors.ts MalformedInputError), naming where they are.
+  it.each([
+    ["a repeated key", JSON.stringify(good).replace('"name":"X"', '"name":"X","name":"Y"'), /duplicate key "name" in \(root\)/],
+    ["a repeated column", JSON.stringify(good).replace('"form":["10-K"]', '"form":["10-K"],"form":["4"]'), /duplicate key "form" in \(root\)\.filings\.recent/],
+    ["nesting deeper than EDGAR's", JSON.stringify({ ...good, addresses: { mailing: { street: [["x"]] } } }), /nesting deeper than EDGAR's files have/],
+    ["an impossible filingDate", JSON.stringify(good).replace("2024-01-02", "2024-02-30"), /impossible filingDate "2024-02-30" at row 0/],
+    ["an impossible reportDate", JSON.stringify({ ...good, filings: { ...good.filings, recent: { ...good.filings.recent, reportDate: ["2023-13-31"] } } }), /impossible date "2023-13-31" in reportDate at row 0/],
+    ["an impossible acceptance time", JSON.stringify({ ...good, filings: { ...good.filings, recent: { ...good.filings.recent, acceptanceDateTime: ["2024-01-02T25:00:00.000Z"] } } }), /impossible acceptanceDateTime/],
+    ["an older page with reversed dates", JSON.stringify({ ...good, filings: { ...good.filings, files: [{ name: "CIK0000000042-submissions-001.json", filingFrom: "2020-01-01", filingTo: "2019-01-01" }] } }), /files\[0\]: reversed dates, filingFrom 2020-01-01 after filingTo 2019-01-01/],
+  ])("%s is a MalformedInputError naming the file", (_name, text, defect) => {
+    const parse = () => parseSubmissions(text, { cik: 42, path: "submissions/CIK0000000042.json" });
+    expect(parse).toThrow(MalformedInputError);
+    expect(parse).toThrow(/^CIK 42, (accession [\d-]+, )?submissions\/CIK0000000042\.json: /);
+    expect(parse).toThrow(defect);
+  });
+
+  it("an older page: a repeated column or deeper nesting is a MalformedInputError", () => {
+    const page = JSON.stringify(good.filings.recent);
+    expect(() => parseSubmissionsPage(page.replace('"form":', '"form":["4"],"form":'), 42)).toThrow(/duplicate key "form" in \(root\)/);
+    expect(() => parseSubmissionsPage(page.replace('"form":["10-K"]', '"form":[["10-K"]]'), 42)).toThrow(MalformedInputError);
+    expect(parseSubmissionsPage(page, 42)).toHaveLength(1);
   });
 });

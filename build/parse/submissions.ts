@@ -3,12 +3,17 @@
 import { z } from "zod";
 import type { FilingItem } from "../../schemas/filing.ts";
 import { isIsoDate, IsoDateTime, toCik } from "../../schemas/primitives.ts";
-import { EdgarParseError, parseJsonText, type ParseSubject } from "../errors.ts";
+import { EdgarParseError, MalformedInputError, notJsonError, type ParseSubject } from "../errors.ts";
+import { JsonDefect, parseDocumentStrict } from "./json-members.ts";
 
 const ARCHIVES = "https://www.sec.gov/Archives/edgar/data";
 const ACCESSION = /^\d{10}-\d{2}-\d{6}$/;
 /** A document path that needs no percent-encoding (nearly all of them: `aapl-20240928.htm`). */
 const SAFE_PATH = /^[\w.\-/]+$/;
+/** EDGAR's nesting, objects and arrays counted: the file, `filings`, `recent`, a column (or `files`, a page entry). */
+const MAX_DEPTH = 4;
+/** An older page is one level of columns. */
+const PAGE_MAX_DEPTH = 2;
 
 // EDGAR's columnar block, loose: parallel arrays, one entry per filing (recent block and older pages alike).
 // Columns are checked to be arrays here and cell by cell in readBlock, which visits every cell anyway: a zod
@@ -65,7 +70,7 @@ export interface OlderPage {
 
 /** Parses a company's main submissions file. */
 export function parseSubmissions(input: string | unknown, subject: ParseSubject = {}): Submissions {
-  const raw = typeof input === "string" ? parseJsonText(input, subject) : input;
+  const raw = typeof input === "string" ? parseStrictText(input, MAX_DEPTH, subject) : input;
   const parsed = SubmissionsFile.safeParse(raw);
   if (!parsed.success) throw shapeError(subject, parsed.error);
   const file = parsed.data;
@@ -78,14 +83,20 @@ export function parseSubmissions(input: string | unknown, subject: ParseSubject 
     tickers: file.tickers ?? [],
     fiscalYearEnd: file.fiscalYearEnd || null,
     filings: sortNewestFirst(readBlock(file.filings.recent, cik, { ...subject, cik })),
-    olderPages: (file.filings.files ?? []).map((f) => ({ name: f.name, filingFrom: date(f.filingFrom), filingTo: date(f.filingTo) })),
+    olderPages: (file.filings.files ?? []).map((f, i) => olderPage(f, i, subject)),
   };
+}
+
+function olderPage(f: { name: string; filingFrom?: string | undefined; filingTo?: string | undefined }, i: number, subject: ParseSubject): OlderPage {
+  const [from, to] = [strictDate(f.filingFrom, subject, `files[${i}].filingFrom`), strictDate(f.filingTo, subject, `files[${i}].filingTo`)];
+  if (from !== null && to !== null && from > to) throw new MalformedInputError(subject, `files[${i}]: reversed dates, filingFrom ${from} after filingTo ${to}`);
+  return { name: f.name, filingFrom: from, filingTo: to };
 }
 
 /** Parses an older page: the same columns as the recent block, at the top level. */
 export function parseSubmissionsPage(input: string | unknown, cik: number, subject: ParseSubject = {}): FilingItem[] {
   const named = { cik, ...subject };
-  const raw = typeof input === "string" ? parseJsonText(input, named) : input;
+  const raw = typeof input === "string" ? parseStrictText(input, PAGE_MAX_DEPTH, named) : input;
   const parsed = FilingsBlock.safeParse(raw);
   if (!parsed.success) throw shapeError(named, parsed.error);
   return readBlock(parsed.data, cik, named);
@@ -119,7 +130,8 @@ function readBlock(block: FilingsBlock, cik: number, subject: ParseSubject): Fil
     if (typeof accession !== "string" || !ACCESSION.test(accession)) {
       throw new EdgarParseError(subject, `bad accession number ${JSON.stringify(accession)} at row ${i}`);
     }
-    if (typeof filedAt !== "string" || !isIsoDate(filedAt)) throw new EdgarParseError({ ...subject, accession }, `bad filingDate ${JSON.stringify(filedAt)}`);
+    if (typeof filedAt !== "string") throw new EdgarParseError({ ...subject, accession }, `bad filingDate ${JSON.stringify(filedAt)}`);
+    if (!isIsoDate(filedAt)) throw new MalformedInputError({ ...subject, accession }, `impossible filingDate ${JSON.stringify(filedAt)} at row ${i}`);
     if (typeof form !== "string") throw new EdgarParseError({ ...subject, accession }, `bad form ${JSON.stringify(form)}`);
     const folder = `${ARCHIVES}/${cik}/${accession.replace(/-/g, "")}`;
     const primary = text(block.primaryDocument?.[i]);
@@ -127,8 +139,8 @@ function readBlock(block: FilingsBlock, cik: number, subject: ParseSubject): Fil
       accession_number: accession,
       form,
       filed_at: filedAt,
-      accepted_at: dateTime(block.acceptanceDateTime?.[i]),
-      report_date: date(block.reportDate?.[i]),
+      accepted_at: dateTime(block.acceptanceDateTime?.[i], { ...subject, accession }, i),
+      report_date: strictDate(block.reportDate?.[i], { ...subject, accession }, `reportDate at row ${i}`),
       primary_document: primary,
       primary_document_description: text(block.primaryDocDescription?.[i]),
       url: primary ? `${folder}/${SAFE_PATH.test(primary) ? primary : primary.split("/").map(encodeURIComponent).join("/")}` : null,
@@ -148,14 +160,30 @@ function text(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
-function date(value: unknown): string | null {
+/** A date as EDGAR writes it, or null when blank; an impossible one (2023-02-30, or not a date at all) is a defect. */
+function strictDate(value: unknown, subject: ParseSubject, where: string): string | null {
   const t = text(value);
-  return t && isIsoDate(t) ? t : null;
+  if (t === null) return null;
+  if (!isIsoDate(t)) throw new MalformedInputError(subject, `impossible date ${JSON.stringify(t)} in ${where}`);
+  return t;
 }
 
-function dateTime(value: unknown): string | null {
+/** An acceptance time, or null when blank; one that is not a real instant is a defect. */
+function dateTime(value: unknown, subject: ParseSubject, row: number): string | null {
   const t = text(value);
-  return t && IsoDateTime.safeParse(t).success ? t : null;
+  if (t === null) return null;
+  if (!IsoDateTime.safeParse(t).success) throw new MalformedInputError(subject, `impossible acceptanceDateTime ${JSON.stringify(t)} at row ${row}`);
+  return t;
+}
+
+/** JSON text, strictly (json-members.ts): a repeated key or nesting deeper than EDGAR's is a defect. */
+function parseStrictText(input: string, maxDepth: number, subject: ParseSubject): unknown {
+  try {
+    return parseDocumentStrict(input, maxDepth);
+  } catch (error) {
+    if (error instanceof JsonDefect) throw new MalformedInputError(subject, error.message);
+    throw notJsonError(input, subject, error);
+  }
 }
 
 function cmp(a: string, b: string): number {

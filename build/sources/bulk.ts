@@ -1,12 +1,12 @@
 // EDGAR's nightly bulk archives as a source (`bulk:PATH`): submissions.zip and companyfacts.zip read entry by
 // entry, in place (never extracted to disk); every other path (Form 4 XML, daily indexes) comes from a delegate.
-import { isAscii } from "node:buffer";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { inflateRaw as inflateRawCallback } from "node:zlib";
 import yauzl from "yauzl";
+import { decodeText } from "./decode.ts";
 import { TICKERS_PATH } from "./paths.ts";
 import { newStats, SourceError, SourceNotFoundError, type Source, type SourceStats } from "./source.ts";
 
@@ -51,9 +51,9 @@ export function createBulkSource(folder: string, delegate: Source): BulkSource {
       const prefix = archivePrefix(path);
       if (!prefix && path === TICKERS_PATH && existsSync(tickersFile)) {
         own.requests++;
-        const text = await readFile(tickersFile, "utf8");
-        own.bytes += text.length;
-        return text;
+        const bytes = await readFile(tickersFile);
+        own.bytes += bytes.length;
+        return decodeText(bytes, path);
       }
       if (!prefix) return delegate.getText(path);
       let zip: Archive;
@@ -65,13 +65,14 @@ export function createBulkSource(folder: string, delegate: Source): BulkSource {
       const entry = zip.entries.get(path.slice(prefix.length));
       if (!entry) throw new SourceNotFoundError(path);
       own.requests++;
+      let bytes: Buffer;
       try {
-        const text = await readEntry(zip.file, entry);
-        own.bytes += text.length;
-        return text;
+        bytes = await readEntry(zip.file, entry);
       } catch (error) {
         throw new SourceError(path, `${BULK_ARCHIVES[prefix]}: ${(error as Error).message}`, { cause: error });
       }
+      own.bytes += bytes.length;
+      return decodeText(bytes, path);
     },
     async close() {
       const opened = [...archives.values()];
@@ -112,7 +113,7 @@ function openArchive(file: string): Promise<Archive> {
  * thread pool: one hand-off per entry instead of one per 16 KB chunk, and the main thread never inflates.
  * The output may not exceed the size the central directory declares (a zip bomb stops there).
  */
-async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string> {
+async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
   const stored = await new Promise<Buffer>((resolve, reject) => {
     zip.openReadStream(entry, entry.isCompressed() ? { decompress: false } : {}, (error, stream) => {
       if (error) return reject(error);
@@ -128,6 +129,5 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string
   if (data.length !== entry.uncompressedSize) {
     throw new Error(`${entry.fileName}: ${data.length} bytes inflated, the archive declares ${entry.uncompressedSize}`);
   }
-  // EDGAR's JSON is almost always ASCII, where latin1 decoding is a plain copy and UTF-8 decoding is not.
-  return isAscii(data) ? data.toString("latin1") : data.toString("utf8");
+  return data;
 }

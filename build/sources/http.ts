@@ -2,6 +2,7 @@
 // Fair access is enforced here: declared User-Agent, the process-wide token bucket, bounded concurrency,
 // retries with exponential backoff and jitter on 429/5xx/network errors honouring Retry-After, a timeout.
 import pLimit from "p-limit";
+import { decodeText } from "./decode.ts";
 import { liveUrl } from "./paths.ts";
 import { SEC_BUCKET, type TokenBucket } from "./rate-limit.ts";
 import { newStats, SourceError, SourceNotFoundError, type Source } from "./source.ts";
@@ -52,19 +53,19 @@ export function createHttpSource(options: HttpSourceOptions): Source {
     await bucket.take();
     stats.requests++;
     let response: Response;
-    let text: string;
+    let bytes: Buffer;
     try {
       response = await fetch(urlOf(path), {
         headers: { "User-Agent": userAgent, "Accept-Encoding": "gzip, deflate" },
         signal: AbortSignal.timeout(timeoutMs),
       });
-      text = await response.text();
+      bytes = Buffer.from(await response.arrayBuffer());
     } catch (error) {
       return { retry: `network: ${(error as Error).cause ?? (error as Error).message}` };
     }
     if (response.status === 404) throw new SourceNotFoundError(path);
     const waitMs = retryAfterMs(response.headers.get("retry-after"));
-    if (response.status === 429 || isThrottlePage(text)) {
+    if (response.status === 429 || isThrottlePage(bytes.subarray(0, 4096).toString("latin1"))) {
       stats.throttled++;
       const pause = waitMs ?? backoffMs * 4;
       bucket.pause(pause);
@@ -72,8 +73,8 @@ export function createHttpSource(options: HttpSourceOptions): Source {
     }
     if (response.status >= 500) return { retry: `HTTP ${response.status}`, ...(waitMs !== undefined ? { waitMs } : {}) };
     if (!response.ok) throw new SourceError(path, `HTTP ${response.status}`);
-    stats.bytes += text.length;
-    return { text };
+    stats.bytes += bytes.length;
+    return { text: decodeText(bytes, path) };
   }
 
   async function get(path: string): Promise<string> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,8 @@ import { createHttpSource, isThrottlePage, retryAfterMs } from "./http.ts";
 import { liveUrl, ownershipXmlPath } from "./paths.ts";
 import { SEC_REQUESTS_PER_SECOND, TokenBucket } from "./rate-limit.ts";
 import { openSource } from "./open.ts";
+import yazl from "yazl";
+import { MalformedInputError } from "../errors.ts";
 import { SourceError, type Source } from "./source.ts";
 import { sourceContract } from "./source.contract.ts";
 import { EDGAR_DIR } from "../../test/_edgar.ts";
@@ -94,6 +96,47 @@ describe("token bucket", () => {
     // The first take started before the block (its callback just ran late); the five after it were all due during it.
     const gaps = starts.slice(2).map((t, i) => t - starts[i + 1]!);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(104);
+  });
+});
+
+describe("every source reads JSON and XML strictly as UTF-8", () => {
+  // "Apple Inc." with 0xff 0xfe for its last letters: bytes no UTF-8 text has.
+  const bad = Buffer.concat([Buffer.from('{"cik":320193,"name":"Apple In'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+  const path = "submissions/CIK0000320193.json";
+  let folder: string;
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), "bad-utf8-"));
+    mkdirSync(join(folder, "submissions"));
+    writeFileSync(join(folder, path), bad);
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(bad, "CIK0000320193.json");
+    zip.end();
+    await new Promise<void>((resolve) => zip.outputStream.pipe(createWriteStream(join(folder, "submissions.zip"))).once("close", resolve));
+    writeFileSync(join(folder, "companyfacts.zip"), readFileSync(join(folder, "submissions.zip"))); // any valid archive
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const expectMalformed = async (source: Source) => {
+    const read = source.getText(path);
+    await expect(read).rejects.toBeInstanceOf(MalformedInputError);
+    await expect(source.getText(path)).rejects.toThrow(`${path}: not valid UTF-8: byte 0xff at offset 30`);
+  };
+
+  it("dir", () => expectMalformed(createDirSource(folder)));
+
+  it("http mirror (not retried: the bytes would be the same)", async () => {
+    const mirror = await startMirror(folder);
+    try {
+      await expectMalformed(createHttpSource({ base: mirror.url, bucket: new TokenBucket(1000), ...FAST }));
+      expect(mirror.log.filter((l) => l.path.endsWith(path))).toHaveLength(2);
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it("bulk archives", async () => {
+    const source = openSource(`bulk:${folder}`, {}, {}, `dir:${folder}`);
+    await expectMalformed(source);
+    await source.close?.();
   });
 });
 

@@ -140,11 +140,7 @@ describe.each(Object.entries(transports))("exact-EVM payments on the ledger (%s 
 describe("the ledger as the USDC contract", () => {
   it("enforces validBefore and spent nonces itself, reverting with FiatToken's reasons", async () => {
     const ledger = createUsdcLedger({ autoCreditAtomic: ONE_USDC });
-    const { paymentRequired } = await paidRoute(createLocalFacilitator(ledger));
-    const payload = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(paymentRequired);
-    const { authorization: a, signature } = payload.payload as { authorization: Record<string, string>; signature: Hex };
-    const args = [a.from, a.to, BigInt(a.value!), BigInt(a.validAfter!), BigInt(a.validBefore!), a.nonce, signature];
-    const call = { address: BASE_USDC, abi: eip3009ABI, functionName: "transferWithAuthorization", args };
+    const { call, authorization: a } = await signedTransfer(ledger);
     const used = { address: BASE_USDC, abi: eip3009ABI, functionName: "authorizationState", args: [a.from, a.nonce] };
 
     await expect(ledger.readContract(used)).resolves.toBe(false);
@@ -154,6 +150,28 @@ describe("the ledger as the USDC contract", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 301_000);
     await expect(ledger.readContract(call)).rejects.toThrow("FiatTokenV2: authorization is expired");
+  });
+});
+
+describe("one authorization settled at once from many places (the nonce is marked atomically, as FiatToken does)", () => {
+  it("20 transactions of one authorization at once: exactly one transfers, 19 revert as used", async () => {
+    const ledger = createUsdcLedger({ autoCreditAtomic: ONE_USDC });
+    const { call } = await signedTransfer(ledger);
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => ledger.writeContract(call)));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    for (const o of outcomes.filter((o) => o.status === "rejected")) expect(String((o as PromiseRejectedResult).reason)).toMatch(/authorization is used or canceled/);
+    expect(ledger.balanceOf(PAYER)).toBe(ONE_USDC - PRICE_ATOMIC);
+  });
+
+  it.each(Object.entries(transports))("20 settlements of one payload through the %s facilitator at once: one success", async (_, connect) => {
+    const ledger = createUsdcLedger();
+    ledger.fund(PAYER, ONE_USDC);
+    const { server, requirements, paymentRequired } = await paidRoute(await connect(ledger));
+    const payload = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(paymentRequired);
+    const settled = await Promise.all(Array.from({ length: 20 }, () => server.settlePayment(payload, requirements)));
+    expect(settled.filter((s) => s.success)).toHaveLength(1);
+    expect(ledger.balanceOf(PAYER)).toBe(ONE_USDC - PRICE_ATOMIC);
+    expect(ledger.balanceOf(PAY_TO)).toBe(PRICE_ATOMIC);
   });
 });
 
@@ -198,6 +216,16 @@ describe("the loopback facilitator's wire API and outage modes", () => {
     await expect(server.client.getSupported()).rejects.toThrow(/fetch failed/);
   });
 });
+
+// The transferWithAuthorization call a facilitator would send for a real client's payment on a $0.01 route.
+async function signedTransfer(ledger: UsdcLedger) {
+  const { paymentRequired } = await paidRoute(createLocalFacilitator(ledger));
+  const payload = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(paymentRequired);
+  const { authorization, signature } = payload.payload as { authorization: Record<string, string>; signature: Hex };
+  const a = authorization;
+  const args = [a.from, a.to, BigInt(a.value!), BigInt(a.validAfter!), BigInt(a.validBefore!), a.nonce, signature];
+  return { authorization, call: { address: BASE_USDC, abi: eip3009ABI, functionName: "transferWithAuthorization", args } };
+}
 
 // A $0.01 route on Base, built by a real x402ResourceServer as the gateway builds it.
 async function paidRoute(facilitator: FacilitatorClient) {

@@ -66,13 +66,11 @@ export function createUsdcLedger(options: LedgerOptions = {}): UsdcLedger {
   const nonceKey = (authorizer: Address, nonce: Hex) => `${getAddress(authorizer)}:${nonce.toLowerCase()}`;
 
   // FiatTokenV2_2._transferWithAuthorization, checked in the contract's order and reverting with its strings,
-  // so the facilitator's error mapping (parseEip3009TransferError) sees what mainnet would tell it.
+  // so the facilitator's error mapping (parseEip3009TransferError) sees what mainnet would tell it. A transaction
+  // runs atomically: the signer is recovered first (the one await), then every check and the nonce's marking happen
+  // with nothing in between, so two settlements of one authorization can never both pass the nonce check.
   async function transferWithAuthorization(args: TransferArgs, logs?: Log[]): Promise<void> {
     const [from, to, value, validAfter, validBefore, nonce] = args;
-    const now = BigInt(Math.floor(Date.now() / 1000));
-    if (now <= validAfter) revert("FiatTokenV2: authorization is not yet valid");
-    if (now >= validBefore) revert("FiatTokenV2: authorization is expired");
-    if (usedNonces.has(nonceKey(from, nonce))) revert("FiatTokenV2: authorization is used or canceled");
     const signer = await recoverTypedDataAddress({
       domain: USDC_DOMAIN,
       types: authorizationTypes,
@@ -80,6 +78,10 @@ export function createUsdcLedger(options: LedgerOptions = {}): UsdcLedger {
       message: { from, to, value, validAfter, validBefore, nonce },
       signature: signatureOf(args),
     }).catch(() => undefined);
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    if (now <= validAfter) revert("FiatTokenV2: authorization is not yet valid");
+    if (now >= validBefore) revert("FiatTokenV2: authorization is expired");
+    if (usedNonces.has(nonceKey(from, nonce))) revert("FiatTokenV2: authorization is used or canceled");
     if (!signer || !isAddressEqual(signer, from)) revert("FiatTokenV2: invalid signature");
     if (!balances.has(getAddress(from)) && options.autoCreditAtomic !== undefined) credit(from, options.autoCreditAtomic);
     if (balanceOf(from) < value) revert("ERC20: transfer amount exceeds balance");

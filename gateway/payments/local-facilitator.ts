@@ -11,8 +11,8 @@ import type { UsdcLedger } from "./ledger.ts";
 /** Base mainnet, the one network the ledger pretends to be. */
 export const BASE_NETWORK: Network = "eip155:8453";
 
-/** How the loopback facilitator answers: normally, after a long pause, or 503 to everything. */
-export type FacilitatorMode = "ok" | "slow" | "down";
+/** How the loopback facilitator answers: normally, after a long pause, 503 to everything, or 400 without a verdict to /verify and /settle. */
+export type FacilitatorMode = "ok" | "slow" | "down" | "reject";
 
 /** A facilitator served on 127.0.0.1, with a switch for outage tests. */
 export type FacilitatorServer = {
@@ -43,9 +43,10 @@ export async function serveFacilitator(
   const slowMs = options.slowMs ?? 5_000;
   let mode: FacilitatorMode = "ok";
   const app = new H3()
-    .use(async () => {
+    .use(async (event) => {
       if (mode === "down") return new Response("facilitator down", { status: 503 });
       if (mode === "slow") await sleep(slowMs);
+      if (mode === "reject" && event.url.pathname !== "/supported") return Response.json({ error: "request refused" }, { status: 400 });
     })
     .get("/supported", () => facilitator.getSupported())
     .post("/verify", async (event) => {

@@ -1,0 +1,70 @@
+// The demo buyer's x402 client, also the one the tests pay with: a payer on Base (optionally naming every payment with
+// a payment identifier), and x402 over MCP from the spec's client rules (x402 specs/transports-v2/mcp.md).
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { x402Client } from "@x402/core/client";
+import { parsePaymentRequired } from "@x402/core/schemas";
+import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { appendPaymentIdentifierToExtensions } from "@x402/extensions/payment-identifier";
+import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+
+/** Base mainnet (CAIP-2). */
+const BASE = "eip155:8453";
+
+/**
+ * An x402 client that pays exact-EVM requirements on Base by signing with `privateKey`. With `paymentId`, every
+ * payment carries it (the payment-identifier extension, appended to the server's declaration as @x402/extensions
+ * documents), so a request repeated with it is answered again without a second charge.
+ */
+export function payer(privateKey: Hex, paymentId?: string): x402Client {
+  const client = new x402Client().register(BASE, new ExactEvmScheme(privateKeyToAccount(privateKey)));
+  if (paymentId === undefined) return client;
+  return client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+    if (paymentRequired.extensions) appendPaymentIdentifierToExtensions(paymentRequired.extensions, paymentId);
+  });
+}
+
+/**
+ * The PaymentRequired of a tool result, looked for as the spec's client rules say: `structuredContent`, then
+ * `structuredContent["x402/error"].data`, then `content[0].text` parsed as JSON (a PaymentRequired, or the
+ * `x402/error` wrapper). Null when the result asks for no payment.
+ */
+export function paymentRequiredOf(result: CallToolResult): PaymentRequired | null {
+  if (!result.isError) return null;
+  const structured = result.structuredContent;
+  const candidates: unknown[] = [structured, (structured?.["x402/error"] as { data?: unknown } | undefined)?.data];
+  const first = result.content[0];
+  if (first?.type === "text") {
+    try {
+      const parsed = JSON.parse(first.text) as Record<string, unknown> | null;
+      candidates.push(parsed, (parsed?.["x402/error"] as { data?: unknown } | undefined)?.data);
+    } catch {
+      // not JSON: no payment asked here
+    }
+  }
+  for (const candidate of candidates) {
+    const parsed = parsePaymentRequired(candidate);
+    if (parsed.success && parsed.data.x402Version === 2) return parsed.data as PaymentRequired;
+  }
+  return null;
+}
+
+/**
+ * Calls a tool as an x402 MCP client does: unpaid first; when the result asks for payment, signs the requirements
+ * and calls again with the payload in `_meta["x402/payment"]` (the receipt comes back in `_meta["x402/payment-response"]`).
+ */
+export async function callPaying(
+  client: Client,
+  buyer: x402Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ unpaid: CallToolResult; paid: CallToolResult; payload: PaymentPayload; required: PaymentRequired }> {
+  const unpaid = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const required = paymentRequiredOf(unpaid);
+  if (!required) throw new Error(`${name} asked for no payment: ${JSON.stringify(unpaid).slice(0, 300)}`);
+  const payload = await buyer.createPaymentPayload(required);
+  const paid = (await client.callTool({ name, arguments: args, _meta: { "x402/payment": payload } })) as CallToolResult;
+  return { unpaid, paid, payload, required };
+}

@@ -1,0 +1,22 @@
+// A build that kills its own process (SIGKILL: no cleanup, no finally) at a chosen write, for retention tests:
+// `node test/_build-killed.ts DEST MIRROR WHEN ISO_TIME TICKERS`, WHEN one of
+//   documents:N  after the Nth per-ticker document is written (no manifest yet)
+//   manifest     after the manifest is written, before current.json
+import type { Storage } from "unstorage";
+import { runBuild } from "../build/run.ts";
+import { createDirSource } from "../build/sources/dir.ts";
+import { memoryLogger } from "../logging/log.ts";
+import { openStorage } from "../storage/open.ts";
+
+const [dest, mirror, when, at, tickers] = process.argv.slice(2) as [string, string, string, string, string];
+const storage: Storage = openStorage(dest);
+const write = storage.setItemRaw.bind(storage);
+let documents = 0;
+storage.setItemRaw = async (key, value, opts) => {
+  if (when === "manifest" && key === "current.json") process.kill(process.pid, "SIGKILL");
+  await write(key, value, opts);
+  if (when.startsWith("documents:") && key.includes("/tickers/") && ++documents >= Number(when.slice(10))) process.kill(process.pid, "SIGKILL");
+};
+await runBuild({ source: createDirSource(mirror), storage, log: memoryLogger(), tickers: tickers.split(","), now: () => new Date(at), workers: 0, lookbackDays: 90 });
+console.error("the build finished: it should have been killed");
+process.exit(3);
