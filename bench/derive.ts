@@ -1,6 +1,8 @@
-// Benchmark: company facts text → parseCompanyFacts → deriveEarnings, against bare JSON.parse of the same texts.
-// Reads the whole shared EDGAR mirror in place ($EDGAR_MIRROR or ../shared/edgar: whole files, not the cut fixtures).
-import { deriveEarnings } from "../build/derive/earnings.ts";
+// Benchmark: company facts text → parseCompanyFacts → the earnings and the statements (issue 18: every document made
+// from company facts), against bare JSON.parse of the same texts. Reads the whole shared EDGAR mirror in place
+// ($EDGAR_MIRROR or ../shared/edgar: whole files, not the cut fixtures).
+import { deriveEarningsBase } from "../build/derive/earnings.ts";
+import { deriveFinancials } from "../build/derive/statements.ts";
 import { parseCompanyFacts } from "../build/parse/companyfacts.ts";
 import { MIRROR } from "../test/_edgar-files.ts";
 
@@ -8,7 +10,10 @@ const FOLDER = "api/xbrl/companyfacts";
 /** Alternating timed rounds of each measurement (after one warm-up round); the median is reported. */
 const ROUNDS = 7;
 
-/** Times JSON.parse and the full derivation over every company facts file, alternating, and reports medians in MB/s. */
+/**
+ * Times JSON.parse and the whole derivation over every company facts file, alternating, and reports medians in MB/s;
+ * the parts (parse, earnings, statements) are timed in their own alternating rounds, to show where the time goes.
+ */
 export async function run(args: string[]): Promise<Record<string, unknown>> {
   const rounds = Number(args[0] ?? ROUNDS);
   if (!MIRROR.present) throw new Error(`the shared EDGAR mirror is absent from ${MIRROR.dir} (set EDGAR_MIRROR)`);
@@ -16,29 +21,44 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     .filter((f) => f.endsWith(".json"))
     .map((f) => MIRROR.read(`${FOLDER}/${f}`));
   const mb = texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0) / 1e6;
-  let periods = 0;
+  let [periods, rows] = [0, 0];
   const bare = () => {
     for (const t of texts) JSON.parse(t);
   };
   const full = () => {
-    periods = 0;
-    for (const t of texts) periods += deriveEarnings(parseCompanyFacts(t)).periods.length;
+    [periods, rows] = [0, 0];
+    for (const t of texts) {
+      const facts = parseCompanyFacts(t);
+      const earnings = deriveEarningsBase(facts);
+      periods += earnings.series.periods.length;
+      rows += deriveFinancials(facts, earnings).periods.length;
+    }
+  };
+  const facts = texts.map((t) => parseCompanyFacts(t));
+  const bases = facts.map((f) => deriveEarningsBase(f));
+  const parts = {
+    parse: () => texts.forEach((t) => parseCompanyFacts(t)),
+    earnings: () => facts.forEach((f) => deriveEarningsBase(f)),
+    statements: () => facts.forEach((f, i) => deriveFinancials(f, bases[i]!)),
   };
   bare();
   full();
-  const [parseTimes, deriveTimes]: [number[], number[]] = [[], []];
+  const times: Record<"json" | "full" | keyof typeof parts, number[]> = { json: [], full: [], parse: [], earnings: [], statements: [] };
   for (let i = 0; i < rounds; i++) {
-    parseTimes.push(time(bare));
-    deriveTimes.push(time(full));
+    times.json.push(time(bare));
+    times.full.push(time(full));
+    for (const [name, fn] of Object.entries(parts)) times[name as keyof typeof parts].push(time(fn));
   }
-  const jsonParse = mb / median(parseTimes);
-  const derive = mb / median(deriveTimes);
+  const jsonParse = mb / median(times.json);
+  const derive = mb / median(times.full);
   return {
     files: texts.length,
     mb: round(mb),
     periods,
+    financials_rows: rows,
     json_parse_mb_s: round(jsonParse),
     derive_mb_s: round(derive),
+    ms: { json_parse: ms(times.json), all: ms(times.full), parse: ms(times.parse), earnings: ms(times.earnings), statements: ms(times.statements) },
     ratio: round(derive / jsonParse),
   };
 }
@@ -53,6 +73,10 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function ms(seconds: number[]): number {
+  return Math.round(median(seconds) * 1000);
 }
 
 function round(n: number): number {

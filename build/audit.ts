@@ -1,10 +1,22 @@
 // `dataset audit`: is the published snapshot sound? Reads only; returns findings (empty when sound).
 import type { Storage } from "unstorage";
 import { EarningsHistory, LATEST, periodAsOf } from "../schemas/earnings-history.ts";
-import { DOCUMENT_KINDS, DOCUMENT_SCHEMAS, type Counts, type DocumentKind, type EarningsDocument, type ManifestTicker } from "../schemas/snapshot.ts";
+import { expandHistory, financialAsOf, StoredFinancialsHistory } from "../schemas/financials-history.ts";
+import { FINANCIAL_INVARIANTS } from "../schemas/financials.ts";
+import {
+  DOCUMENT_KINDS,
+  DOCUMENT_SCHEMAS,
+  LATER_KINDS,
+  type Counts,
+  type DocumentKind,
+  type EarningsDocument,
+  type FinancialsDocument,
+  type ManifestTicker,
+} from "../schemas/snapshot.ts";
 import { readJson } from "../storage/json.ts";
 import { documentKey } from "../storage/layout.ts";
 import { METRIC_CONCEPTS } from "./derive/concepts.ts";
+import { checkFinancials } from "./derive/financial-invariants.ts";
 import { checkInvariants, countExceptions } from "./derive/invariants.ts";
 import { readPublished } from "./publish/snapshot.ts";
 
@@ -12,6 +24,7 @@ const COUNT_OF: Record<DocumentKind, keyof Counts> = {
   filings: "filings",
   earnings: "earnings_periods",
   insiders: "insider_transactions",
+  financials: "financials_periods",
 };
 
 /** The audit's verdict. */
@@ -28,11 +41,12 @@ export interface AuditReport {
 }
 
 /**
- * Checks that current.json names a complete snapshot: a manifest, and for every covered ticker its three
- * documents, each valid against its schema, with as many rows as the manifest counts and endpoints that
- * match; no documents for a ticker that is not covered; and no company failed on malformed EDGAR input. Earnings
- * documents also pass the series invariants (earningsFindings): a broken one is a finding, a marked exception a
- * warning (`--strict` fails on it).
+ * Checks that current.json names a complete snapshot: a manifest, and for every covered ticker its documents, each
+ * valid against its schema, with as many rows as the manifest counts and endpoints that match; no documents for a
+ * ticker that is not covered; and no company failed on malformed EDGAR input. Earnings and financials documents also
+ * pass their series invariants (earningsFindings, financialsFindings): a broken one is a finding, a marked exception a
+ * warning (`--strict` fails on it). A ticker carried from a snapshot published before the financials existed (its
+ * manifest entry does not name /financials) is not asked for them.
  */
 export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
   let published;
@@ -50,6 +64,7 @@ export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
   for (const [ticker, entry] of Object.entries(manifest.tickers)) {
     for (const kind of DOCUMENT_KINDS) {
       const key = documentKey(pointer.build_id, ticker, kind);
+      if (entry.covered && LATER_KINDS.has(kind) && entry.endpoints["/financials"] === undefined) continue;
       if (!entry.covered) {
         if (await storage.hasItem(key)) findings.push(`${ticker}: not covered (${entry.reason}) but ${key} exists`);
         continue;
@@ -68,6 +83,7 @@ export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
       const expected = entry.counts[COUNT_OF[kind]];
       if (doc.data.length !== expected) findings.push(`${ticker}: ${kind}.json has ${doc.data.length} rows, the manifest counts ${expected}`);
       if (kind === "earnings") earningsFindings(ticker, doc as EarningsDocument, entry, findings, warnings);
+      if (kind === "financials") financialsFindings(ticker, doc as FinancialsDocument, entry, findings, warnings);
     }
     // Malformed input is a finding even when earlier documents were kept: EDGAR never produces it, so someone must look.
     if (entry.input_defect) {
@@ -83,35 +99,72 @@ export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
   return { build_id: pointer.build_id, tickers: Object.keys(manifest.tickers).length, covered, findings, warnings };
 }
 
-/**
- * The earnings series invariants over a published document (issue 14 "Enforced and audited"): an unmarked violation
- * is a finding, marked exceptions are one warning per ticker; the history section must parse, align with the rows and
- * read back, as of today, to the rows themselves; the manifest's exception counts must be the document's.
- */
+/** The earnings series invariants over a published document (issue 14 "Enforced and audited"). */
 function earningsFindings(ticker: string, doc: EarningsDocument, entry: ManifestTicker, findings: string[], warnings: string[]): void {
-  for (const v of checkInvariants(doc.data, METRIC_CONCEPTS)) {
-    if (!v.marked) findings.push(`${ticker}: earnings invariant ${v.rule} broken and not marked: ${v.message}`);
+  seriesFindings(ticker, "earnings", "earnings periods", { findings, warnings }, {
+    rows: doc.data,
+    violations: checkInvariants(doc.data, METRIC_CONCEPTS),
+    counts: countExceptions(doc.data),
+    manifest: entry.earnings_exceptions,
+    history: doc.history,
+    read: (text) => EarningsHistory.parse(JSON.parse(text)),
+    asOf: (row, history) => periodAsOf(row, history, LATEST, false),
+  });
+}
+
+/** The statements' invariants over a published financials document (issue 18), as the earnings'. */
+function financialsFindings(ticker: string, doc: FinancialsDocument, entry: ManifestTicker, findings: string[], warnings: string[]): void {
+  seriesFindings(ticker, "financials", "financials rows", { findings, warnings }, {
+    rows: doc.data,
+    violations: checkFinancials(doc.data),
+    counts: countExceptions(doc.data, FINANCIAL_INVARIANTS),
+    manifest: entry.financials_exceptions,
+    history: doc.history,
+    read: (text) => expandHistory(StoredFinancialsHistory.parse(JSON.parse(text))),
+    asOf: (row, history) => financialAsOf(row, history, LATEST, false),
+  });
+}
+
+/**
+ * A series document against its invariants: an unmarked violation is a finding, marked exceptions are one warning per
+ * ticker; the history section must parse, align with the rows and read back, as of today, to the rows themselves; the
+ * manifest's exception counts must be the document's.
+ */
+function seriesFindings<R extends { period_start: string; period_end: string }, H>(
+  ticker: string,
+  kind: string,
+  what: string,
+  out: { findings: string[]; warnings: string[] },
+  doc: {
+    rows: R[];
+    violations: readonly { rule: string; marked: boolean; message: string }[];
+    counts: Record<string, number>;
+    manifest: Record<string, number> | undefined;
+    history: string | undefined;
+    read: (text: string) => H[];
+    asOf: (row: R, history: H) => unknown;
+  },
+): void {
+  for (const v of doc.violations) if (!v.marked) out.findings.push(`${ticker}: ${kind} invariant ${v.rule} broken and not marked: ${v.message}`);
+  if (doc.counts.periods! > 0) {
+    const rules = Object.entries(doc.counts).filter(([rule, n]) => rule !== "periods" && n > 0).map(([rule, n]) => `${rule} ${n}`);
+    out.warnings.push(`${ticker}: ${doc.counts.periods} ${what} carry marked exceptions (${rules.join(", ")})`);
   }
-  const counts = countExceptions(doc.data);
-  if (counts.periods > 0) {
-    const rules = Object.entries(counts).filter(([rule, n]) => rule !== "periods" && n > 0).map(([rule, n]) => `${rule} ${n}`);
-    warnings.push(`${ticker}: ${counts.periods} earnings periods carry marked exceptions (${rules.join(", ")})`);
-  }
-  if (entry.earnings_exceptions && JSON.stringify(entry.earnings_exceptions) !== JSON.stringify(counts)) {
-    findings.push(`${ticker}: the manifest counts earnings exceptions ${JSON.stringify(entry.earnings_exceptions)}, the document ${JSON.stringify(counts)}`);
+  if (doc.manifest && JSON.stringify(doc.manifest) !== JSON.stringify(doc.counts)) {
+    out.findings.push(`${ticker}: the manifest counts ${kind} exceptions ${JSON.stringify(doc.manifest)}, the document ${JSON.stringify(doc.counts)}`);
   }
   if (doc.history === undefined) return;
-  let history;
+  let history: H[];
   try {
-    history = EarningsHistory.parse(JSON.parse(doc.history));
+    history = doc.read(doc.history);
   } catch (error) {
-    findings.push(`${ticker}: earnings history section unreadable: ${(error as Error).message.slice(0, 200)}`);
+    out.findings.push(`${ticker}: ${kind} history section unreadable: ${(error as Error).message.slice(0, 200)}`);
     return;
   }
-  if (history.length !== doc.data.length) {
-    findings.push(`${ticker}: earnings history has ${history.length} entries for ${doc.data.length} rows`);
+  if (history.length !== doc.rows.length) {
+    out.findings.push(`${ticker}: ${kind} history has ${history.length} entries for ${doc.rows.length} rows`);
     return;
   }
-  const differs = doc.data.findIndex((row, i) => JSON.stringify(periodAsOf(row, history[i]!, LATEST, false)) !== JSON.stringify(row));
-  if (differs >= 0) findings.push(`${ticker}: earnings row ${differs} (${doc.data[differs]!.period_start}..${doc.data[differs]!.period_end}) is not its history read as of today`);
+  const differs = doc.rows.findIndex((row, i) => JSON.stringify(doc.asOf(row, history[i]!)) !== JSON.stringify(row));
+  if (differs >= 0) out.findings.push(`${ticker}: ${kind} row ${differs} (${doc.rows[differs]!.period_start}..${doc.rows[differs]!.period_end}) is not its history read as of today`);
 }

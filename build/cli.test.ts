@@ -64,9 +64,12 @@ describeEdgar("dataset CLI on the shared mirror", () => {
     expect(inspect.out).toMatch(/^AAPL — Apple Inc\. \(CIK 320193\)/);
     expect(inspect.out).toMatch(/coverage {3}covered/);
     expect(inspect.out).toMatch(/newest filings:\n {2}2026-02-26 {2}4 /);
+    // The statements: Apple's fiscal 2025 (10-K 0000320193-25-000079) and its latest TTM.
+    expect(inspect.out).toMatch(/latest fiscal year's statements \(FY 2025, 2025-09-27; \* derived\):\n {2}balance {4}assets 359,241,000,000 /);
+    expect(inspect.out).toMatch(/\n {2}TTM to 2025-12-27 \(four_quarters\) {2}revenue 435,617,000,000\* /);
     expect((await run(["inspect", "MSFT", "--data", dir])).out).toMatch(/NOT covered: no_xbrl_history/);
     expect(await run(["inspect", "ZZZZ", "--data", dir])).toMatchObject({ code: 1, err: expect.stringMatching(/ZZZZ is not in the universe/) });
-    expect(await run(["audit", "--data", dir])).toMatchObject({ code: 0, out: expect.stringMatching(/4 tickers, 2 covered, 0 findings, 0 warnings/) });
+    expect(await run(["audit", "--data", dir])).toMatchObject({ code: 0, out: expect.stringMatching(/AAPL: 3 financials rows carry marked exceptions \(reconciled 3\)\n.*4 tickers, 2 covered, 0 findings, 1 warnings/) });
 
     const storage = openStorage(dir);
     const { build_id, manifest: manifestPath } = JSON.parse((await readText(storage, CURRENT_KEY))!);
@@ -75,8 +78,8 @@ describeEdgar("dataset CLI on the shared mirror", () => {
     const pristine = JSON.stringify(manifest);
     manifest.tickers.AAPL.freshness.built_at = "2020-01-01T00:00:00.000Z";
     await storage.setItemRaw(manifestPath, new TextEncoder().encode(JSON.stringify(manifest)));
-    expect(await run(["audit", "--data", dir])).toMatchObject({ code: 0, out: expect.stringMatching(/WARNING AAPL: not rebuilt by [\s\S]*0 findings, 1 warnings$/) });
-    expect(await run(["audit", "--data", dir, "--strict"])).toMatchObject({ code: 1, out: expect.stringMatching(/1 warnings \(strict: warnings fail\)/) });
+    expect(await run(["audit", "--data", dir])).toMatchObject({ code: 0, out: expect.stringMatching(/WARNING AAPL: not rebuilt by [\s\S]*0 findings, 2 warnings$/) });
+    expect(await run(["audit", "--data", dir, "--strict"])).toMatchObject({ code: 1, out: expect.stringMatching(/2 warnings \(strict: warnings fail\)/) });
     await storage.setItemRaw(manifestPath, new TextEncoder().encode(pristine));
     await storage.removeItem(documentKey(build_id, "JNJ", "insiders"));
     await storage.setItemRaw(documentKey(build_id, "AAPL", "filings"), new TextEncoder().encode('{"data":[],"meta":{}}'));

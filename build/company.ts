@@ -1,10 +1,10 @@
-// One company of the universe, end to end: fetch its EDGAR files, have them made into its three documents
+// One company of the universe, end to end: fetch its EDGAR files, have them made into its documents
 // (documents.ts, through compute), with counts and freshness. Nothing here writes a snapshot (that is publish/).
 import type { Storage } from "unstorage";
-import type { Counts, Endpoints, ExceptionCounts, Freshness } from "../schemas/snapshot.ts";
+import type { Counts, Endpoints, ExceptionCounts, FinancialExceptionCounts, Freshness } from "../schemas/snapshot.ts";
 import type { Compute } from "./compute.ts";
 import { applyAmendments } from "./derive/insiders.ts";
-import { maxBy, type DocumentOrigin, type EarningsResult, type FilingsResult } from "./documents.ts";
+import { maxBy, type DocumentOrigin, type FactsResult, type FilingsResult } from "./documents.ts";
 import { describeSubject, NoXbrlHistoryError } from "./errors.ts";
 import { loadForm4s, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
 import type { EncodedDocuments } from "./publish/snapshot.ts";
@@ -18,6 +18,7 @@ export type CompanyOutcome =
       documents: EncodedDocuments;
       counts: Counts;
       earnings_exceptions: ExceptionCounts;
+      financials_exceptions: FinancialExceptionCounts;
       freshness: Freshness;
       endpoints: Endpoints;
       form4: Omit<Form4Load, "filings">;
@@ -38,7 +39,7 @@ export interface CompanyContext {
 }
 
 /**
- * Builds one CIK into its three encoded documents. A company without XBRL financial history (company facts
+ * Builds one CIK into its four encoded documents. A company without XBRL financial history (company facts
  * missing, without us-gaap/ifrs-full facts, or without a single periodic-report period) is not covered — the
  * post-reorganisation shell rule (spec 1.6, pitfall 28) — and costs no further requests. Source, parse and schema
  * errors propagate: the ticker failed.
@@ -46,16 +47,17 @@ export interface CompanyContext {
 export async function buildCompany(ctx: CompanyContext, cik: number): Promise<CompanyOutcome> {
   const origin = (path: string) => ({ source_api: ctx.source.describe(path), built_at: ctx.builtAt });
   const factsPath = companyFactsPath(cik);
-  let earnings: EarningsResult;
+  let facts: FactsResult;
   try {
-    earnings = await ctx.compute.earnings(await ctx.source.getText(factsPath), cik, origin(factsPath));
+    facts = await ctx.compute.facts(await ctx.source.getText(factsPath), cik, origin(factsPath));
   } catch (error) {
     // What the builder saw, stated as such (issue 16): the 404 and /probe repeat it instead of guessing a cause.
     if (error instanceof SourceNotFoundError) return notCovered(`the source has no company facts for CIK ${cik} (${factsPath}: not found)`);
     if (error instanceof NoXbrlHistoryError) return notCovered(`the company facts of CIK ${cik} hold ${withoutSubject(error)}`);
     throw error;
   }
-  if (earnings.bytes === null) return notCovered(`the company facts of CIK ${cik} give no period from a periodic report (10-K, 10-Q, 20-F, 40-F)`);
+  const { earnings, financials } = facts;
+  if (earnings.bytes === null || financials === null) return notCovered(`the company facts of CIK ${cik} give no period from a periodic report (10-K, 10-Q, 20-F, 40-F)`);
 
   const filings = await loadFilings(ctx, cik, origin(submissionsPath(cik)));
   const form4 = await loadForm4s(ctx.source, ctx.storage, cik, filings.insider_filings, ctx.form4Since, ctx.incrementalFor?.(cik));
@@ -65,16 +67,22 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
   const { filings: _parsed, ...form4Stats } = form4;
   return {
     kind: "covered",
-    documents: { filings: filings.bytes, earnings: earnings.bytes, insiders: await ctx.compute.encode("insiders", { data: insiders, meta: insidersMeta }) },
-    counts: { filings: filings.filings, earnings_periods: earnings.periods, insider_transactions: insiders.length },
+    documents: {
+      filings: filings.bytes,
+      earnings: earnings.bytes,
+      insiders: await ctx.compute.encode("insiders", { data: insiders, meta: insidersMeta }),
+      financials: financials.bytes,
+    },
+    counts: { filings: filings.filings, earnings_periods: earnings.periods, insider_transactions: insiders.length, financials_periods: financials.rows },
     earnings_exceptions: earnings.exceptions,
+    financials_exceptions: financials.exceptions,
     freshness: {
       newest_filing: filings.newest_filing,
       newest_period_end: earnings.newest_period_end,
       newest_form4: newestForm4?.filed_at ?? null,
       built_at: ctx.builtAt,
     },
-    endpoints: { "/filings/latest": filings.filings > 0, "/earnings/summary": true, "/insiders": insiders.length > 0 },
+    endpoints: { "/filings/latest": filings.filings > 0, "/earnings/summary": true, "/insiders": insiders.length > 0, "/financials": financials.rows > 0 },
     form4: form4Stats,
   };
 }

@@ -11,7 +11,17 @@ parentPort!.on("message", ({ id, step, args }: { id: number; step: Parameters<ty
     reply = { id, error: toWire(error) };
   }
   // A document's bytes move to the main thread instead of being copied.
-  const value = "value" in reply ? (reply.value as { bytes?: unknown } | Uint8Array) : null;
-  const bytes = value instanceof Uint8Array ? value : value?.bytes instanceof Uint8Array ? value.bytes : null;
-  parentPort!.postMessage(reply, bytes ? [bytes.buffer as ArrayBuffer] : []);
+  parentPort!.postMessage(reply, "value" in reply ? transferable(reply.value) : []);
 });
+
+/** The document bytes in a step's value (itself, its `bytes`, or its documents' `bytes`). */
+function transferable(value: unknown): ArrayBuffer[] {
+  if (value instanceof Uint8Array) return [value.buffer as ArrayBuffer];
+  if (typeof value !== "object" || value === null) return [];
+  const out: ArrayBuffer[] = [];
+  for (const part of [value, ...Object.values(value)]) {
+    const bytes = (part as { bytes?: unknown } | null)?.bytes;
+    if (bytes instanceof Uint8Array) out.push(bytes.buffer as ArrayBuffer);
+  }
+  return out;
+}

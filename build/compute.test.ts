@@ -15,7 +15,7 @@ describeEdgar("compute on worker threads", () => {
   it.each(listEdgar("api/xbrl/companyfacts"))("%s: the same earnings document as inline", async (file) => {
     const text = readEdgar(`api/xbrl/companyfacts/${file}`);
     const cik = Number(file.slice(3, 13));
-    expect(plain(await threads.earnings(text, cik, ORIGIN))).toEqual(plain(await inline.earnings(text, cik, ORIGIN)));
+    expect(plain(await threads.facts(text, cik, ORIGIN))).toEqual(plain(await inline.facts(text, cik, ORIGIN)));
   });
 
   it.each(listEdgar("submissions").filter((f) => !f.includes("-submissions-")))("%s: the same filings document as inline, older pages asked for", async (file) => {
@@ -36,7 +36,7 @@ describeEdgar("compute on worker threads", () => {
 
 describe("compute errors cross threads with their type and message", () => {
   it("text that is not JSON → EdgarParseError naming the CIK", async () => {
-    const error = await threads.earnings("<html>Traffic Limit</html>", 1234, ORIGIN).catch((e: Error) => e);
+    const error = await threads.facts("<html>Traffic Limit</html>", 1234, ORIGIN).catch((e: Error) => e);
     expect(error).toBeInstanceOf(EdgarParseError);
     expect(error).not.toBeInstanceOf(NoXbrlHistoryError);
     expect((error as EdgarParseError).message).toMatch(/^CIK 1234, api\/xbrl\/companyfacts\/CIK0000001234\.json: not valid JSON/);
@@ -45,7 +45,7 @@ describe("compute errors cross threads with their type and message", () => {
 
   it("facts without a financial taxonomy → NoXbrlHistoryError", async () => {
     const text = JSON.stringify({ cik: 1234, entityName: "Shell Corp", facts: { dei: {} } });
-    await expect(threads.earnings(text, 1234, ORIGIN)).rejects.toBeInstanceOf(NoXbrlHistoryError);
+    await expect(threads.facts(text, 1234, ORIGIN)).rejects.toBeInstanceOf(NoXbrlHistoryError);
   });
 
   it("a document that fails its schema is refused, naming the document", async () => {

@@ -2,11 +2,11 @@
 // documents — behind one interface, run inline or on worker threads. Fetching and writing stay on the main thread.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { earningsDocument, encodeDocument, filingsDocument } from "./documents.ts";
+import { encodeDocument, factsDocuments, filingsDocument } from "./documents.ts";
 import { EdgarParseError, MalformedInputError, NoXbrlHistoryError, type ParseSubject } from "./errors.ts";
 
 /** The steps themselves (documents.ts); the worker thread serves exactly these. */
-const STEPS = { earnings: earningsDocument, filings: filingsDocument, encode: encodeDocument } as const;
+const STEPS = { facts: factsDocuments, filings: filingsDocument, encode: encodeDocument } as const;
 type Steps = typeof STEPS;
 type Step = keyof Steps;
 

@@ -2,10 +2,13 @@
 // where they are made, so that only bytes and a few summary fields leave (compute.ts may run these on a worker).
 import { EarningsHistory } from "../schemas/earnings-history.ts";
 import type { FilingItem } from "../schemas/filing.ts";
-import { DOCUMENT_SCHEMAS, type DocumentKind, type ExceptionCounts } from "../schemas/snapshot.ts";
+import { storeHistory, StoredFinancialsHistory } from "../schemas/financials-history.ts";
+import { FINANCIAL_INVARIANTS } from "../schemas/financials.ts";
+import { DOCUMENT_SCHEMAS, type DocumentKind, type ExceptionCounts, type FinancialExceptionCounts } from "../schemas/snapshot.ts";
 import { encodeJson } from "../storage/json.ts";
-import { deriveEarnings } from "./derive/earnings.ts";
+import { deriveEarningsBase } from "./derive/earnings.ts";
 import { countExceptions } from "./derive/invariants.ts";
+import { deriveFinancials } from "./derive/statements.ts";
 import { INSIDER_FORMS } from "./form4s.ts";
 import { parseCompanyFacts } from "./parse/companyfacts.ts";
 import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "./parse/submissions.ts";
@@ -26,6 +29,21 @@ export interface EarningsResult {
   exceptions: ExceptionCounts;
 }
 
+/** The financials document (issue 18): the statements on the earnings' periods. */
+export interface FinancialsResult {
+  bytes: Uint8Array;
+  rows: number;
+  /** Marked exceptions to the statements' invariants, by invariant. */
+  exceptions: FinancialExceptionCounts;
+}
+
+/** Both documents made from company facts, which are parsed and derived once for the two. */
+export interface FactsResult {
+  earnings: EarningsResult;
+  /** Null when there are no earnings (the company is then not covered). */
+  financials: FinancialsResult | null;
+}
+
 /** What the main submissions file needs next: the older pages reaching into the Form 4 look-back, by name. */
 export interface PagesNeeded {
   need_pages: string[];
@@ -41,22 +59,37 @@ export interface FilingsResult {
 }
 
 /**
- * Company facts text → the earnings document (throws the parser's typed errors). Its `history` section (every value
- * each period had, for `as_of` and `history=true`) is validated here and stored as JSON text, so that the gateway's
- * default answer parses and sends `data` alone and reads the history only when asked (issue 14 "Point in time").
+ * Company facts text → the earnings and financials documents (throws the parser's typed errors). Each carries a
+ * `history` section (every value each period had, for `as_of` and `history=true`), validated here and stored as JSON
+ * text, so that the gateway's default answer parses and sends `data` alone and reads the history only when asked
+ * (issue 14 "Point in time"). The statements build on the earnings' periods and calendar (one derivation for both).
  */
-export function earningsDocument(text: string, cik: number, origin: DocumentOrigin): EarningsResult {
-  const { periods, history } = deriveEarnings(parseCompanyFacts(text, { cik, path: companyFactsPath(cik) }));
+export function factsDocuments(text: string, cik: number, origin: DocumentOrigin): FactsResult {
+  const facts = parseCompanyFacts(text, { cik, path: companyFactsPath(cik) });
+  const base = deriveEarningsBase(facts);
+  const { periods, history } = base.series;
   const exceptions = countExceptions(periods);
-  if (periods.length === 0) return { bytes: null, periods: 0, newest_period_end: null, exceptions };
+  if (periods.length === 0) return { earnings: { bytes: null, periods: 0, newest_period_end: null, exceptions }, financials: null };
   const newest = maxBy(periods, (p) => `${p.filed_at}|${p.source_accession}`)!;
   const meta = { ...origin, source_accession: newest.source_accession, filed_at: newest.filed_at };
-  return {
+  const earnings: EarningsResult = {
     bytes: encodeDocument("earnings", { data: periods, meta, history: encodeJson(EarningsHistory, history, "the earnings history") }),
     periods: periods.length,
     newest_period_end: periods.reduce<string | null>((max, p) => (max === null || p.period_end > max ? p.period_end : max), null),
     exceptions,
   };
+  const statements = deriveFinancials(facts, base);
+  const latest = maxBy(statements.periods, (p) => `${p.filed_at}|${p.source_accession}`);
+  const financials: FinancialsResult = {
+    bytes: encodeDocument("financials", {
+      data: statements.periods,
+      meta: { ...origin, source_accession: latest?.source_accession ?? null, filed_at: latest?.filed_at ?? null },
+      history: encodeJson(StoredFinancialsHistory, storeHistory(statements.history), "the financials history"),
+    }),
+    rows: statements.periods.length,
+    exceptions: countExceptions(statements.periods, FINANCIAL_INVARIANTS),
+  };
+  return { earnings, financials };
 }
 
 /**

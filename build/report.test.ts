@@ -64,6 +64,8 @@ describeEdgar("coverage report", () => {
       const entries = Object.values(manifest.tickers);
       expect(await page.textContent("#universe")).toBe(String(entries.length));
       expect(await page.textContent("#covered")).toBe(String(entries.filter((e) => e.covered).length));
+      // Every covered ticker of this build has its statements.
+      expect(await page.textContent("#financials")).toBe(String(entries.filter((e) => e.covered).length));
       // MSFT and BRK-B have no company facts in the mirror; TSM has facts but no submissions there.
       expect(await page.textContent('[data-reason="no_xbrl_history"]')).toBe("2");
       expect(await page.textContent('[data-reason="source_failed"]')).toBe("1");

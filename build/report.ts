@@ -14,6 +14,7 @@ const AGE_LABELS: Record<(typeof AGE_BUCKETS)[number], string> = {
 export function renderReport(manifest: Manifest): string {
   const entries = Object.entries(manifest.tickers);
   const covered = entries.filter(([, e]) => e.covered).length;
+  const statements = entries.filter(([, e]) => e.covered && e.endpoints["/financials"]).length;
   const reasons = new Map<string, number>();
   for (const [, e] of entries) if (!e.covered) reasons.set(e.reason ?? "unknown", (reasons.get(e.reason ?? "unknown") ?? 0) + 1);
   const ages = summarizeFreshness(manifest).built_at_age;
@@ -28,6 +29,7 @@ export function renderReport(manifest: Manifest): string {
         String(e.counts.filings),
         String(e.counts.earnings_periods),
         String(e.counts.insider_transactions),
+        e.counts.financials_periods === undefined ? "" : String(e.counts.financials_periods),
         e.freshness.newest_filing ?? "",
         e.freshness.newest_period_end ?? "",
         e.freshness.newest_form4 ?? "",
@@ -46,6 +48,7 @@ body{font:14px system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse
 <p>Snapshot <code>${escape(manifest.build_id)}</code>, built ${escape(manifest.built_at)} from ${escape(manifest.source)}; ${manifest.requests} requests to the source.</p>
 <h2>Coverage</h2>
 <table id="coverage"><tr><th>universe</th><td id="universe">${entries.length}</td></tr><tr><th>covered</th><td id="covered">${covered}</td></tr>
+<tr><th>with financial statements (/financials)</th><td id="financials">${statements}</td></tr>
 ${[...reasons].map(([r, n]) => `<tr><th>not covered: ${escape(r)}</th><td data-reason="${escape(r)}">${n}</td></tr>`).join("\n")}
 </table>
 <h2>Freshness of covered tickers' documents</h2>
@@ -53,7 +56,7 @@ ${[...reasons].map(([r, n]) => `<tr><th>not covered: ${escape(r)}</th><td data-r
 </table>
 <h2>Tickers</h2>
 <input id="search" type="search" placeholder="Filter by ticker, name, CIK or reason" autocomplete="off">
-<table id="tickers"><thead><tr><th>ticker</th><th>name</th><th>CIK</th><th>coverage</th><th>filings</th><th>periods</th><th>insider rows</th><th>newest filing</th><th>newest period end</th><th>newest Form 4</th><th>built</th></tr></thead>
+<table id="tickers"><thead><tr><th>ticker</th><th>name</th><th>CIK</th><th>coverage</th><th>filings</th><th>periods</th><th>insider rows</th><th>financials rows</th><th>newest filing</th><th>newest period end</th><th>newest Form 4</th><th>built</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>

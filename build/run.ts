@@ -173,8 +173,8 @@ async function manifestEntry(
   const base = { cik: entry.cik, name: entry.name };
   if (outcome.kind === "covered") {
     summary.covered++;
-    const { counts, earnings_exceptions, freshness, endpoints, form4 } = outcome;
-    return { ...base, covered: true, counts, earnings_exceptions, freshness, endpoints, form4 };
+    const { counts, earnings_exceptions, financials_exceptions, freshness, endpoints, form4 } = outcome;
+    return { ...base, covered: true, counts, earnings_exceptions, financials_exceptions, freshness, endpoints, form4 };
   }
   if (outcome.kind === "not_covered") {
     summary.not_covered[outcome.reason] = (summary.not_covered[outcome.reason] ?? 0) + 1;
@@ -238,6 +238,6 @@ function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-const ZERO_COUNTS = { filings: 0, earnings_periods: 0, insider_transactions: 0 };
+const ZERO_COUNTS = { filings: 0, earnings_periods: 0, insider_transactions: 0, financials_periods: 0 };
 const NO_FRESHNESS = { newest_filing: null, newest_period_end: null, newest_form4: null, built_at: null };
-const NO_ENDPOINTS = { "/filings/latest": false, "/earnings/summary": false, "/insiders": false };
+const NO_ENDPOINTS = { "/filings/latest": false, "/earnings/summary": false, "/insiders": false, "/financials": false };

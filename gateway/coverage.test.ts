@@ -44,7 +44,7 @@ describeEdgar("coverage evidence", () => {
 
   it.each(Object.entries(EVIDENCE))("%s: the 404 states what the builder found, before any payment is asked", async (ticker, message) => {
     const gw = testGateway(data);
-    for (const path of ["/filings/latest", "/earnings/summary", "/insiders"]) {
+    for (const path of ["/filings/latest", "/earnings/summary", "/insiders", "/financials"]) {
       const res = await gw.get(`${path}?ticker=${ticker}`);
       expect(res.status).toBe(404);
       expect(res.headers.get("payment-required")).toBeNull();

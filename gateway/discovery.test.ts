@@ -32,7 +32,7 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     expect([...new Set(documented.map((d) => d.split(" ")[1]))].sort()).toEqual(served);
     expect(documented.sort()).toEqual(
       [
-        ...["GET /health", "GET /probe", "GET /tickers", "GET /filings/latest", "GET /earnings/summary", "GET /insiders", "GET /openapi.json", "GET /llms.txt", "POST /mcp"],
+        ...["GET /health", "GET /probe", "GET /tickers", "GET /filings/latest", "GET /earnings/summary", "GET /insiders", "GET /financials", "GET /openapi.json", "GET /llms.txt", "POST /mcp"],
         ...["GET /subscribe", "GET /subscribe/success", "POST /webhooks/stripe", "POST /billing/portal"],
       ].sort(),
     );
@@ -46,14 +46,20 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     expect(param(filings, "ticker").required).toBe(true);
     expect(param(doc.paths["/earnings/summary"].get, "period").schema.pattern).toBeDefined();
     expect(param(doc.paths["/insiders"].get, "since").schema).toMatchObject({ type: "string", format: "date" });
-    for (const path of ["/filings/latest", "/earnings/summary", "/insiders"]) {
+    expect(param(doc.paths["/financials"].get, "statement").schema).toMatchObject({ enum: ["income", "balance", "cash_flow", "all"] });
+    expect(param(doc.paths["/financials"].get, "period").schema.pattern).toContain("ttm");
+    for (const path of ["/filings/latest", "/earnings/summary", "/insiders", "/financials"]) {
       expect(Object.keys(doc.paths[path].get.responses).sort()).toEqual(["200", "400", "401", "402", "404", "405", "409", "503"]);
       expect(doc.paths[path].get.responses["402"].headers).toHaveProperty("PAYMENT-REQUIRED");
     }
     expect(doc.paths["/earnings/summary"].get["x-price"]).toMatchObject({ usd: "$0.02", amount: "20000", network: "eip155:8453" });
+    expect(doc.paths["/financials"].get["x-price"]).toMatchObject({ usd: "$0.03", amount: "30000", network: "eip155:8453" });
     expect(doc.components.securitySchemes).toMatchObject({ bearerAuth: { scheme: "bearer" }, apiKeyHeader: { in: "header", name: "X-API-Key" } });
     expect(doc.components.schemas).toHaveProperty("ErrorBody");
     expect(doc.components.schemas).toHaveProperty("EarningsPeriod");
+    expect(doc.components.schemas).toHaveProperty("FinancialPeriod");
+    // The sign conventions are stated in the schema itself.
+    expect(JSON.stringify(doc.components.schemas.CashFlowStatement)).toContain("as a positive outflow");
   });
 
   it("/llms.txt names every endpoint with its price, probe first, x402 and keys, and links OpenAPI and MCP", async () => {
@@ -61,7 +67,7 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
     const text = await res.text();
     expect(text).toMatch(/^# Filing Data Service\n\n> /);
-    for (const line of ["GET /health", "GET /probe", "Latest filings for a ticker — $0.01", "Earnings from XBRL company facts — $0.02", "Form 4 insider transactions — $0.01", "PAYMENT-SIGNATURE", "Authorization: Bearer"]) {
+    for (const line of ["GET /health", "GET /probe", "Latest filings for a ticker — $0.01", "Earnings from XBRL company facts — $0.02", "Form 4 insider transactions — $0.01", "Financial statements: income, balance sheet, cash flow, trailing twelve months — $0.03", "PAYMENT-SIGNATURE", "Authorization: Bearer"]) {
       expect(text).toContain(line);
     }
     expect(text.indexOf("/probe?ticker=")).toBeLessThan(text.indexOf("## Endpoints"));
@@ -70,7 +76,7 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
   });
 
   it("declares Bazaar discovery on every paid route's 402", async () => {
-    for (const path of ["/filings/latest", "/earnings/summary", "/insiders"]) {
+    for (const path of ["/filings/latest", "/earnings/summary", "/insiders", "/financials"]) {
       const required = decodePaymentRequired((await gw.get(`${path}?ticker=AAPL`)).headers.get("payment-required"));
       const bazaar = (required.extensions as Record<string, any>).bazaar;
       expect(bazaar.info.input).toMatchObject({ type: "http", method: "GET" });

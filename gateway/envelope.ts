@@ -2,7 +2,7 @@
 // request. The `data` bytes of each distinct filter of a document are joined once and kept with the document.
 import type { Meta } from "../schemas/envelope.ts";
 import type { DocumentKind } from "../schemas/snapshot.ts";
-import { selectRows, type FilterQuery } from "./filters.ts";
+import { projection, selectRows, type FilterQuery } from "./filters.ts";
 import { pointInTimeRows } from "./point-in-time.ts";
 import type { PreparedDocument } from "./snapshot.ts";
 
@@ -37,12 +37,17 @@ export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: Filt
   const key = filterKey(query);
   const known = doc.answers.get(key);
   if (known) return known;
-  // A point-in-time answer (as_of, history) is made from the document's history section and serialised here, once
-  // per filter; the default answer joins the rows' stored JSON.
-  const asOf = kind === "earnings" ? pointInTimeRows(doc, query) : null;
-  const indices = selectRows(kind, asOf ?? doc.rows, query);
+  // A point-in-time answer (as_of, history) is made from the document's history section and a financials answer of
+  // one statement from its rows, serialised here, once per filter; the default answer joins the rows' stored JSON.
+  const asOf = pointInTimeRows(doc, kind, query);
+  const project = projection(kind, query);
+  const rows = asOf ?? doc.rows;
+  const indices = selectRows(kind, rows, query);
   let data = "";
-  for (let i = 0; i < indices.length; i++) data += (i ? "," : "") + (asOf ? JSON.stringify(asOf[indices[i]!]) : doc.rowJson[indices[i]!]);
+  for (let i = 0; i < indices.length; i++) {
+    const row = rows[indices[i]!]!;
+    data += (i ? "," : "") + (project ? JSON.stringify(project(row)) : asOf ? JSON.stringify(row) : doc.rowJson[indices[i]!]);
+  }
   const answer = { bytes: Buffer.from(data), rows: indices.length };
   if (doc.answers.size >= ANSWERS_PER_DOCUMENT) doc.answers.delete(doc.answers.keys().next().value!);
   doc.answers.set(key, answer);
@@ -53,7 +58,7 @@ export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: Filt
 function filterKey(query: FilterQuery): string {
   let key = FILTER_KEYS.get(query);
   if (key === undefined) {
-    key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}\u0000${query.as_of ?? ""}\u0000${query.history ?? ""}`;
+    key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}\u0000${query.as_of ?? ""}\u0000${query.history ?? ""}\u0000${query.statement ?? ""}`;
     FILTER_KEYS.set(query, key);
   }
   return key;

@@ -8,7 +8,8 @@ export function buildLlmsTxt(publicBaseUrl: string): string {
     "# Filing Data Service",
     "",
     "> US public-company filing data from SEC EDGAR as JSON: a filings index, earnings derived from XBRL company facts " +
-      "(restatements resolved, fiscal labels of the original filing, Q4 derived and marked), and Form 4 insider transactions. " +
+      "(restatements resolved, fiscal labels of the original filing, Q4 derived and marked), financial statements (balance " +
+      "sheet, cash flow as discrete quarters, trailing twelve months) on the same periods, and Form 4 insider transactions. " +
       "Every value carries the accession number of the filing it came from.",
     "",
     "Start with the free coverage probe: `GET /probe?ticker=AAPL`. When `data.ticker_coverage.covered` is false, the paid " +

@@ -43,6 +43,7 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   get_latest_filings: { ticker: "AAPL", limit: 3 },
   get_earnings_summary: { ticker: "AAPL", period: "FY2023" },
   get_insider_transactions: { ticker: "JNJ" },
+  get_financials: { ticker: "AAPL", statement: "cash_flow", period: "ttm" },
   list_tickers: {},
 };
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -171,7 +172,8 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
   });
 
   it("429 as a tool error once an address spends its allowance; keyed and paid calls go on", async () => {
-    const limited = await served(data.dataDir, { env: { FREE_RATE_PER_MINUTE: "60", FREE_BURST: "10" }, facilitator: createLocalFacilitator(ledger) });
+    // One a minute: the allowance must not refill while a loaded machine signs the payment (at 60 it did, in 2.7 s).
+    const limited = await served(data.dataDir, { env: { FREE_RATE_PER_MINUTE: "1", FREE_BURST: "10" }, facilitator: createLocalFacilitator(ledger) });
     try {
       const { key: limitedKey } = await limited.gw.keys.create("limited");
       const keyed = await agent(limited.base, { authorization: `Bearer ${limitedKey}` });

@@ -78,8 +78,8 @@ export function buildOpenApi(publicBaseUrl: string): object {
       title: "Filing Data Service",
       version: "1.0.0",
       description:
-        "US public-company filing data from SEC EDGAR as JSON: filings, earnings from XBRL company facts, Form 4 insider " +
-        "transactions. Call /probe (free) first. Paid endpoints take x402 v2 (USDC on Base, scheme exact) per call, " +
+        "US public-company filing data from SEC EDGAR as JSON: filings, earnings and financial statements (balance sheet, " +
+        "cash flow, TTM) from XBRL company facts, Form 4 insider transactions. Call /probe (free) first. Paid endpoints take x402 v2 (USDC on Base, scheme exact) per call, " +
         `or a subscription API key (USD ${SUBSCRIPTION.usd_per_month} a month, unlimited). Errors are {error: {code, message, hint}}.`,
     },
     servers: [{ url: publicBaseUrl }],

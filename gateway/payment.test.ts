@@ -9,7 +9,7 @@ import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { serve } from "h3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SERVICE } from "../schemas/api.ts";
+import { PAID_ROUTES, SERVICE } from "../schemas/api.ts";
 import { describeEdgar } from "../test/_edgar.ts";
 import { buildTestData, testGateway } from "../test/_gateway.ts";
 import { removeDir } from "../test/_s3.ts";
@@ -100,7 +100,7 @@ describeEdgar("x402 payments through the gateway", () => {
     });
 
     it("the 402 carries the spec's requirements for each route", async () => {
-      for (const [path, amount] of [["/filings/latest", "10000"], ["/earnings/summary", "20000"], ["/insiders", "10000"]] as const) {
+      for (const [path, amount] of [["/filings/latest", "10000"], ["/earnings/summary", "20000"], ["/insiders", "10000"], ["/financials", "30000"]] as const) {
         const res = await fetch(`${t.base}${path}?ticker=AAPL`);
         expect(res.status).toBe(402);
         expect(decodePaymentRequired(res.headers.get("payment-required"))).toMatchObject({
@@ -187,7 +187,7 @@ describeEdgar("x402 payments through the gateway", () => {
     afterAll(() => t?.close());
 
     it("every 402 names the service, offers payment-identifier and describes the route in Bazaar's HTTP form", async () => {
-      for (const path of ["/filings/latest", "/earnings/summary", "/insiders"]) {
+      for (const { path } of PAID_ROUTES) {
         const required = decodePaymentRequired((await fetch(`${t.base}${path}?ticker=AAPL`)).headers.get("payment-required"));
         expect(required.resource).toMatchObject({ url: `https://api.example.test${path}`, serviceName: SERVICE.name, tags: [...SERVICE.tags] });
         expect(required.extensions?.["payment-identifier"]).toMatchObject({ info: { required: false } });

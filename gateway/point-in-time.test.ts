@@ -9,19 +9,15 @@ import { readJson } from "../storage/json.ts";
 import { documentKey } from "../storage/layout.ts";
 import { openStorage } from "../storage/open.ts";
 import { describeEdgar } from "../test/_edgar.ts";
-import { startTestGateway, type StartedGateway } from "../test/_gateway.ts";
+import { startKeyedGateway, type KeyedGateway } from "../test/_gateway.ts";
 
 describeEdgar("earnings as of a date, and each value's history", () => {
-  let started: StartedGateway;
-  let gw: StartedGateway["gw"];
-  let key: string;
+  let started: KeyedGateway;
   beforeAll(async () => {
-    started = await startTestGateway({ listen: true });
-    gw = started.gw;
-    key = (await gw.keys.create("pit")).key;
+    started = await startKeyedGateway("pit");
   });
   afterAll(() => started?.close());
-  const get = (path: string) => gw.get(path, { headers: { authorization: `Bearer ${key}` } });
+  const get = (path: string) => started.get(path);
   const earnings = async (query: string): Promise<EarningsPeriod[]> => {
     const res = await get(`/earnings/summary?${query}`);
     expect(res.status).toBe(200);
@@ -108,7 +104,7 @@ describeEdgar("earnings as of a date, and each value's history", () => {
 
   it("the MCP tool takes as_of and history from the same schema and its result passes the SDK's output check", async () => {
     const client = new Client({ name: "pit-agent", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${started.key}` } } }));
     const tool = (await client.listTools()).tools.find((t) => t.name === "get_earnings_summary")!;
     expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["as_of", "history"]));
     const result = (await client.callTool({ name: "get_earnings_summary", arguments: { ticker: "UA", as_of: "2024-05-28", history: true, period: "2021" } })) as CallToolResult;

@@ -1,39 +1,52 @@
-// Point-in-time answers of /earnings/summary (issue 14 "Point in time"): the rows as they stood on `as_of`, and each
-// metric's history, read from the earnings document's history section — parsed on first use, kept with the document.
-// Never on the default answer's path: a query without as_of or history is served from the stored row bytes.
+// Point-in-time answers of /earnings/summary and /financials (issue 14 "Point in time", issue 18): the rows as they
+// stood on `as_of`, and each metric's history, read from the document's history section — parsed on first use, kept
+// with the document. Never on the default answer's path: a query without as_of or history is served from the stored
+// row bytes.
 import { EarningsHistory, LATEST, periodAsOf, type PeriodHistory } from "../schemas/earnings-history.ts";
 import type { EarningsPeriod, HistoryEntry } from "../schemas/earnings.ts";
+import { expandHistory, financialAsOf, type FinancialPeriodHistory, type StoredFinancialsHistory } from "../schemas/financials-history.ts";
+import type { FinancialPeriod } from "../schemas/financials.ts";
+import type { DocumentKind } from "../schemas/snapshot.ts";
 import type { FilterQuery } from "./filters.ts";
 import type { PreparedDocument } from "./snapshot.ts";
 
-/** The history section of each earnings document, parsed once (the builder validated it; STYLE habit 4). */
-const HISTORIES = new WeakMap<PreparedDocument, PeriodHistory[]>();
+/** The history section of each document, parsed once (the builder validated it; STYLE habit 4). */
+const HISTORIES = new WeakMap<PreparedDocument, PeriodHistory[] | FinancialPeriodHistory[]>();
+
+/** The documents answered as of a date, each with its reading of a row and its history. */
+const READERS: Partial<Record<DocumentKind, (row: Record<string, unknown>, history: never, date: string, withHistory: boolean) => Record<string, unknown> | null>> = {
+  earnings: (row, history: PeriodHistory, date, withHistory) => periodAsOf(row as unknown as EarningsPeriod, history, date, withHistory),
+  financials: (row, history: FinancialPeriodHistory, date, withHistory) => financialAsOf(row as unknown as FinancialPeriod, history, date, withHistory),
+};
 
 /** The rows of a point-in-time answer (periods not yet reported on `as_of` left out), or null for the default answer. */
-export function pointInTimeRows(doc: PreparedDocument, query: FilterQuery): Record<string, unknown>[] | null {
-  if (query.as_of === undefined && !query.history) return null;
-  const histories = historyOf(doc);
+export function pointInTimeRows(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): Record<string, unknown>[] | null {
+  const read = READERS[kind];
+  if (!read || (query.as_of === undefined && !query.history)) return null;
+  const histories = historyOf(doc, kind);
   const date = query.as_of ?? LATEST;
   const rows: Record<string, unknown>[] = [];
   for (let i = 0; i < doc.rows.length; i++) {
-    const row = periodAsOf(doc.rows[i] as EarningsPeriod, histories[i]!, date, query.history === true);
+    const row = read(doc.rows[i]!, histories[i] as never, date, query.history === true);
     if (row) rows.push(row);
   }
   return rows;
 }
 
-function historyOf(doc: PreparedDocument): PeriodHistory[] {
+function historyOf(doc: PreparedDocument, kind: DocumentKind): PeriodHistory[] | FinancialPeriodHistory[] {
   let histories = HISTORIES.get(doc);
   if (!histories) {
-    histories = doc.history === undefined ? fromRows(doc.rows as EarningsPeriod[]) : (JSON.parse(doc.history) as EarningsHistory);
+    if (doc.history === undefined) histories = kind === "earnings" ? fromRows(doc.rows as unknown as EarningsPeriod[]) : [];
+    else if (kind === "financials") histories = expandHistory(JSON.parse(doc.history) as StoredFinancialsHistory);
+    else histories = JSON.parse(doc.history) as EarningsHistory;
     HISTORIES.set(doc, histories);
   }
   return histories;
 }
 
 /**
- * A document built before history sections existed: each metric's only known value is today's, filed when its row says
- * (a point in time before then leaves it out). Replaced by the next build.
+ * An earnings document built before history sections existed: each metric's only known value is today's, filed when
+ * its row says (a point in time before then leaves it out). Replaced by the next build.
  */
 function fromRows(rows: readonly EarningsPeriod[]): PeriodHistory[] {
   return rows.map((row) => {

@@ -3,8 +3,9 @@
 import { z } from "zod";
 import { EarningsPeriod } from "./earnings.ts";
 import { FilingItem } from "./filing.ts";
+import { FinancialPeriod } from "./financials.ts";
 import { InsiderTransaction } from "./insider.ts";
-import { EarningsQuery, FilingsQuery, InsidersQuery, ProbeQuery, TickersQuery } from "./params.ts";
+import { EarningsQuery, FilingsQuery, FinancialsQuery, InsidersQuery, ProbeQuery, TickersQuery } from "./params.ts";
 import { Health, ServiceProbe, TickerProbe } from "./probe.ts";
 import type { DocumentKind } from "./snapshot.ts";
 import { ApiKeyIssued, KeyPending, PortalSession, SuccessQuery, WebhookAck } from "./subscription.ts";
@@ -116,6 +117,25 @@ export const ROUTES = [
     price: "$0.01",
     document: "insiders",
     tool: "get_insider_transactions",
+  },
+  {
+    method: "GET",
+    path: "/financials",
+    summary: "Financial statements: income, balance sheet, cash flow, trailing twelve months",
+    description:
+      "The income statement (the /earnings/summary metrics), the balance sheet at each quarter and fiscal year end (total assets, " +
+      "liabilities, the parent's equity, cash, current and non-current debt, cover-page shares outstanding with their date), and cash " +
+      "flows (operating cash flow, capital expenditure, free cash flow, dividends, repurchases) as discrete quarters: 10-Qs file cash " +
+      "flows year to date, so quarters are derived from the same filings and marked derived, never a year-to-date value labelled a " +
+      "quarter. Outflows are positive. period=ttm gives trailing twelve months (the latest four quarters, or the fiscal year at its " +
+      "end), with the periods and accessions summed, null with the reason where a quarter is missing or a year does not add up. " +
+      "Same labels, vintages and marks as /earnings/summary; every value names its concept (the terms of a computed one) and accession. " +
+      "as_of answers as of a date; history=true lists every value each metric had.",
+    query: FinancialsQuery,
+    payload: z.array(FinancialPeriod),
+    price: "$0.03",
+    document: "financials",
+    tool: "get_financials",
   },
 ] as const satisfies readonly Route[];
 

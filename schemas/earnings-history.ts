@@ -63,8 +63,19 @@ export function periodAsOf(row: EarningsPeriod, history: PeriodHistory, date: st
  */
 export function metricAsOf(entries: readonly HistoryEntry[] | undefined, date: string, withHistory: boolean): Metric | null {
   if (!entries?.length) return null;
+  return metricAt(entries, entryAsOf(entries, date), withHistory);
+}
+
+/** The index of the entry in effect on `date` (−1: none yet). */
+export function entryAsOf(entries: readonly HistoryEntry[], date: string): number {
+  if (date === LATEST) return entries.length - 1; // today's answer: the last entry (the builder reads every row so)
   let i = -1;
   while (i + 1 < entries.length && (entries[i + 1]!.effective_from ?? entries[i + 1]!.filed_at) <= date) i++;
+  return i;
+}
+
+/** The metric served by entry `i` of its history (null before the first). */
+export function metricAt(entries: readonly HistoryEntry[], i: number, withHistory: boolean): Metric | null {
   if (i < 0) return null;
   const [first, e] = [entries[0]!, entries[i]!];
   const restated = e.value !== first.value && e.scale_unclear === undefined && first.scale_unclear === undefined;

@@ -70,6 +70,34 @@ export const EarningsQuery = z.object({
   history: History,
 });
 
+/** The financials' `period`: the earnings forms, and `ttm` (the trailing-twelve-month rows). */
+export const FINANCIALS_PERIOD_PATTERN = /^(annual|quarterly|interim|ttm|(FY)?\d{4}|CY\d{4}(Q[1-4])?)$/i;
+
+export const FinancialsQuery = z.object({
+  ticker: TickerInput,
+  statement: z
+    .enum(["income", "balance", "cash_flow", "all"], { error: "statement must be income, balance, cash_flow or all" })
+    .optional()
+    .meta({
+      description:
+        "income (the earnings metrics), balance (balance sheet at each quarter and fiscal year end), cash_flow (discrete quarters, " +
+        "years to date and years), or all (default). Rows without the chosen statement are left out.",
+      example: "cash_flow",
+    }),
+  period: z
+    .string()
+    .regex(FINANCIALS_PERIOD_PATTERN, "period must be annual, quarterly, interim, ttm, a year (2023 or FY2023) or a frame (CY2023Q4, CY2023)")
+    .optional()
+    .meta({
+      description:
+        "As on /earnings/summary (annual, quarterly, interim, 2023/FY2023, CY2023Q4/CY2023), plus ttm: the trailing-twelve-month rows " +
+        "(one per quarter end; at a fiscal year end the year itself). Without ttm no TTM rows are returned.",
+      example: "ttm",
+    }),
+  as_of: EarningsQuery.shape.as_of,
+  history: History,
+});
+
 export const InsidersQuery = z.object({
   ticker: TickerInput,
   since: IsoDate.optional().meta({ description: "Only transactions on or after this date (YYYY-MM-DD)." }),
@@ -80,6 +108,7 @@ export type PeriodFilter =
   | { kind: "annual" }
   | { kind: "quarterly" }
   | { kind: "interim" }
+  | { kind: "ttm" }
   | { kind: "fiscal_year"; year: number }
   | { kind: "calendar_frame"; frame: string };
 
@@ -89,6 +118,7 @@ export function parsePeriod(value: string): PeriodFilter {
   if (upper === "ANNUAL") return { kind: "annual" };
   if (upper === "QUARTERLY") return { kind: "quarterly" };
   if (upper === "INTERIM") return { kind: "interim" };
+  if (upper === "TTM") return { kind: "ttm" };
   if (upper.startsWith("CY")) return { kind: "calendar_frame", frame: upper };
   return { kind: "fiscal_year", year: Number(upper.replace("FY", "")) };
 }

@@ -2,12 +2,13 @@
 // Layout (DESIGN "Storage and publishing"): snapshots/<build_id>/{manifest.json, tickers/<T>/<kind>.json}.
 import { z } from "zod";
 import { EarningsPeriod, INVARIANTS } from "./earnings.ts";
+import { FINANCIAL_INVARIANTS, FinancialPeriod } from "./financials.ts";
 import { FilingItem } from "./filing.ts";
 import { InsiderTransaction } from "./insider.ts";
 import { Accession, Cik, IsoDate, IsoDateTime, Ticker } from "./primitives.ts";
 
-/** The three documents every covered ticker has, one per paid endpoint. */
-export const DOCUMENT_KINDS = ["filings", "earnings", "insiders"] as const;
+/** The documents every covered ticker has, one per paid endpoint. */
+export const DOCUMENT_KINDS = ["filings", "earnings", "insiders", "financials"] as const;
 export const DocumentKind = z.enum(DOCUMENT_KINDS);
 export type DocumentKind = z.infer<typeof DocumentKind>;
 
@@ -39,6 +40,11 @@ export const EarningsDocument = document(EarningsPeriod).extend({
   history: z.string().optional().meta({ description: "EarningsHistory as JSON text, one entry per row of data." }),
 });
 export const InsidersDocument = document(InsiderTransaction);
+/** The statements' document (issue 18), with its history section as the earnings document has it. */
+export const FinancialsDocument = document(FinancialPeriod).extend({
+  history: z.string().optional().meta({ description: "StoredFinancialsHistory as JSON text, one row per row of data." }),
+});
+export type FinancialsDocument = z.infer<typeof FinancialsDocument>;
 export type FilingsDocument = z.infer<typeof FilingsDocument>;
 export type EarningsDocument = z.infer<typeof EarningsDocument>;
 export type InsidersDocument = z.infer<typeof InsidersDocument>;
@@ -48,12 +54,20 @@ export const DOCUMENT_SCHEMAS = {
   filings: FilingsDocument,
   earnings: EarningsDocument,
   insiders: InsidersDocument,
+  financials: FinancialsDocument,
 } as const;
+
+/**
+ * Kinds a snapshot published before them does not hold (financials: issue 18). A ticker carried forward from such a
+ * snapshot keeps its other documents; its manifest entry says the endpoint does not answer.
+ */
+export const LATER_KINDS: ReadonlySet<DocumentKind> = new Set(["financials"]);
 
 export const Counts = z.object({
   filings: z.number().int().nonnegative(),
   earnings_periods: z.number().int().nonnegative(),
   insider_transactions: z.number().int().nonnegative(),
+  financials_periods: z.number().int().nonnegative().optional().meta({ description: "Rows of the financials document (TTM rows included); absent in snapshots before it." }),
 });
 export type Counts = z.infer<typeof Counts>;
 
@@ -75,11 +89,19 @@ export const ExceptionCounts = z.object({
 });
 export type ExceptionCounts = z.infer<typeof ExceptionCounts>;
 
+/** Marked exceptions to the statements' invariants (issue 18), counted as ExceptionCounts are. */
+export const FinancialExceptionCounts = z.object({
+  periods: z.number().int().nonnegative(),
+  ...(Object.fromEntries(FINANCIAL_INVARIANTS.map((rule) => [rule, z.number().int().nonnegative()])) as Record<(typeof FINANCIAL_INVARIANTS)[number], z.ZodNumber>),
+});
+export type FinancialExceptionCounts = z.infer<typeof FinancialExceptionCounts>;
+
 /** Which paid endpoints return a non-empty answer for the ticker. */
 export const Endpoints = z.object({
   "/filings/latest": z.boolean(),
   "/earnings/summary": z.boolean(),
   "/insiders": z.boolean(),
+  "/financials": z.boolean().optional().meta({ description: "Absent in snapshots published before /financials existed (it does not answer there)." }),
 });
 export type Endpoints = z.infer<typeof Endpoints>;
 
@@ -97,6 +119,9 @@ export const ManifestTicker = z.object({
   endpoints: Endpoints,
   earnings_exceptions: ExceptionCounts.optional().meta({
     description: "Periods of the earnings document whose filings break a series invariant, marked and explained in the data.",
+  }),
+  financials_exceptions: FinancialExceptionCounts.optional().meta({
+    description: "Rows of the financials document whose filings break a statement invariant, marked and explained in the data.",
   }),
   documents_from: z.string().optional().meta({
     description:

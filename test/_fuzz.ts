@@ -37,16 +37,19 @@ const HOSTILE = [
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.constantFrom(...HOSTILE),
-  fc.constantFrom("AAPL", "aapl", "BRK.B", "JNJ", "MSFT", "ZZZZ", "2023", "FY2023", "CY2023Q4", "annual", "quarterly", "2026-02-30", "2024-02-29", "10-K", "4", "cs_test_fuzz1"),
+  fc.constantFrom("AAPL", "aapl", "BRK.B", "JNJ", "MSFT", "ZZZZ", "2023", "FY2023", "CY2023Q4", "annual", "quarterly", "2026-02-30", "2024-02-29", "10-K", "4", "cs_test_fuzz1", "ttm", "balance", "cash_flow", "all", "true"),
 );
-const paramName = fc.oneof(fc.constantFrom("ticker", "form", "limit", "period", "since", "session_id", "__proto__", "constructor", "ticker[]", "TICKER"), fc.string({ maxLength: 12 }));
+const paramName = fc.oneof(fc.constantFrom("ticker", "form", "limit", "period", "since", "statement", "as_of", "history", "session_id", "__proto__", "constructor", "ticker[]", "TICKER"), fc.string({ maxLength: 12 }));
 /** Values for each parameter name, mostly ones that pass validation (so that payment, data and keys are reached). */
 const PARAM_VALUES: Record<string, fc.Arbitrary<string>> = {
   ticker: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("AAPL", "aapl", "JNJ", "WMT", "HD", "DIS", "UA", "TSM", "BRK-B", "brk.b", "MSFT", "ZZZZ") }, { weight: 1, arbitrary: text }),
   form: fc.oneof(fc.constantFrom("10-K", "10-Q", "8-K", "4", "10-k", "10-K/A", "DEF 14A"), text),
   limit: fc.oneof(fc.constantFrom("1", "2", "20", "100"), fc.constantFrom("0", "101", "-1", "1e2", "2.5", "abc"), text),
-  period: fc.oneof(fc.constantFrom("annual", "quarterly", "interim", "2023", "FY2023", "CY2023Q4", "CY2023"), fc.constantFrom("FY1800", "CY2023Q5", "x"), text),
+  period: fc.oneof(fc.constantFrom("annual", "quarterly", "interim", "ttm", "2023", "FY2023", "CY2023Q4", "CY2023"), fc.constantFrom("FY1800", "CY2023Q5", "x"), text),
   since: fc.oneof(fc.constantFrom("2024-01-01", "2026-01-01", "2000-01-01"), fc.constantFrom("2026-02-30", "2024-13-01", "yesterday"), text),
+  statement: fc.oneof(fc.constantFrom("income", "balance", "cash_flow", "all"), fc.constantFrom("Balance", "cashflow", ""), text),
+  as_of: fc.oneof(fc.constantFrom("2024-01-01", "2025-06-30", "1990-01-01"), fc.constantFrom("2026-02-30", "tomorrow"), text),
+  history: fc.oneof(fc.constantFrom("true", "false"), fc.constantFrom("1", "yes", ""), text),
   session_id: fc.oneof(fc.constantFrom("cs_test_fuzz1", "cs_test_fuzz2"), fc.string({ maxLength: 20 }).map((x) => `cs_test_${x}`), text),
 };
 const base64 = (value: string) => Buffer.from(value).toString("base64");

@@ -75,3 +75,16 @@ export async function startTestGateway(options: Parameters<typeof testGateway>[1
     },
   };
 }
+
+/** A started gateway on a loopback port with an operator API key, and a GET through the app that sends the key. */
+export interface KeyedGateway extends StartedGateway {
+  key: string;
+  get(path: string): Promise<Response>;
+}
+
+/** Builds the test snapshot, starts a gateway on it (listening, for MCP clients) and issues it a key labelled `label`. */
+export async function startKeyedGateway(label: string): Promise<KeyedGateway> {
+  const started = await startTestGateway({ listen: true });
+  const key = (await started.gw.keys.create(label)).key;
+  return { ...started, key, get: (path) => started.gw.get(path, { headers: { authorization: `Bearer ${key}` } }) };
+}

@@ -1,10 +1,11 @@
 // Needs the whole shared mirror (../shared/edgar; skipped, visibly, without it): each fixture is what cut-edgar.ts makes
 // of the mirror's file today (so a change to the concepts the builder reads fails here until the fixtures are re-cut),
-// and a cut company facts file derives the very same earnings as the whole file.
+// and a cut company facts file derives the very same earnings and statements as the whole file.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { deriveEarnings } from "../build/derive/earnings.ts";
+import { deriveEarnings, deriveEarningsBase } from "../build/derive/earnings.ts";
+import { deriveFinancials } from "../build/derive/statements.ts";
 import { parseCompanyFacts } from "../build/parse/companyfacts.ts";
 import { parseSubmissions } from "../build/parse/submissions.ts";
 import { describeMirror, EDGAR_DIR, MIRROR, readEdgar } from "./_edgar.ts";
@@ -22,6 +23,16 @@ describeMirror("the fixtures against the whole shared mirror", () => {
     const whole = deriveEarnings(parseCompanyFacts(MIRROR.read(path)));
     expect(deriveEarnings(parseCompanyFacts(readEdgar(path)))).toEqual(whole);
     expect(whole.periods.length).toBeGreaterThan(0);
+  });
+
+  it.each(lines.filter((l) => l.how === "facts"))("$path: the cut derives the same statements (balance sheet, cash flow, TTM) as the whole file", ({ path }) => {
+    const statements = (text: string) => {
+      const facts = parseCompanyFacts(text);
+      return deriveFinancials(facts, deriveEarningsBase(facts));
+    };
+    const whole = statements(MIRROR.read(path));
+    expect(statements(readEdgar(path))).toEqual(whole);
+    expect(whole.periods.some((p) => p.balance?.total_assets) && whole.periods.some((p) => p.cash_flow?.operating_cash_flow)).toBe(true);
   });
 
   it.each(lines.filter((l) => l.how === "submissions"))("$path: the cut holds the newest filings of the merged file, in order", ({ path }) => {

@@ -1,21 +1,11 @@
 // Rules the real files do not exercise (or not cleanly), on small hand-made company facts run through the parser.
 import { describe, expect, it } from "vitest";
 import type { EarningsPeriod } from "../../schemas/earnings.ts";
+import { companyFacts, filing, findRow, type Fact } from "../../test/_facts.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
-import { parseCompanyFacts } from "../parse/companyfacts.ts";
 import { deriveEarnings } from "./earnings.ts";
 import { addDays } from "./periods.ts";
 
-interface Fact {
-  start?: string;
-  end: string;
-  val: number;
-  accn: string;
-  fy: number;
-  fp: string;
-  form: string;
-  filed: string;
-}
 type Concepts = Record<string, Record<string, Fact[]>>;
 
 describe("a 16+12+12+12 fiscal calendar", () => {
@@ -242,22 +232,14 @@ describe("fiscal labels a filing got wrong", () => {
   });
 });
 
-function filing(accn: string, form: string, filed: string, fy: number, fp: string) {
-  return (start: string, end: string, val: number): Fact => ({ start, end, val, accn, fy, fp, form, filed });
-}
-
 function derive(concepts: Concepts): EarningsPeriod[] {
-  const usGaap = Object.fromEntries(Object.entries(concepts).map(([key, units]) => [key.replace("us-gaap:", ""), { units }]));
-  return deriveEarnings(parseCompanyFacts(JSON.stringify({ cik: 1234, entityName: "Example Corp", facts: { "us-gaap": usGaap } }))).periods;
+  return deriveEarnings(companyFacts({ "us-gaap": Object.fromEntries(Object.entries(concepts).map(([key, units]) => [key.replace("us-gaap:", ""), units])) })).periods;
 }
 
 function deriveIfrs(concepts: Record<string, Record<string, Fact[]>>): EarningsPeriod[] {
-  const ifrs = Object.fromEntries(Object.entries(concepts).map(([name, units]) => [name, { units }]));
-  return deriveEarnings(parseCompanyFacts(JSON.stringify({ cik: 1234, entityName: "Example Corp", facts: { "ifrs-full": ifrs } }))).periods;
+  return deriveEarnings(companyFacts({ "ifrs-full": concepts })).periods;
 }
 
 function find(periods: EarningsPeriod[], start: string, end: string): EarningsPeriod {
-  const p = periods.find((x) => x.period_start === start && x.period_end === end);
-  if (!p) throw new Error(`no period ${start}..${end} among ${periods.map((x) => `${x.period_start}..${x.period_end}`).join(", ")}`);
-  return p;
+  return findRow(periods, start, end);
 }

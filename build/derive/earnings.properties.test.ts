@@ -4,23 +4,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
-import type { EarningsPeriod } from "../../schemas/earnings.ts";
 import { parseCompanyFacts, type EdgarFact as Fact } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
 import { deriveEarnings } from "./earnings.ts";
 import { checkInvariants } from "./invariants.ts";
+import { calendars, modelYears, mulberry, only, shuffle, shuffleKeys, sum, tenKFiled, type ModelYear } from "../../test/_model-company.ts";
 import { addDays } from "./periods.ts";
-
-/** How a model company closes and names its years. */
-interface Calendar {
-  /** Month the year ends in (1–12), at its last day or (52/53 weeks) the Saturday nearest it. */
-  month: number;
-  weeks: boolean;
-  /** Years are named by the calendar year they end in (0) or begin in (1). */
-  offset: 0 | 1;
-  first: number;
-  years: number;
-}
 
 /** The disturbances applied to the filings. */
 interface Disturb {
@@ -33,24 +22,6 @@ interface Disturb {
   revenueThousands?: number;
 }
 
-
-/** One model fiscal year: its dates, label, and the true values of its quarters. */
-interface ModelYear {
-  label: number;
-  start: string;
-  ends: [string, string, string, string];
-  revenue: number[];
-  income: number[];
-  shares: number;
-}
-
-const calendars = fc.record({
-  month: fc.integer({ min: 1, max: 12 }),
-  weeks: fc.boolean(),
-  offset: fc.constantFrom(0 as const, 1 as const),
-  first: fc.integer({ min: 2009, max: 2019 }),
-  years: fc.integer({ min: 3, max: 6 }),
-});
 const disturbances = (years: number) =>
   fc.record({
     seed: fc.integer(),
@@ -124,30 +95,6 @@ describe("generated companies", () => {
   });
 });
 
-/** The model's fiscal years: dates from the calendar, values from the draws (thousands of dollars, so no rounding). */
-function modelYears(calendar: Calendar, draws: number[]): ModelYear[] {
-  const out: ModelYear[] = [];
-  let start = addDays(yearEnd(calendar, calendar.first - 1), 1);
-  for (let k = 0; k < calendar.years; k++) {
-    const nominal = calendar.first + k;
-    const end = yearEnd(calendar, nominal);
-    const ends = calendar.weeks
-      ? ([addDays(start, 90), addDays(start, 181), addDays(start, 272), end] as ModelYear["ends"])
-      : ([1, 2, 3].map((q) => monthEnd(nominal, calendar.month - 12 + q * 3)).concat(end) as ModelYear["ends"]);
-    const d = draws.slice(k * 8, k * 8 + 8);
-    out.push({
-      label: nominal - calendar.offset,
-      start,
-      ends,
-      revenue: d.slice(0, 4).map((v) => v * 1_000_000),
-      income: d.slice(4, 8).map((v, q) => (v % 3 === 0 ? -1 : 1) * (v + 20) * 100_000 + q), // never an EPS of 0.00
-      shares: 200_000_000 + k * 1_000_000,
-    });
-    start = addDays(end, 1);
-  }
-  return out;
-}
-
 /**
  * The company facts EDGAR would publish: per fiscal year three 10-Qs (the quarter, its year-to-date, last year's
  * same periods) and a 10-K (the year, two prior years, optionally its fourth quarter), each tagged with its own fy/fp.
@@ -193,57 +140,4 @@ function companyFacts(model: ModelYear[], disturb: Disturb): unknown {
   const unit = (name: string) => (name === "EarningsPerShareDiluted" ? "USD/shares" : name.startsWith("Weighted") ? "shares" : "USD");
   const usGaap = Object.fromEntries(Object.entries(facts).map(([name, list]) => [name, { units: { [unit(name)]: shuffle(list, random) } }]));
   return { cik: 1234, entityName: "Model Co", facts: { "us-gaap": shuffleKeys(usGaap, random) } };
-}
-
-/** The 10-K of a year is filed 60 days after it ends. */
-function tenKFiled(year: ModelYear): string {
-  return addDays(year.ends[3], 60);
-}
-
-/** The year's last day: the month's end, or the Saturday nearest it (52/53-week years). */
-function yearEnd(calendar: Calendar, year: number): string {
-  const end = monthEnd(year, calendar.month);
-  if (!calendar.weeks) return end;
-  const weekday = new Date(`${end}T00:00:00Z`).getUTCDay(); // 6 = Saturday
-  const back = (weekday + 1) % 7; // days back to the Saturday on or before
-  return back <= 3 ? addDays(end, -back) : addDays(end, 7 - back);
-}
-
-/** The last day of a month (months below 1 reach into earlier years). */
-function monthEnd(year: number, month: number): string {
-  return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
-}
-
-function only(periods: EarningsPeriod[], test: (p: EarningsPeriod) => boolean): EarningsPeriod {
-  const found = periods.filter(test);
-  expect(found, `one period (of ${periods.map((p) => `${p.period_start}..${p.period_end}`).join(", ")})`).toHaveLength(1);
-  return found[0]!;
-}
-
-function sum(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0);
-}
-
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffle<T>(list: T[], random: () => number): T[] {
-  const out = [...list];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
-function shuffleKeys<T>(record: Record<string, T>, random: () => number): Record<string, T> {
-  return Object.fromEntries(shuffle(Object.entries(record), random));
 }

@@ -1,21 +1,22 @@
 // Company facts → earnings periods and their history (DESIGN "Derivation rules" → Earnings): earnings as one user of
 // the period, calendar, vintage and scale layer (observations → period-identity → fiscal-calendar → scale → vintage →
-// fourth-quarter → reconcile → invariants). Pure: never fetches, never reads the clock, never guesses an unfiled value.
+// quarters → reconcile → invariants). Pure: never fetches, never reads the clock, never guesses an unfiled value.
 import { LATEST, periodAsOf, type PeriodHistory, type ReconciliationState } from "../../schemas/earnings-history.ts";
-import { METRIC_NAMES, type EarningsPeriod, type HistoryEntry, type MetricName, type PeriodException } from "../../schemas/earnings.ts";
+import { METRIC_NAMES, type EarningsPeriod, type MetricName } from "../../schemas/earnings.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS, REVENUE_GROSS_OF_TAX } from "./concepts.ts";
-import { learnCalendar, type PeriodLabel } from "./fiscal-calendar.ts";
-import { fourthQuarterTimeline, planFourthQuarter } from "./fourth-quarter.ts";
+import { learnCalendar, type FiscalCalendar, type PeriodLabel } from "./fiscal-calendar.ts";
+import { fillQuarter, planLastQuarter } from "./quarters.ts";
 import { checkInvariants } from "./invariants.ts";
-import { observe, type Observation } from "./observations.ts";
+import { observe, type Filing, type Observation } from "./observations.ts";
 import { mergeSpans, type Period } from "./period-identity.ts";
 import { calendarFrame, durationDays, type Months } from "./periods.ts";
-import { reconcileTimeline } from "./reconcile.ts";
+import { reconcileYear } from "./reconcile.ts";
 import { correctScales, type ScalePeriod } from "./scale.ts";
+import { scaleExceptions, toHistoryEntry } from "./history.ts";
 import { flagSplitUnadjusted, PER_SHARE, type History } from "./splits.ts";
-import { combineTimelines, servedTimelines, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
+import { byFiling, combineTimelines, perShare, serveYear, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** Share counts first: the other checks read them (issue 14 "Scale errors": share counts first, every metric checked). */
 const SCALE_ORDER: readonly MetricName[] = ["diluted_shares", "eps_diluted", "eps_basic", "revenue", "gross_profit", "operating_income", "net_income"];
@@ -42,6 +43,21 @@ interface Working {
 
 /** Derives the company's earnings periods, newest first (period end descending, then shorter periods first), with history. */
 export function deriveEarnings(facts: CompanyFacts): EarningsSeries {
+  return deriveEarningsBase(facts).series;
+}
+
+/** What the statements build on (issue 18): the earnings, the company's fiscal calendar, its reporting currency and filings. */
+export interface EarningsBase {
+  series: EarningsSeries;
+  /** Each row's timelines per metric (what its history was made from), aligned with `series.periods`. */
+  timelines: Partial<Record<MetricName, Entry[]>>[];
+  calendar: FiscalCalendar;
+  currency: string;
+  filings: Filing[];
+}
+
+/** The earnings derivation, with the calendar learned for it, which the statements reuse rather than learn again. */
+export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
   const observed = observe(facts, METRIC_CONCEPTS);
   const merged = mergeSpans(observed.spans);
   const calendar = learnCalendar(
@@ -69,9 +85,10 @@ export function deriveEarnings(facts: CompanyFacts): EarningsSeries {
   for (const group of years.values()) {
     const fourth = addFourthQuarter(group, selectValues(group), calendar!);
     if (fourth) working.push(fourth);
-    reconcileYear(group);
+    markReconciliation(group);
   }
-  return assemble(working);
+  const { series, timelines } = assemble(working);
+  return { series, timelines, calendar: calendar!, currency: observed.currency, filings: observed.filings };
 }
 
 /** How many filings report a period: which of two overlapping stated years stands (fiscal-calendar.ts). */
@@ -108,17 +125,6 @@ function filedValues(observations: readonly Observation[]): Map<MetricName, File
   return out;
 }
 
-/** Oldest filing first (filed, then accession): an insertion sort, as a period has a handful of filings. */
-function byFiling(list: FiledValue[]): FiledValue[] {
-  for (let i = 1; i < list.length; i++) {
-    const v = list[i]!;
-    let j = i - 1;
-    while (j >= 0 && (list[j]!.filed > v.filed || (list[j]!.filed === v.filed && list[j]!.accn > v.accn))) list[j + 1] = list[j--]!;
-    list[j + 1] = v;
-  }
-  return list;
-}
-
 /** The better of a filing's two candidates for one metric: the larger revenue, else (or on a tie) the higher priority. */
 function preferred(series: string, candidate: Observation, best: Observation | undefined): Observation {
   if (!best) return candidate;
@@ -144,17 +150,7 @@ function sharesFromIncome(period: ScalePeriod, series: string, value: { accn: st
 
 /** Every metric's timelines for the periods of one fiscal year (one concept, latest filing within it); the concept choices. */
 function selectValues(group: Working[]): Partial<Record<MetricName, ConceptChoice[]>> {
-  const concepts: Partial<Record<MetricName, ConceptChoice[]>> = {};
-  for (const name of METRIC_NAMES) {
-    const periods = group.map((w) => ({ filed: w.values.get(name) ?? [], year: w.months === 12 }));
-    if (periods.every((p) => p.filed.length === 0)) continue;
-    const served = servedTimelines(periods);
-    group.forEach((w, i) => {
-      if (served.timelines[i]!.length) w.timelines[name] = served.timelines[i]!;
-    });
-    concepts[name] = served.concepts;
-  }
-  return concepts;
+  return serveYear(group, METRIC_NAMES, (w) => w.values, (w) => w.months === 12);
 }
 
 /**
@@ -164,7 +160,7 @@ function selectValues(group: Working[]): Partial<Record<MetricName, ConceptChoic
 function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName, ConceptChoice[]>>, calendar: { label: (p: { start: string; end: string; months: Months }) => PeriodLabel | null }): Working | null {
   const year = group.find((w) => w.months === 12);
   if (!year) return null;
-  const plan = planFourthQuarter(year, group);
+  const plan = planLastQuarter(year, group);
   if (!plan) return null;
   let q4 = group.find((w) => w.months === 3 && w.end === plan.end && w.label.fiscalQuarter === "Q4");
   const created = !q4;
@@ -173,13 +169,7 @@ function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName,
     if (!label || label.fiscalYear !== year.label.fiscalYear || label.fiscalQuarter !== "Q4") return null;
     q4 = { start: plan.start, end: plan.end, months: 3, label, alternatives: [], values: new Map(), timelines: {}, derived: true };
   }
-  for (const name of ADDITIVE) {
-    const total = year.timelines[name];
-    if (!total) continue;
-    const tilings = plan.tilings.map((t) => t.map((p) => p.timelines[name] ?? []));
-    const timeline = fourthQuarterTimeline(q4.timelines[name] ?? [], total, tilings, concepts[name] ?? []);
-    if (timeline.length) q4.timelines[name] = timeline;
-  }
+  fillQuarter(q4, year, plan, ADDITIVE, concepts);
   const [income, shares] = [q4.timelines.net_income, q4.timelines.diluted_shares];
   if (income && shares) {
     const eps = combineTimelines([q4.timelines.eps_diluted ?? [], income, shares], ([filed, n, s]) => filed ?? (n && s && s.value > 0 ? perShare(n, s) : null));
@@ -191,41 +181,16 @@ function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName,
   return q4;
 }
 
-/** Q4 diluted EPS = Q4 net income ÷ Q4 diluted weighted shares, to the cent as filers report it. */
-function perShare(income: Entry, shares: Entry): Entry {
-  const source = income.filed > shares.filed || (income.filed === shares.filed && income.accn > shares.accn) ? income : shares;
-  return {
-    value: Math.round((income.value / shares.value) * 100) / 100,
-    unit: `${income.unit}/shares`,
-    concept: `${income.concept}÷${shares.concept}`,
-    accn: source.accn,
-    form: source.form,
-    filed: source.filed,
-    from: source.from,
-    derived: true,
-  };
-}
-
 /** Marks the fiscal year's reconciliation over time (issue 14: quarters that add up to the year, or the difference). */
-function reconcileYear(group: Working[]): void {
+function markReconciliation(group: Working[]): void {
   const year = group.find((w) => w.months === 12);
   const quarters = (["Q1", "Q2", "Q3", "Q4"] as const).map((q) => group.find((w) => w.months === 3 && w.label.fiscalQuarter === q));
-  if (!year || quarters.some((q) => !q)) return;
-  const additive = (w: Working) => {
-    const out: Record<string, Entry[]> = {};
-    for (const name of ADDITIVE) if (w.timelines[name]) out[name] = w.timelines[name]!;
-    return out;
-  };
-  const verdicts = reconcileTimeline(additive(year), quarters.map((q) => additive(q!)));
-  year.reconciliation = verdicts.map((v) => ({
-    from: v.from,
-    reconciled: v.reconciled,
-    reconciliation: v.misses.map((m) => ({ metric: m.series as MetricName, quarters_sum: m.quarters_sum, year_value: m.year_value, difference: m.difference })),
-  }));
+  const states = year && reconcileYear(year, quarters, ADDITIVE);
+  if (states) year.reconciliation = states;
 }
 
 /** Rows (read from their histories as of today), split flags, marked invariants, newest first. */
-function assemble(working: readonly Working[]): EarningsSeries {
+function assemble(working: readonly Working[]): { series: EarningsSeries; timelines: Working["timelines"][] } {
   const built = working.map((w) => {
     const history: PeriodHistory = { metrics: {} };
     for (const name of METRIC_NAMES) if (w.timelines[name]) history.metrics[name] = w.timelines[name]!.map(toHistoryEntry);
@@ -246,7 +211,10 @@ function assemble(working: readonly Working[]): EarningsSeries {
     for (const i of v.rows) rows[i]!.exceptions.push({ rule: v.rule, metric: v.metric as MetricName | null, message: v.message });
   }
   const order = built.map((_, i) => i).sort((a, b) => newestFirst(rows[a]!, rows[b]!));
-  return { periods: order.map((i) => rows[i]!), history: order.map((i) => built[i]!.history) };
+  return {
+    series: { periods: order.map((i) => rows[i]!), history: order.map((i) => built[i]!.history) },
+    timelines: order.map((i) => built[i]!.w.timelines),
+  };
 }
 
 /** A row's fixed fields: dates, frame, labels; metrics and provenance are read from its history. */
@@ -272,34 +240,12 @@ function skeleton(w: Working): EarningsPeriod {
     split_unadjusted: false,
     reconciled: null,
     reconciliation: [],
-    exceptions: scaleExceptions(w),
+    exceptions: scaleExceptions(w.timelines, METRIC_NAMES),
     metrics: { revenue: none, net_income: none, operating_income: none, gross_profit: none, eps_basic: none, eps_diluted: none, diluted_shares: none },
   };
 }
 
-/** A value whose scale its neighbours or other filings contradict, without telling which side is wrong: marked. */
-function scaleExceptions(w: Working): PeriodException[] {
-  const out: PeriodException[] = [];
-  for (const name of METRIC_NAMES) {
-    const last = w.timelines[name]?.at(-1);
-    if (last?.scaleUnclear === undefined) continue;
-    out.push({
-      rule: "scale",
-      metric: name,
-      message: `${name} ${last.value} (${last.accn}) differs from a neighbouring period or another filing by a unit-scale step (×${last.scaleUnclear}); the filings do not show which is wrong, so it is not corrected`,
-    });
-  }
-  return out;
-}
-
-function toHistoryEntry(e: Entry): HistoryEntry {
-  const entry: HistoryEntry = { value: e.value, unit: e.unit, concept: e.concept, accession: e.accn, form: e.form, filed_at: e.filed, derived: e.derived };
-  if (e.from !== e.filed) entry.effective_from = e.from;
-  if (e.scale) entry.scale_corrected = e.scale;
-  if (e.scaleUnclear !== undefined) entry.scale_unclear = e.scaleUnclear;
-  return entry;
-}
-
 function newestFirst(a: EarningsPeriod, b: EarningsPeriod): number {
-  return b.period_end.localeCompare(a.period_end) || a.duration_days - b.duration_days;
+  // Plain comparison: localeCompare (ICU) was a visible share of a derivation, and dates are ASCII.
+  return a.period_end < b.period_end ? 1 : a.period_end > b.period_end ? -1 : a.duration_days - b.duration_days;
 }

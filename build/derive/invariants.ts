@@ -2,7 +2,6 @@
 // consecutive years, quarters inside their year, one period per span, quarters that add up, no unit-scale jumps.
 // Pure; checks rows as published (the builder before writing, `dataset audit` after), for any list of series.
 import { INVARIANTS, type Invariant } from "../../schemas/earnings.ts";
-import type { ExceptionCounts } from "../../schemas/snapshot.ts";
 import type { SeriesSpec } from "./observations.ts";
 import { dayNumber } from "./periods.ts";
 import { compare } from "./reconcile.ts";
@@ -178,14 +177,17 @@ function scaleJumps(rows: readonly SeriesRow[], series: Readonly<Record<string, 
   return out;
 }
 
-/** How many rows carry each marked exception (a year with `reconciled: false` counts under `reconciled`). */
-export function countExceptions(rows: readonly SeriesRow[]): ExceptionCounts {
-  const counts = Object.fromEntries(["periods", ...INVARIANTS].map((k) => [k, 0])) as ExceptionCounts;
+/** How many rows carry each marked exception of `rules` (a year with `reconciled: false` counts under `reconciled`). */
+export function countExceptions<R extends string = Invariant>(
+  rows: readonly { reconciled: boolean | null; exceptions: readonly { rule: string }[] }[],
+  rules: readonly R[] = INVARIANTS as unknown as readonly R[],
+): Record<"periods" | R, number> {
+  const counts = Object.fromEntries(["periods", ...rules].map((k) => [k, 0])) as Record<"periods" | R, number>;
   for (const row of rows) {
-    const rules = new Set(row.exceptions.map((e) => e.rule as Invariant));
-    if (row.reconciled === false) rules.add("reconciled");
-    for (const rule of rules) counts[rule]++;
-    if (rules.size > 0) counts.periods++;
+    const found = new Set(row.exceptions.map((e) => e.rule as R));
+    if (row.reconciled === false) found.add("reconciled" as R);
+    for (const rule of found) counts[rule]++;
+    if (found.size > 0) counts.periods++;
   }
   return counts;
 }

@@ -1,6 +1,7 @@
-// Company facts → observations: each periodic filing's value of each series for each (start, end) duration, and each
-// filing's own reporting period. Generic over any list of series (earnings today, statements next): no metric named here.
-import type { CompanyFacts } from "../parse/companyfacts.ts";
+// Company facts → observations: each periodic filing's value of each series for each (start, end) duration or, for
+// balance-sheet series, each instant; and each filing's own reporting period. Generic over any list of series
+// (earnings, the statements): no metric named here.
+import type { CompanyFacts, EdgarFact } from "../parse/companyfacts.ts";
 import { classifyMonths, type Months } from "./periods.ts";
 
 /** Only periodic reports supply values and labels (DESIGN "Derivation rules"; pitfall 8: a DEF 14A once won the dedup). */
@@ -21,6 +22,8 @@ export interface SeriesSpec {
    * crosses zero), so a 1,000× step between neighbours is a unit-scale slip (issue 14 "Scale errors").
    */
   steady: boolean;
+  /** Values at a date (balance sheet) rather than over a duration: observed as instants, never as spans. */
+  instant?: boolean;
   concepts: readonly string[];
 }
 
@@ -59,10 +62,17 @@ export interface Filing {
   fp: string | null;
 }
 
-/** What the facts hold for a list of series: the reporting currency, the durations, and the periodic filings. */
+/** An instant exactly as filed (a balance sheet date), with every observation of it. */
+export interface RawInstant {
+  date: string;
+  observations: Observation[];
+}
+
+/** What the facts hold for a list of series: the reporting currency, the durations, the instants, the periodic filings. */
 export interface Observed {
   currency: string;
   spans: RawSpan[];
+  instants: RawInstant[];
   filings: Filing[];
 }
 
@@ -70,19 +80,25 @@ export interface Observed {
  * Reads every periodic duration fact of the series' concepts into observations keyed by (start, end) — pitfall 1:
  * periods are keyed by dates, never by fy/fp — and every periodic filing's own period from the same facts (all their
  * units: a filing's own end is the latest end it reports; all concepts would not do, Walmart's 2011–12 10-Ks carry
- * next-year guidance durations). Durations of no month class are dropped (DESIGN: not periods we publish).
+ * next-year guidance durations). Durations of no month class are dropped (DESIGN: not periods we publish). Instant
+ * series read only instants, keyed by date; filings' own periods come from durations alone. `currency` is the
+ * reporting currency when the caller knows it (the statements take the earnings' own).
  */
-export function observe(facts: CompanyFacts, series: Readonly<Record<string, SeriesSpec>>): Observed {
-  const currency = reportingCurrency(facts, series);
+export function observe(facts: CompanyFacts, series: Readonly<Record<string, SeriesSpec>>, currency = reportingCurrency(facts, series)): Observed {
   // start → end → a span, or the class of a duration no wanted fact has yet (null: no class). Two plain lookups cost
   // less than hashing a concatenated key per fact.
   const spans = new Map<string, Map<string, RawSpan | Months | null>>();
+  const instants = new Map<string, RawInstant>();
   const filings = new Map<string, Filing>();
   const forms = new Map<string, { periodic: boolean; annual: boolean }>();
   const units: Record<UnitKind, string> = { currency, per_share: `${currency}/shares`, shares: "shares" };
   for (const [name, spec] of Object.entries(series)) {
     for (let priority = 0; priority < spec.concepts.length; priority++) {
       const concept = spec.concepts[priority]!;
+      if (spec.instant) {
+        observeInstants(facts.concepts[concept]?.[units[spec.kind]] ?? [], name, concept, priority, units[spec.kind], instants, forms);
+        continue;
+      }
       for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
         const wanted = unit === units[spec.kind];
         for (const f of list) {
@@ -115,7 +131,28 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
   }
   const out: RawSpan[] = [];
   for (const byEnd of spans.values()) for (const span of byEnd.values()) if (span !== null && typeof span === "object") out.push(span);
-  return { currency, spans: out, filings: [...filings.values()] };
+  return { currency, spans: out, instants: [...instants.values()], filings: [...filings.values()] };
+}
+
+/** One concept's instant facts from periodic reports, keyed by date. */
+function observeInstants(
+  list: readonly EdgarFact[],
+  series: string,
+  concept: string,
+  priority: number,
+  unit: string,
+  instants: Map<string, RawInstant>,
+  forms: Map<string, { periodic: boolean; annual: boolean }>,
+): void {
+  for (const f of list) {
+    if (f.start !== undefined) continue;
+    let form = forms.get(f.form);
+    if (!form) forms.set(f.form, (form = { periodic: PERIODIC_FORM.test(f.form), annual: ANNUAL_FORM.test(f.form) }));
+    if (!form.periodic) continue;
+    let at = instants.get(f.end);
+    if (!at) instants.set(f.end, (at = { date: f.end, observations: [] }));
+    at.observations.push({ series, concept, priority, unit, value: f.val, accn: f.accn, filed: f.filed, form: f.form, annual: form.annual });
+  }
 }
 
 /**

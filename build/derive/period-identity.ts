@@ -1,6 +1,6 @@
 // Period identity (issue 14 "Period identity"; DESIGN "Derivation rules"): one period per span. Filings disagree on a
 // period's dates by a day or a week (Home Depot's Q2 2012 starts 2012-05-01 in one 10-Q, 2012-04-30 in three later filings).
-import type { Observation, RawSpan } from "./observations.ts";
+import type { Observation, RawInstant, RawSpan } from "./observations.ts";
 import { addDays, durationDays, type Months } from "./periods.ts";
 
 /** Two durations of one month class whose starts and ends are this close are the same period. */
@@ -75,6 +75,39 @@ function toPeriod(cluster: RawSpan[], ends: ReadonlySet<string>, starts: Readonl
     observations: cluster.flatMap((s) => s.observations).sort((a, b) => (a.series < b.series ? -1 : a.series > b.series ? 1 : 0)),
     alternatives: ranked.slice(1).map(({ span, latest }) => ({ start: span.start, end: span.end, accn: latest.accn })),
   };
+}
+
+/** One balance sheet date: every filing's observations of it, and the other dates filings gave it. */
+export interface InstantPeriod {
+  date: string;
+  observations: Observation[];
+  alternatives: { date: string; accn: string }[];
+}
+
+/**
+ * The same rule for instants: dates within SAME_PERIOD_DAYS of each other are one balance sheet date (a filing dates
+ * its balance sheet by the calendar month end, another by the 52/53-week Saturday). The date kept is a period end of
+ * `ends` when one is (the balance of a period sits at its end), then the one most filings used, then the latest.
+ */
+export function mergeInstants(instants: readonly RawInstant[], ends: ReadonlySet<string>): InstantPeriod[] {
+  const sorted = [...instants].sort((a, b) => cmp(a.date, b.date));
+  const clusters: RawInstant[][] = [];
+  for (const instant of sorted) {
+    const open = clusters.at(-1);
+    if (open && close(open[0]!.date, instant.date)) open.push(instant);
+    else clusters.push([instant]);
+  }
+  return clusters.map((cluster) => {
+    if (cluster.length === 1) return { date: cluster[0]!.date, observations: cluster[0]!.observations, alternatives: [] };
+    const ranked = cluster
+      .map((instant) => ({ instant, end: ends.has(instant.date) ? 1 : 0, accessions: new Set(instant.observations.map((o) => o.accn)).size, latest: latestFiling(instant.observations) }))
+      .sort((a, b) => b.end - a.end || b.accessions - a.accessions || cmp(b.latest.filed, a.latest.filed) || cmp(b.latest.accn, a.latest.accn));
+    return {
+      date: ranked[0]!.instant.date,
+      observations: cluster.flatMap((i) => i.observations).sort((a, b) => (a.series < b.series ? -1 : a.series > b.series ? 1 : 0)),
+      alternatives: ranked.slice(1).map(({ instant, latest }) => ({ date: instant.date, accn: latest.accn })),
+    };
+  });
 }
 
 function close(a: string, b: string): boolean {

@@ -46,6 +46,35 @@ export function reconcileTimeline(year: Readonly<Record<string, Entry[]>>, quart
   return out;
 }
 
+/** A fiscal year's reconciliation from a date on, as the documents publish it (the misses named by metric). */
+export interface ReconciliationState<N extends string> {
+  from: string;
+  reconciled: boolean | null;
+  reconciliation: { metric: N; quarters_sum: number; year_value: number; difference: number }[];
+}
+
+/**
+ * A fiscal year's reconciliation over time for the additive series `names`, from the year's and its four quarters'
+ * timelines (reconcileTimeline); null when a quarter is missing. The earnings' and the statements' alike.
+ */
+export function reconcileYear<N extends string>(
+  year: { timelines: Partial<Record<N, Entry[]>> },
+  quarters: readonly ({ timelines: Partial<Record<N, Entry[]>> } | undefined)[],
+  names: readonly N[],
+): ReconciliationState<N>[] | null {
+  if (quarters.length !== 4 || quarters.some((q) => !q)) return null;
+  const additive = (p: { timelines: Partial<Record<N, Entry[]>> }) => {
+    const out: Record<string, Entry[]> = {};
+    for (const name of names) if (p.timelines[name]) out[name] = p.timelines[name]!;
+    return out;
+  };
+  return reconcileTimeline(additive(year), quarters.map((q) => additive(q!))).map((v) => ({
+    from: v.from,
+    reconciled: v.reconciled,
+    reconciliation: v.misses.map((m) => ({ metric: m.series as N, quarters_sum: m.quarters_sum, year_value: m.year_value, difference: m.difference })),
+  }));
+}
+
 /** The miss of one series, or null when the quarters add up to the year within rounding. */
 export function compare(series: string, year: number, quarters: readonly number[]): Miss | null {
   let sum = 0;

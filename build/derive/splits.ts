@@ -63,7 +63,7 @@ export function detectSplits(histories: ReadonlyMap<string, ReadonlyMap<MetricNa
     }
   }
   const splits: Split[] = [];
-  for (const e of events.sort((a, b) => a.by.localeCompare(b.by))) {
+  for (const e of events.sort((a, b) => (a.by < b.by ? -1 : a.by > b.by ? 1 : 0))) {
     const same = splits.find((s) => s.ratio === e.ratio && maxOf(s.after, e.after) < minOf(s.by, e.by));
     if (same) {
       [same.after, same.by] = [maxOf(same.after, e.after), minOf(same.by, e.by)];

@@ -11,6 +11,12 @@ export interface FiledValue extends ScaledValue {
   unit: string;
   form: string;
   annual: boolean;
+  /** A value computed from several concepts of this filing (statement-concepts.ts formulas): its terms. */
+  components?: { concept: string; value: number }[];
+  /** A cover-page count's own date. */
+  asOf?: string;
+  /** Computed from several concepts (a formula), not filed as one. */
+  derived?: boolean;
 }
 
 /** A served value of a period and series and the date it became the answer (`from` ≥ `filed`). */
@@ -25,6 +31,8 @@ export interface Entry {
   derived: boolean;
   scale?: ScaledValue["scale"];
   scaleUnclear?: number;
+  components?: FiledValue["components"];
+  asOf?: string;
 }
 
 /** The concept a fiscal year uses for a series, from a date on. */
@@ -86,6 +94,35 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
   return { timelines, concepts };
 }
 
+/** A period of a fiscal year as `serveYear` reads and fills it: each filing's values per series, its served timelines. */
+export interface YearMember<N extends string> {
+  timelines: Partial<Record<N, Entry[]>>;
+}
+
+/**
+ * Every series of one fiscal year's periods served (servedTimelines): each period's timeline set on it, and per series
+ * the concept the year uses over time. Once for the year, series by series — for the earnings, the cash flows and the
+ * balance sheet alike.
+ */
+export function serveYear<N extends string, P extends YearMember<N>>(
+  periods: readonly P[],
+  names: readonly N[],
+  filed: (period: P) => ReadonlyMap<string, readonly FiledValue[]>,
+  isYear: (period: P) => boolean,
+): Partial<Record<N, ConceptChoice[]>> {
+  const concepts: Partial<Record<N, ConceptChoice[]>> = {};
+  for (const name of names) {
+    const year = periods.map((p) => ({ filed: filed(p).get(name) ?? [], year: isYear(p) }));
+    if (year.every((p) => p.filed.length === 0)) continue;
+    const served = servedTimelines(year);
+    periods.forEach((p, i) => {
+      if (served.timelines[i]!.length) p.timelines[name] = served.timelines[i]!;
+    });
+    concepts[name] = served.concepts;
+  }
+  return concepts;
+}
+
 /**
  * A value computed from others (Q4 = fiscal year − nine months; for statements, a quarter from two year-to-date
  * figures) over time. At every change of an input the parts in effect are paired with the total of the SAME vintage:
@@ -140,6 +177,68 @@ export function combineTimelines(
     if (entry) append(out, { ...entry, from: date });
   }
   return out;
+}
+
+/**
+ * A value computed from others of a period (free cash flow, total debt, a TTM sum) over time: `compute` gets the
+ * entries in effect wherever an input's value or concept changes — a later filing re-reporting the same figures
+ * changes nothing — and returns the entry served from then, or null (the last one served stands). An entry is added
+ * only when the value changes, so it keeps the provenance of the filings that first gave it.
+ */
+export function computedTimeline(inputs: readonly (readonly Entry[])[], compute: (current: (Entry | null)[]) => Entry | null): Entry[] {
+  const dates: string[] = [];
+  const current: (Entry | null)[] = inputs.map(() => null); // reused: `compute` reads it and keeps nothing of it
+  for (const t of inputs) {
+    for (let i = 0; i < t.length; i++) {
+      const e = t[i]!;
+      if (i === 0 || e.value !== t[i - 1]!.value || e.concept !== t[i - 1]!.concept) dates.push(e.from);
+    }
+  }
+  dates.sort();
+  const out: Entry[] = [];
+  const cursors = inputs.map(() => -1);
+  for (let d = 0; d < dates.length; d++) {
+    const date = dates[d]!;
+    if (d > 0 && date === dates[d - 1]) continue;
+    for (let k = 0; k < inputs.length; k++) {
+      const t = inputs[k]!;
+      let c = cursors[k]!;
+      while (c + 1 < t.length && t[c + 1]!.from <= date) c++;
+      cursors[k] = c;
+      current[k] = c < 0 ? null : t[c]!;
+    }
+    const entry = compute(current);
+    const last = out.at(-1);
+    if (entry && !(last && last.value === entry.value && last.concept === entry.concept && last.unit === entry.unit)) out.push({ ...entry, from: date });
+  }
+  return out;
+}
+
+/** A value computed from entries (derived), in the provenance of the latest-filed of them; integers as they are. */
+export function computedEntry(parts: readonly Entry[], value: number, concept: string, unit = parts[0]!.unit): Entry {
+  let best = parts[0]!;
+  for (const e of parts) if (e.filed > best.filed || (e.filed === best.filed && e.accn > best.accn)) best = e;
+  return { value: clean(value), concept, unit, accn: best.accn, form: best.form, filed: best.filed, from: best.from, derived: true };
+}
+
+/** A sum without binary noise (0.1 + 0.2): integers (most filed amounts) as they are, others to 15 digits. */
+export function clean(value: number): number {
+  return Number.isInteger(value) ? value : Number(value.toPrecision(15));
+}
+
+/** Earnings per share = an income ÷ a weighted share count, to the cent as filers report it (derived, never subtracted). */
+export function perShare(income: Entry, shares: Entry): Entry {
+  const source = income.filed > shares.filed || (income.filed === shares.filed && income.accn > shares.accn) ? income : shares;
+  return {
+    value: Math.round((income.value / shares.value) * 100) / 100,
+    unit: `${income.unit}/shares`,
+    concept: `${income.concept}÷${shares.concept}`,
+    accn: source.accn,
+    form: source.form,
+    filed: source.filed,
+    from: source.from,
+    derived: true,
+  };
 }
 
 /** The entry in effect on a date: the last whose `from` is on or before it. */
@@ -202,6 +301,17 @@ function oneConcept(eligible: readonly (readonly FiledValue[])[]): { timelines: 
   return { timelines, concepts: [{ from: first, concept }] };
 }
 
+/** Oldest filing first (filed, then accession), in place: an insertion sort, as a period has a handful of filings. */
+export function byFiling<T extends { filed: string; accn: string }>(list: T[]): T[] {
+  for (let i = 1; i < list.length; i++) {
+    const v = list[i]!;
+    let j = i - 1;
+    while (j >= 0 && (list[j]!.filed > v.filed || (list[j]!.filed === v.filed && list[j]!.accn > v.accn))) list[j + 1] = list[j--]!;
+    list[j + 1] = v;
+  }
+  return list;
+}
+
 /** The most periods covered, then the year's own latest concept, then the concepts' priority. */
 function chooseConcept(coverage: Map<string, { periods: number; priority: number }>, yearConcept: string | null): string {
   let best: [string, number, number, number] = ["", -1, 2, Infinity];
@@ -213,9 +323,11 @@ function chooseConcept(coverage: Map<string, { periods: number; priority: number
 }
 
 function entryOf(f: FiledValue, from: string): Entry {
-  const entry: Entry = { value: f.value, concept: f.concept, unit: f.unit, accn: f.accn, form: f.form, filed: f.filed, from, derived: false };
+  const entry: Entry = { value: f.value, concept: f.concept, unit: f.unit, accn: f.accn, form: f.form, filed: f.filed, from, derived: f.derived === true };
   if (f.scale) entry.scale = f.scale;
   if (f.scaleUnclear !== undefined) entry.scaleUnclear = f.scaleUnclear;
+  if (f.components) entry.components = f.components;
+  if (f.asOf !== undefined) entry.asOf = f.asOf;
   return entry;
 }
 

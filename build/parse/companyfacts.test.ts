@@ -1,21 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { EARNINGS_CONCEPTS } from "../derive/concepts.ts";
+import { STATEMENT_CONCEPTS } from "../derive/statement-concepts.ts";
 import { EdgarParseError, MalformedInputError, NoXbrlHistoryError } from "../errors.ts";
 import { parseCompanyFacts } from "./companyfacts.ts";
 
 const FOLDER = "api/xbrl/companyfacts";
 
 describeEdgar("parseCompanyFacts on every company facts file of the mirror", () => {
-  it.each(listEdgar(FOLDER))("%s: keeps exactly the earnings concepts, every fact of them, as filed", (file) => {
+  it.each(listEdgar(FOLDER))("%s: keeps exactly the earnings and statement concepts, every fact of them, as filed", (file) => {
     const text = readEdgar(`${FOLDER}/${file}`);
     const raw = JSON.parse(text) as { facts: Record<string, Record<string, { units: Record<string, unknown[]> }>> };
     const facts = parseCompanyFacts(text);
     expect(facts.cik).toBe(Number(file.slice(3, 13)));
     const expected = Object.entries(raw.facts)
-      .filter(([taxonomy]) => taxonomy === "us-gaap" || taxonomy === "ifrs-full")
+      .filter(([taxonomy]) => taxonomy === "us-gaap" || taxonomy === "ifrs-full" || taxonomy === "dei")
       .flatMap(([taxonomy, concepts]) => Object.keys(concepts).map((name) => `${taxonomy}:${name}`))
-      .filter((key) => EARNINGS_CONCEPTS.has(key))
+      .filter((key) => EARNINGS_CONCEPTS.has(key) || STATEMENT_CONCEPTS.has(key))
       .sort();
     expect(Object.keys(facts.concepts).sort()).toEqual(expected);
     for (const key of expected) {
@@ -30,7 +31,9 @@ describeEdgar("parseCompanyFacts on every company facts file of the mirror", () 
     const facts = parseCompanyFacts(readEdgar(`${FOLDER}/CIK0001046179.json`), { cik: "0001046179" });
     expect(facts.entityName).toBe("Taiwan Semiconductor Manufacturing Company Limited");
     expect(Object.keys(facts.concepts["ifrs-full:Revenue"]!).sort()).toEqual(["TWD", "USD"]);
-    expect(Object.keys(facts.concepts).every((k) => k.startsWith("ifrs-full:"))).toBe(true);
+    // The cover page's shares outstanding is the one dei concept read.
+    expect(Object.keys(facts.concepts).every((k) => k.startsWith("ifrs-full:") || k === "dei:EntityCommonStockSharesOutstanding")).toBe(true);
+    expect(facts.concepts["dei:EntityCommonStockSharesOutstanding"]?.shares?.length).toBeGreaterThan(0);
   });
 
   it.each(listEdgar(FOLDER))("%s: reads the same as from a whole JSON.parse, however the text is laid out", (file) => {
@@ -130,7 +133,7 @@ describe("parseCompanyFacts refuses what EDGAR never produces (MalformedInputErr
   });
 
   it("a repeated key inside a value the builder never reads is not looked for: finding it would cost the full parse the scanner avoids", () => {
-    const text = spoil(file({ ...revenues(fact()), dei: { EntityCommonStockSharesOutstanding: { units: { shares: [] } } } }), '"units":{"shares"', '"units":{},"units":{"shares"');
+    const text = spoil(file({ ...revenues(fact()), dei: { EntityPublicFloat: { units: { USD: [] } } } }), '"units":{"USD":[]}', '"units":{},"units":{"USD":[]}');
     expect(parseCompanyFacts(text).concepts["us-gaap:Revenues"]).toBeDefined();
   });
 });

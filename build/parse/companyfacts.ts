@@ -1,13 +1,18 @@
-// Company facts JSON (data.sec.gov/api/xbrl/companyfacts/CIK##########.json) → the earnings concepts' facts.
+// Company facts JSON (data.sec.gov/api/xbrl/companyfacts/CIK##########.json) → the facts of the concepts the builder reads.
 // Pure: text in, records out; parses and validates only the concepts it keeps (never all ~500 of them).
 import { z } from "zod";
 import { toCik } from "../../schemas/primitives.ts";
 import { EARNINGS_CONCEPTS } from "../derive/concepts.ts";
+import { STATEMENT_CONCEPTS } from "../derive/statement-concepts.ts";
 import { EdgarParseError, MalformedInputError, NoXbrlHistoryError, notJsonError, type ParseSubject } from "../errors.ts";
 import { isObjectAt, JsonDefect, parseStrict, scanDocument, scanObject } from "./json-members.ts";
 
 /** The financial-statement taxonomies earnings come from; dei, srt, invest, ecd… carry no income statement. */
 const TAXONOMIES = ["us-gaap", "ifrs-full"] as const;
+/** Also read: the cover page (dei), for the statements' shares outstanding. */
+const READ: ReadonlySet<string> = new Set([...TAXONOMIES, "dei"]);
+/** The concepts kept: earnings' and the statements' (issue 18). */
+const KEPT: ReadonlySet<string> = new Set([...EARNINGS_CONCEPTS, ...STATEMENT_CONCEPTS]);
 /**
  * EDGAR's nesting, objects and arrays counted: the file, facts, a taxonomy, a concept, its units, a unit's facts,
  * a fact. Anything deeper is not a company facts file.
@@ -44,16 +49,16 @@ const CompanyFactsFile = z.looseObject({
 /** One fact as EDGAR reports it for one concept and unit. */
 export type EdgarFact = z.infer<typeof EdgarFact>;
 
-/** The earnings concepts of one company: taxonomy-qualified concept → unit → facts, as filed. */
+/** The concepts the builder reads of one company: taxonomy-qualified concept → unit → facts, as filed. */
 export interface CompanyFacts {
   cik: number;
   entityName: string;
-  /** Keyed like `us-gaap:Revenues`; only the concepts in EARNINGS_CONCEPTS that the company reported. */
+  /** Keyed like `us-gaap:Revenues`; only the concepts of EARNINGS_CONCEPTS and STATEMENT_CONCEPTS the company reported. */
   concepts: Record<string, Record<string, EdgarFact[]>>;
 }
 
 /**
- * Parses a company facts file, keeping only the us-gaap/ifrs-full concepts earnings need. Only those concepts'
+ * Parses a company facts file, keeping only the concepts earnings and the statements need. Only those concepts'
  * values are parsed (json-members.ts): the other ~95 % of the text is scanned, never turned into objects.
  */
 export function parseCompanyFacts(text: string, subject: { cik?: number | string; path?: string } = {}): CompanyFacts {
@@ -78,7 +83,7 @@ function readFacts(text: string, named: ParseSubject): CompanyFacts {
     JSON.parse(text); // throws for text that is not JSON at all (an HTML error page)
     throw new EdgarParseError(named, "not a company facts file: (root): expected an object");
   }
-  // One pass: the header members are parsed, facts.us-gaap and facts.ifrs-full walked, every other value skipped.
+  // One pass: the header members are parsed, facts.us-gaap, facts.ifrs-full and facts.dei walked, every other value skipped.
   // Every object walked refuses a repeated key (json-members.ts), and so does every value kept.
   const header: Record<string, unknown> = {};
   const taxonomies = new Map<string, TaxonomyBlock>();
@@ -101,7 +106,7 @@ function readFacts(text: string, named: ParseSubject): CompanyFacts {
         text,
         start,
         (taxonomy, at) => {
-          if (!TAXONOMIES.includes(taxonomy as (typeof TAXONOMIES)[number])) return;
+          if (!READ.has(taxonomy)) return;
           const block: TaxonomyBlock = { start: at, concepts: new Map(), members: 0 };
           taxonomies.set(taxonomy, block);
           if (!isObjectAt(text, at)) return;
@@ -110,7 +115,7 @@ function readFacts(text: string, named: ParseSubject): CompanyFacts {
             at,
             (name, conceptAt) => {
               block.members++;
-              if (!EARNINGS_CONCEPTS.has(`${taxonomy}:${name}`)) return;
+              if (!KEPT.has(`${taxonomy}:${name}`)) return;
               const { value, end } = parseStrict(text, conceptAt, { room: MAX_DEPTH - 3, path: `facts.${taxonomy}.${name}` });
               block.concepts.set(name, value);
               return end;
@@ -133,15 +138,22 @@ function readFacts(text: string, named: ParseSubject): CompanyFacts {
 
   const concepts: CompanyFacts["concepts"] = {};
   let financialConcepts = 0;
-  for (const taxonomy of TAXONOMIES) {
-    const block = taxonomies.get(taxonomy);
-    if (block === undefined) continue;
-    if (!isObjectAt(text, block.start)) throw new EdgarParseError(who, `facts.${taxonomy} is not an object`);
-    financialConcepts += block.members;
-    for (const [name, value] of block.concepts) concepts[`${taxonomy}:${name}`] = readConcept(value, `${taxonomy}:${name}`, who);
+  let earningsConcepts = 0;
+  for (const [taxonomy, block] of taxonomies) {
+    if (taxonomy === "dei") {
+      if (!isObjectAt(text, block.start)) continue; // the cover page only adds shares outstanding: without it, none
+    } else {
+      if (!isObjectAt(text, block.start)) throw new EdgarParseError(who, `facts.${taxonomy} is not an object`);
+      financialConcepts += block.members;
+    }
+    for (const [name, value] of block.concepts) {
+      const key = `${taxonomy}:${name}`;
+      concepts[key] = readConcept(value, key, who);
+      if (EARNINGS_CONCEPTS.has(key)) earningsConcepts++;
+    }
   }
   if (financialConcepts === 0) throw new NoXbrlHistoryError(who, "no us-gaap or ifrs-full facts (no XBRL financial history)");
-  if (Object.keys(concepts).length === 0) {
+  if (earningsConcepts === 0) {
     throw new NoXbrlHistoryError(who, "no income-statement concepts (revenue, net income, EPS…) among its XBRL facts");
   }
   return { cik, entityName: file.data.entityName ?? "", concepts };

@@ -1,12 +1,12 @@
 // Publishing, the only module that writes snapshots: per-ticker documents, the manifest, then current.json
 // last; old snapshots pruned after. A build that fails or is killed never changes what current.json names.
 import type { Storage } from "unstorage";
-import { CurrentPointer, DOCUMENT_KINDS, Manifest, type DocumentKind } from "../../schemas/snapshot.ts";
+import { CurrentPointer, DOCUMENT_KINDS, LATER_KINDS, Manifest, type DocumentKind } from "../../schemas/snapshot.ts";
 import { readJson, readText, writeJson } from "../../storage/json.ts";
 import { CURRENT_KEY, documentKey, manifestKey, snapshotPrefix, SNAPSHOTS_PREFIX } from "../../storage/layout.ts";
 import { removePrefix } from "../../storage/remove.ts";
 
-/** A ticker's three documents validated and serialised (compute.ts `encode`): the bytes the snapshot stores. */
+/** A ticker's documents validated and serialised (compute.ts `encode`): the bytes the snapshot stores. */
 export type EncodedDocuments = { [K in DocumentKind]: Uint8Array };
 
 /** The snapshot currently published, if any. */
@@ -35,7 +35,7 @@ export class SnapshotWriter {
     this.buildId = buildId;
   }
 
-  /** Writes a ticker's three encoded documents (the same documents for every ticker of one CIK). */
+  /** Writes a ticker's encoded documents (the same documents for every ticker of one CIK). */
   async writeDocuments(tickers: string[], docs: EncodedDocuments): Promise<void> {
     for (const kind of DOCUMENT_KINDS) {
       for (const ticker of tickers) await this.storage.setItemRaw(documentKey(this.buildId, ticker, kind), docs[kind]);
@@ -48,6 +48,7 @@ export class SnapshotWriter {
     const copies: [DocumentKind, string][] = [];
     for (const kind of DOCUMENT_KINDS) {
       const text = await readText(this.storage, documentKey(fromBuildId, ticker, kind));
+      if (text === null && LATER_KINDS.has(kind)) continue; // a snapshot from before that kind existed
       if (text === null) return false;
       copies.push([kind, text]);
     }

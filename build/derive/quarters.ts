@@ -1,0 +1,95 @@
+// Quarters computed from longer periods of the same vintage (vintage.ts): Q4 = the year − the nine months before it
+// (DESIGN "Q4 is rarely filed on its own"; pitfalls 11–13) and, for cash flows filed year to date (issue 18), Q2 = the
+// half − Q1 and Q3 = nine months − the half. Pure and generic over series; only additive series are ever subtracted,
+// never a per-share value or a share count.
+import type { Months } from "./periods.ts";
+import { addDays, classifyMonths } from "./periods.ts";
+import { combineTimelines, conceptAt, differenceTimeline, type ConceptChoice, type Entry } from "./vintage.ts";
+
+/** A period of a fiscal year as Q4 planning sees it: its dates and length. */
+export interface Span {
+  start: string;
+  end: string;
+  months: Months;
+}
+
+/** The last quarter of a period: its dates and every way the shorter periods tile the months before it. */
+export interface QuarterPlan<T extends Span> {
+  start: string;
+  end: string;
+  tilings: T[][];
+}
+
+/**
+ * Where the last quarter of `total` (a fiscal year, or a half or nine months year to date) lies and how the months
+ * before it are tiled by shorter periods: for a year the nine-month year-to-date, else H1 + Q3, else Q1 + Q2 + Q3 —
+ * periods chained by dates, never by `fp` (pitfall 11) — fewest pieces first. Null when no chain reaches a point three
+ * months before the total's end.
+ */
+export function planLastQuarter<T extends Span>(total: T, periods: readonly T[]): QuarterPlan<T> | null {
+  const inside = periods.filter((p) => p !== total && p.months < total.months && p.start >= total.start && p.end < total.end);
+  const ends = [...new Set(inside.map((p) => p.end))].sort().reverse();
+  for (const end of ends) {
+    const start = addDays(end, 1);
+    if (classifyMonths(start, total.end) !== 3) continue;
+    const tilings = tile(total.start, end, inside, 3).sort((a, b) => a.length - b.length);
+    if (tilings.length > 0) return { start, end: total.end, tilings };
+  }
+  return null;
+}
+
+/**
+ * One additive series' last quarter over time (Q4, or a cash flow's Q2/Q3): a filed quarter in the concept the fiscal
+ * year uses; else the total − the months before in that concept (same vintage), from the first tiling whose every
+ * part reports the series; else a filed quarter in another concept. `tilings` hold the parts' timelines per tiling.
+ */
+export function quarterTimeline(
+  filed: readonly Entry[],
+  year: readonly Entry[],
+  tilings: readonly (readonly (readonly Entry[])[])[],
+  concepts: readonly ConceptChoice[],
+): Entry[] {
+  const parts = tilings.find((t) => t.every((p) => p.length > 0));
+  const derived = parts ? differenceTimeline(year, parts) : [];
+  if (filed.length === 0) return derived;
+  return combineTimelines(
+    [filed, derived],
+    ([f, d], date) => {
+      const concept = conceptAt(concepts, date);
+      return f?.concept === concept ? f : d?.concept === concept ? d : (f ?? d ?? null);
+    },
+    concepts.map((c) => c.from),
+  );
+}
+
+/**
+ * Each series' last quarter of `total` over time (quarterTimeline), set on `quarter`: the earnings' Q4 and the cash
+ * flows' Q2, Q3 and Q4 alike. `concepts` are the fiscal year's concept choices per series (vintage.ts serveYear).
+ */
+export function fillQuarter<N extends string, P extends Span & { timelines: Partial<Record<N, Entry[]>> }>(
+  quarter: { timelines: Partial<Record<N, Entry[]>> },
+  total: P,
+  plan: QuarterPlan<P>,
+  names: readonly N[],
+  concepts: Partial<Record<N, ConceptChoice[]>>,
+): void {
+  for (const name of names) {
+    const whole = total.timelines[name];
+    if (!whole) continue;
+    const tilings = plan.tilings.map((t) => t.map((p) => p.timelines[name] ?? []));
+    const timeline = quarterTimeline(quarter.timelines[name] ?? [], whole, tilings, concepts[name] ?? []);
+    if (timeline.length) quarter.timelines[name] = timeline;
+  }
+}
+
+/** Every chain of periods running exactly from `start` to `end`, each piece starting the day after the last. */
+function tile<T extends Span>(start: string, end: string, periods: readonly T[], depth: number): T[][] {
+  if (depth === 0) return [];
+  const out: T[][] = [];
+  for (const p of periods) {
+    if (p.start !== start || p.end > end) continue;
+    if (p.end === end) out.push([p]);
+    else for (const rest of tile(addDays(p.end, 1), end, periods, depth - 1)) out.push([p, ...rest]);
+  }
+  return out;
+}

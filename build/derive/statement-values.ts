@@ -1,0 +1,101 @@
+// Each filing's value of each statement series for one period or instant: its highest-priority concept, an outflow's
+// sign normalised, and — where the filing tags no total — the sum its own lines make (statement-concepts.ts formulas).
+// Pure; the values are then checked for scale and chosen among like the earnings' (scale.ts, vintage.ts).
+import type { Observation } from "./observations.ts";
+import type { StatementSpec } from "./statement-concepts.ts";
+import { byFiling, clean, type FiledValue } from "./vintage.ts";
+
+/**
+ * Per series, each filing's value, oldest filing first. Observations arrive grouped by series, each filing's in
+ * priority order (observations.ts). Series are evaluated in `specs` order, so a formula reads components already made;
+ * formulas only where no filing tags one of the series' own concepts for the period.
+ */
+export function filedStatementValues(observations: readonly Observation[], specs: Readonly<Record<string, StatementSpec>>): Map<string, FiledValue[]> {
+  const byAccn = new Map<string, Map<string, FiledValue>>();
+  for (const o of observations) {
+    let mine = byAccn.get(o.series);
+    if (!mine) byAccn.set(o.series, (mine = new Map()));
+    const best = mine.get(o.accn);
+    if (best && best.priority <= o.priority) continue;
+    const value: FiledValue = { value: o.value, accn: o.accn, filed: o.filed, concept: o.concept, priority: o.priority, unit: o.unit, form: o.form, annual: o.annual };
+    // An outflow concept is positive by the taxonomy's definition: a negative one is the filer's sign slip (issue 18
+    // "signs normalised"), served positive and marked as a −1 correction like any flipped sign.
+    if (specs[o.series]?.outflow && value.value < 0) {
+      value.scale = { factor: -1, value_as_filed: value.value };
+      value.value = -value.value;
+    }
+    mine.set(o.accn, value);
+  }
+  const out = new Map<string, FiledValue[]>();
+  for (const [name, spec] of Object.entries(specs)) {
+    let mine = byAccn.get(name);
+    // A total some filing tags for this date beats any sum of lines: a later filing that omits the total tags its
+    // footnotes' parts (McDonald's commercial paper, inside its long-term debt) more often than its statement's lines.
+    if (spec.formulas.length > 0 && !mine?.size) {
+      for (const [f, formula] of spec.formulas.entries()) {
+        for (const accn of termAccessions(formula, byAccn)) {
+          if (mine?.has(accn)) continue;
+          const value = evaluate(formula, accn, byAccn, spec.concepts.length + f);
+          if (!value) continue;
+          if (!mine) byAccn.set(name, (mine = new Map()));
+          mine.set(accn, value);
+        }
+      }
+    }
+    if (mine?.size) out.set(name, byFiling([...mine.values()]));
+  }
+  return out;
+}
+
+/** The filings that report any term of a formula. */
+function termAccessions(formula: StatementSpec["formulas"][number], byAccn: Map<string, Map<string, FiledValue>>): Set<string> {
+  const accns = new Set<string>();
+  for (const term of formula.terms) for (const accn of byAccn.get(term.series)?.keys() ?? []) accns.add(accn);
+  return accns;
+}
+
+/** One filing's value of a formula, or null when a required term is missing (or the terms' units differ). */
+function evaluate(formula: StatementSpec["formulas"][number], accn: string, byAccn: Map<string, Map<string, FiledValue>>, priority: number): FiledValue | null {
+  const components: { concept: string; value: number }[] = [];
+  let first: FiledValue | null = null;
+  let value = 0;
+  let concept = "";
+  for (const term of formula.terms) {
+    const part = byAccn.get(term.series)?.get(accn);
+    if (!part) {
+      if (term.required) return null;
+      continue;
+    }
+    if (first && part.unit !== first.unit) return null;
+    first ??= part;
+    value += term.sign * part.value;
+    const expression = term.sign > 0 ? part.concept : negate(part.concept);
+    concept += concept === "" || expression.startsWith("−") ? expression : `+${expression}`;
+    // A term that is itself a sum (total equity = the parent's + NCI) contributes its own terms.
+    for (const c of part.components ?? [{ concept: part.concept, value: part.value }]) components.push({ concept: c.concept, value: term.sign * c.value || 0 }); // never −0 (JSON writes it 0)
+  }
+  if (!first) return null;
+  const single = components.length === 1 && !concept.startsWith("−");
+  const computed: FiledValue = {
+    value: clean(value),
+    accn,
+    filed: first.filed,
+    concept,
+    priority,
+    unit: first.unit,
+    form: first.form,
+    annual: first.annual,
+  };
+  if (!single) {
+    computed.components = components;
+    computed.derived = true;
+  }
+  return computed;
+}
+
+/** An expression of concepts with its signs flipped ("A+B" → "−A−B"); concepts contain hyphens, never + or −. */
+function negate(expression: string): string {
+  const negative = expression.startsWith("−");
+  const rest = (negative ? expression.slice(1) : expression).replace(/[+−]/g, (op) => (op === "+" ? "−" : "+"));
+  return negative ? rest : `−${rest}`;
+}

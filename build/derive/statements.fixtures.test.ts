@@ -1,0 +1,169 @@
+// Statement rules the real files do not exercise cleanly, on small hand-made company facts run through the parser.
+import { describe, expect, it } from "vitest";
+import { LATEST } from "../../schemas/earnings-history.ts";
+import { financialAsOf } from "../../schemas/financials-history.ts";
+import type { FinancialPeriod } from "../../schemas/financials.ts";
+import { companyFacts, filing, findRow, type Fact } from "../../test/_facts.ts";
+import { deriveEarningsBase } from "./earnings.ts";
+import { checkFinancials } from "./financial-invariants.ts";
+import { deriveFinancials } from "./statements.ts";
+
+/** Filings of a calendar-year company for 2023 and 2024: three 10-Qs and a 10-K each. */
+const q1 = filing("0000001234-23-000001", "10-Q", "2023-05-01", 2023, "Q1");
+const q2 = filing("0000001234-23-000002", "10-Q", "2023-08-01", 2023, "Q2");
+const q3 = filing("0000001234-23-000003", "10-Q", "2023-11-01", 2023, "Q3");
+const k23 = filing("0000001234-24-000004", "10-K", "2024-02-20", 2023, "FY");
+const q124 = filing("0000001234-24-000005", "10-Q", "2024-05-01", 2024, "Q1");
+const q224 = filing("0000001234-24-000006", "10-Q", "2024-08-01", 2024, "Q2");
+const q324 = filing("0000001234-24-000007", "10-Q", "2024-11-01", 2024, "Q3");
+const k24 = filing("0000001234-25-000008", "10-K", "2025-02-20", 2024, "FY");
+
+/** Revenue filed as discrete quarters and years (the income statement the statements sit on). */
+function revenue(): Fact[] {
+  const out: Fact[] = [];
+  const quarters = [["01-01", "03-31"], ["04-01", "06-30"], ["07-01", "09-30"]] as const;
+  for (const [year, filings, k] of [[2023, [q1, q2, q3], k23], [2024, [q124, q224, q324], k24]] as const) {
+    quarters.forEach(([s, e], i) => out.push(filings[i]!(`${year}-${s}`, `${year}-${e}`, 101)));
+    out.push(k(`${year}-01-01`, `${year}-12-31`, 404));
+  }
+  return out;
+}
+
+function derive(usGaap: Record<string, Fact[]>, extra: { dei?: Record<string, Fact[]> } = {}) {
+  const inUnit = (concepts: Record<string, Fact[]>, unit: string) => Object.fromEntries(Object.entries(concepts).map(([name, facts]) => [name, { [unit]: facts }]));
+  const facts = companyFacts({ dei: inUnit(extra.dei ?? {}, "shares"), "us-gaap": inUnit({ Revenues: revenue(), ...usGaap }, "USD") });
+  return deriveFinancials(facts, deriveEarningsBase(facts));
+}
+
+function find(periods: FinancialPeriod[], start: string, end: string, ttm = false): FinancialPeriod {
+  return findRow(periods, start, end, (x) => (x.ttm !== null) === ttm);
+}
+
+describe("cash flows filed year to date", () => {
+  // Operating cash flow as 10-Qs and 10-Ks file it: Q1, then the half and nine months to date, then the year (2023:
+  // quarters 101, 203, 303, 404). The 2024 filings restate 2023: its nine months to 758 (the 10-Q of 2024's third
+  // quarter) and the year to 1,112 (the 2024 10-K); no filing restates its half or first quarter.
+  const ocf = [
+    q1("2023-01-01", "2023-03-31", 101),
+    q2("2023-01-01", "2023-06-30", 304),
+    q3("2023-01-01", "2023-09-30", 607),
+    k23("2023-01-01", "2023-12-31", 1011),
+    q324("2023-01-01", "2023-09-30", 758),
+    k24("2023-01-01", "2023-12-31", 1112),
+    q124("2024-01-01", "2024-03-31", 121),
+    q224("2024-01-01", "2024-06-30", 263),
+    q324("2024-01-01", "2024-09-30", 457),
+    k24("2024-01-01", "2024-12-31", 709),
+  ];
+  // Capex filed as a negative number by one 10-Q (a sign slip: the taxonomy's payments are positive).
+  const capex = [q1("2023-01-01", "2023-03-31", 41), q2("2023-01-01", "2023-06-30", -93), q3("2023-01-01", "2023-09-30", 151), k23("2023-01-01", "2023-12-31", 203)];
+  const { periods, history } = derive({ NetCashProvidedByUsedInOperatingActivities: ocf, PaymentsToAcquirePropertyPlantAndEquipment: capex });
+
+  it("serves discrete quarters: Q2 = half − Q1, Q3 = nine months − half, Q4 = year − nine months, each derived; years to date as such", () => {
+    const quarter = (s: string, e: string) => find(periods, s, e).cash_flow!.operating_cash_flow!;
+    expect(quarter("2024-01-01", "2024-03-31")).toMatchObject({ value: 121, derived: false });
+    expect(quarter("2024-04-01", "2024-06-30")).toMatchObject({ value: 142, derived: true, source_accession: "0000001234-24-000006" });
+    expect(quarter("2024-07-01", "2024-09-30")).toMatchObject({ value: 194, derived: true });
+    expect(quarter("2024-10-01", "2024-12-31")).toMatchObject({ value: 252, derived: true, source_accession: "0000001234-25-000008" });
+    const half = find(periods, "2024-01-01", "2024-06-30");
+    expect(half).toMatchObject({ months: 6, fiscal_quarter: "Q2", balance: null });
+    expect(half.cash_flow!.operating_cash_flow).toMatchObject({ value: 263, derived: false });
+    expect(find(periods, "2024-01-01", "2024-12-31").reconciled).toBe(true);
+  });
+
+  it("pairs the restated year with the nine months of its own vintage, and marks a year whose quarters no longer add up", () => {
+    // Q4 2023: 1,112 − 758 (the restating filings), not 1,112 − 607. Q3 stays 607 − 304: the half was never restated.
+    expect(find(periods, "2023-10-01", "2023-12-31").cash_flow!.operating_cash_flow).toMatchObject({ value: 354, derived: true });
+    expect(find(periods, "2023-07-01", "2023-09-30").cash_flow!.operating_cash_flow).toMatchObject({ value: 303, derived: true });
+    const year = find(periods, "2023-01-01", "2023-12-31");
+    expect(year.cash_flow!.operating_cash_flow).toMatchObject({ value: 1112, restated: true, original_value: 1011 });
+    expect(year.reconciled).toBe(false);
+    expect(year.reconciliation).toEqual([{ metric: "operating_cash_flow", quarters_sum: 961, year_value: 1112, difference: -151 }]);
+    // As of the first 10-K the year was 1,011 and its quarters added up: Q4 = 1,011 − 607.
+    const i = periods.indexOf(year);
+    expect(financialAsOf(year, history[i]!, "2024-03-01", false)).toMatchObject({ reconciled: true, cash_flow: { operating_cash_flow: { value: 1011 } } });
+    const q4 = periods.findIndex((p) => p.period_start === "2023-10-01" && p.ttm === null);
+    expect(financialAsOf(periods[q4]!, history[q4]!, "2024-03-01", false)!.cash_flow!.operating_cash_flow!.value).toBe(404);
+  });
+
+  it("serves an outflow filed negative as positive, marked as a flipped sign, and differences it as such", () => {
+    const half = find(periods, "2023-01-01", "2023-06-30").cash_flow!.capital_expenditure!;
+    expect(half).toMatchObject({ value: 93, scale_corrected: { factor: -1, value_as_filed: -93 } });
+    expect(find(periods, "2023-04-01", "2023-06-30").cash_flow!.capital_expenditure).toMatchObject({ value: 52, derived: true });
+    expect(find(periods, "2023-04-01", "2023-06-30").cash_flow!.free_cash_flow).toMatchObject({ value: 151, derived: true });
+  });
+
+  it("TTM: the year at its end, four quarters otherwise; null with the reason where a year does not add up", () => {
+    expect(find(periods, "2024-01-01", "2024-12-31", true)).toMatchObject({ ttm: { basis: "fiscal_year" }, cash_flow: { operating_cash_flow: { value: 709 } } });
+    // To 2024-09-30: Q4 2023 (354) + 121 + 142 + 194 — but fiscal 2023 does not add up in operating cash flow.
+    const ttm = find(periods, "2023-10-01", "2024-09-30", true);
+    expect(ttm.cash_flow!.operating_cash_flow).toBeNull();
+    expect(ttm.ttm!.unavailable).toContainEqual({ metric: "operating_cash_flow", reason: "unreconciled", message: expect.stringContaining("fiscal 2023") });
+    expect(ttm.ttm!.periods.map((p) => `${p.fiscal_quarter} ${p.fiscal_year}`)).toEqual(["Q4 2023", "Q1 2024", "Q2 2024", "Q3 2024"]);
+    expect(ttm.income!.revenue).toMatchObject({ value: 404, derived: true });
+    // To 2023-09-30 no quarter precedes 2023: no flow, each with its reason.
+    const early = find(periods, "2023-01-01", "2023-09-30", true);
+    expect(early.income!.revenue).toBeNull();
+    expect(early.ttm!.unavailable).toContainEqual(expect.objectContaining({ metric: "revenue", reason: "missing_quarter" }));
+    expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
+  });
+});
+
+describe("balance sheets", () => {
+  const usGaap = {
+    // No total liabilities line: liabilities and equity, equity, a noncontrolling interest and a redeemable one.
+    LiabilitiesAndStockholdersEquity: [k23(undefined, "2023-12-31", 1000), q124(undefined, "2024-03-31", 1100), q124(undefined, "2023-12-31", 1000)],
+    StockholdersEquity: [k23(undefined, "2023-12-31", 300), q124(undefined, "2024-03-31", 320), q124(undefined, "2023-12-31", 300)],
+    MinorityInterest: [k23(undefined, "2023-12-31", 50), q124(undefined, "2024-03-31", 55), q124(undefined, "2023-12-31", 50)],
+    RedeemableNoncontrollingInterestEquityCarryingAmount: [k23(undefined, "2023-12-31", 20)],
+    Assets: [k23(undefined, "2023-12-31", 1000), q124(undefined, "2024-03-29", 1100), q124(undefined, "2023-12-31", 1000)],
+    // One filing's total current debt beats another's sum of lines for the same date.
+    DebtCurrent: [k23(undefined, "2023-12-31", 0)],
+    CommercialPaper: [q124(undefined, "2023-12-31", 70), q124(undefined, "2024-03-31", 60)],
+    LongTermDebtCurrent: [q124(undefined, "2024-03-31", 15)],
+    LongTermDebtNoncurrent: [k23(undefined, "2023-12-31", 400), q124(undefined, "2024-03-31", 410), q124(undefined, "2023-12-31", 400)],
+  };
+  const cover = { EntityCommonStockSharesOutstanding: [k23(undefined, "2024-02-10", 5000), q124(undefined, "2024-04-20", 5100), q224(undefined, "2023-06-30", 4900)] };
+  const { periods } = derive(usGaap, { dei: cover });
+
+  it("derives total liabilities from the same filing: liabilities and equity − equity − NCI − redeemable NCI", () => {
+    const year = find(periods, "2023-01-01", "2023-12-31").balance!;
+    // The year's date takes annual reports' values: the 10-K's, with its redeemable NCI (the next 10-Q omits it).
+    expect(year.total_liabilities).toMatchObject({ value: 630, derived: true, source_accession: "0000001234-24-000004" });
+    expect(find(periods, "2024-01-01", "2024-03-31").balance!.total_liabilities).toMatchObject({
+      value: 725,
+      concept: "us-gaap:LiabilitiesAndStockholdersEquity−us-gaap:StockholdersEquity−us-gaap:MinorityInterest",
+      components: [
+        { concept: "us-gaap:LiabilitiesAndStockholdersEquity", value: 1100 },
+        { concept: "us-gaap:StockholdersEquity", value: -320 },
+        { concept: "us-gaap:MinorityInterest", value: -55 },
+      ],
+    });
+  });
+
+  it("the fiscal year's balance is its fourth quarter's; a balance dated a few days off the period end is that date's", () => {
+    expect(find(periods, "2023-10-01", "2023-12-31").balance).toEqual(find(periods, "2023-01-01", "2023-12-31").balance);
+    expect(find(periods, "2024-01-01", "2024-03-31").balance!.total_assets!.value).toBe(1100);
+  });
+
+  it("a total some filing tags beats a later filing's lines; total debt is current + non-current of the row", () => {
+    const year = find(periods, "2023-01-01", "2023-12-31").balance!;
+    expect(year.debt_current).toMatchObject({ value: 0, concept: "us-gaap:DebtCurrent" });
+    expect(year.total_debt).toMatchObject({ value: 400 });
+    const q = find(periods, "2024-01-01", "2024-03-31").balance!;
+    expect(q.debt_current).toMatchObject({ value: 75, derived: true, concept: "us-gaap:CommercialPaper+us-gaap:LongTermDebtCurrent" });
+    expect(q.total_debt).toMatchObject({ value: 485, derived: true });
+  });
+
+  it("shares outstanding come from the filing's cover page, with its date; a cover dated before its period is stale", () => {
+    expect(find(periods, "2023-01-01", "2023-12-31").balance!.shares_outstanding).toMatchObject({ value: 5000, as_of: "2024-02-10", concept: "dei:EntityCommonStockSharesOutstanding" });
+    expect(find(periods, "2024-01-01", "2024-03-31").balance!.shares_outstanding).toMatchObject({ value: 5100, as_of: "2024-04-20" });
+    expect(find(periods, "2023-04-01", "2023-06-30").balance?.shares_outstanding ?? null).toBeNull();
+  });
+
+  it("every row is its history read as of today, and the invariants hold", () => {
+    expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
+    for (const p of periods) expect(p.balance === null || p.months === 3 || p.months === 12).toBe(true);
+    expect(LATEST).toBe("9999-12-31");
+  });
+});

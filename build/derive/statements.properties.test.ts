@@ -1,0 +1,161 @@
+// Generated companies (fast-check) for the statements: any fiscal calendar, cash flows filed as 10-Qs file them (year
+// to date, with last year's comparatives), balance sheets at each quarter end with the last year-end beside them,
+// facts in any order, a filing that states its capital expenditure negative, a year restated without its quarters.
+// Discrete quarters, year-end balances and TTM must come out as the model company's, every invariant must hold.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { LATEST } from "../../schemas/earnings-history.ts";
+import { financialAsOf } from "../../schemas/financials-history.ts";
+import { calendars, modelYears, mulberry, only, shuffle, sum, tenKFiled, type ModelYear } from "../../test/_model-company.ts";
+import { parseCompanyFacts, type EdgarFact as Fact } from "../parse/companyfacts.ts";
+import { deriveEarningsBase } from "./earnings.ts";
+import { checkFinancials } from "./financial-invariants.ts";
+import { addDays } from "./periods.ts";
+import { deriveFinancials } from "./statements.ts";
+
+/** A model year's statements: its quarters' flows and its quarter-end total assets (thousands, so no rounding). */
+interface Statements {
+  ocf: number[];
+  capex: number[];
+  assets: number[];
+}
+
+interface Disturb {
+  seed: number;
+  /** A filing whose capital expenditure is stated negative. */
+  negative: number | null;
+  /** A fiscal year (index) whose operating cash flow the next 10-K restates, without its quarters. */
+  restated: number | null;
+}
+
+const companies = calendars.chain((calendar) =>
+  fc.tuple(
+    fc.constant(calendar),
+    fc.record({
+      seed: fc.integer(),
+      negative: fc.option(fc.integer({ min: 0, max: calendar.years * 4 - 1 }), { nil: null }),
+      restated: fc.option(fc.integer({ min: 0, max: calendar.years - 2 }), { nil: null }),
+    }),
+    fc.array(fc.integer({ min: 50, max: 900 }), { minLength: 48, maxLength: 48 }),
+    fc.array(fc.integer({ min: -300, max: 900 }), { minLength: 72, maxLength: 72 }),
+  ),
+);
+
+describe("generated companies' statements", () => {
+  it("come out as the model: discrete quarters, year-end balances, TTM, marks, every invariant", () => {
+    fc.assert(
+      fc.property(companies, ([calendar, disturb, draws, flows]) => {
+        const model = modelYears(calendar, draws);
+        const statements = model.map((_, k) => statementsOf(flows.slice(k * 12, k * 12 + 12)));
+        const facts = parseCompanyFacts(JSON.stringify(companyFacts(model, statements, disturb)));
+        const { periods, history } = deriveFinancials(facts, deriveEarningsBase(facts));
+        expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
+        periods.forEach((p, i) => expect(financialAsOf(p, history[i]!, LATEST, false)).toEqual(p));
+        // The filing that stated capex negative: served positive, its entries marked as a flipped sign.
+        const flipped = history.flatMap((h) => h.metrics.capital_expenditure ?? []).filter((e) => e.scale_corrected?.factor === -1);
+        expect(flipped.length > 0).toBe(disturb.negative !== null);
+        const row = (end: string, months: number, ttm = false) => only(periods, (p) => p.period_end === end && p.months === months && (p.ttm !== null) === ttm);
+        model.forEach((year, k) => {
+          const s = statements[k]!;
+          const restated = disturb.restated === k;
+          const fy = row(year.ends[3], 12);
+          expect(fy.cash_flow!.operating_cash_flow!.value).toBe(sum(s.ocf) + (restated ? RESTATEMENT : 0));
+          expect(fy.cash_flow!.capital_expenditure).toMatchObject({ value: sum(s.capex), restated: false });
+          expect(fy.reconciled).toBe(!restated);
+          year.ends.forEach((end, q) => {
+            const quarter = row(end, 3);
+            expect(quarter).toMatchObject({ fiscal_year: year.label, fiscal_quarter: `Q${q + 1}` });
+            // A restated year's Q4 stays the year − nine months of one vintage: the original year's (issue 14's rule;
+            // nothing restated its nine months), so the year is marked instead of its fourth quarter absorbing the change.
+            expect(quarter.cash_flow!.operating_cash_flow).toMatchObject({ value: s.ocf[q], derived: q > 0 });
+            expect(quarter.cash_flow!.capital_expenditure).toMatchObject({ value: s.capex[q], derived: q > 0 });
+            expect(quarter.cash_flow!.free_cash_flow!.value).toBe(quarter.cash_flow!.operating_cash_flow!.value - s.capex[q]!);
+            expect(quarter.balance!.total_assets!.value).toBe(s.assets[q]);
+            // A year to date ending with the quarter carries no balance: the quarter's is that date's.
+            if (q === 1 || q === 2) expect(row(end, (q + 1) * 3).balance).toBeNull();
+          });
+          expect(fy.balance).toEqual(row(year.ends[3], 3).balance);
+        });
+        // TTM: the year at its end; elsewhere the four quarters — null where one lies in a year that does not add up.
+        const quarters = model.flatMap((year, k) => year.ends.map((end, q) => ({ end, k, q })));
+        quarters.forEach(({ end, k, q }, i) => {
+          const ttm = periods.find((p) => p.ttm && p.period_end === end);
+          if (q === 3) {
+            expect(ttm!.ttm!.basis).toBe("fiscal_year");
+            expect(ttm!.cash_flow!.capital_expenditure!.value).toBe(sum(statements[k]!.capex));
+            return;
+          }
+          if (i < 3) return;
+          const four = quarters.slice(i - 3, i + 1);
+          expect(ttm!.ttm!.periods.map((p) => p.period_end)).toEqual(four.map((f) => f.end));
+          expect(ttm!.cash_flow!.capital_expenditure!.value).toBe(sum(four.map((f) => statements[f.k]!.capex[f.q]!)));
+          const touched = four.some((f) => f.k === disturb.restated);
+          if (touched) expect(ttm!.ttm!.unavailable).toContainEqual(expect.objectContaining({ metric: "operating_cash_flow", reason: "unreconciled" }));
+          else expect(ttm!.cash_flow!.operating_cash_flow!.value).toBe(sum(four.map((f) => statements[f.k]!.ocf[f.q]!)));
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+/** The amount the restating 10-K adds to a year's operating cash flow. */
+const RESTATEMENT = 7_000;
+
+function statementsOf(draws: number[]): Statements {
+  return {
+    ocf: draws.slice(0, 4).map((v) => v * 1000 + 1), // can be negative: operations may use cash
+    capex: draws.slice(4, 8).map((v) => Math.abs(v) * 1000 + 2),
+    assets: draws.slice(8, 12).map((v) => (Math.abs(v) + 1000) * 1_000_000),
+  };
+}
+
+/**
+ * The company facts: per fiscal year three 10-Qs (the quarter's revenue and its year to date; cash flows year to date
+ * only, last year's beside them; total assets at the quarter's end and the last year-end) and a 10-K (the year and
+ * two before it; total assets at this and the last year-end). Each tagged with its own fy/fp.
+ */
+function companyFacts(model: ModelYear[], statements: Statements[], disturb: Disturb): unknown {
+  const facts: Record<string, Fact[]> = { Revenues: [], NetCashProvidedByUsedInOperatingActivities: [], PaymentsToAcquirePropertyPlantAndEquipment: [], Assets: [] };
+  let n = 0;
+  model.forEach((year, k) => {
+    for (let q = 0; q < 4; q++) {
+      const index = n++;
+      const annual = q === 3;
+      const filed = annual ? tenKFiled(year) : addDays(year.ends[q]!, 40);
+      const tag = { accn: `0000001234-${String(10 + (index >> 6)).padStart(2, "0")}-${String(index).padStart(6, "0")}`, fy: year.label, fp: annual ? "FY" : `Q${q + 1}`, form: annual ? "10-K" : "10-Q", filed };
+      const flows = (y: number, to: number) => {
+        const m = model[y]!;
+        const s = statements[y]!;
+        const restate = annual && y < k && disturb.restated === y ? RESTATEMENT : 0; // the next 10-K restates, later ones repeat it
+        const capex = sum(s.capex.slice(0, to + 1));
+        facts.NetCashProvidedByUsedInOperatingActivities!.push({ start: m.start, end: m.ends[to]!, val: sum(s.ocf.slice(0, to + 1)) + restate, ...tag });
+        facts.PaymentsToAcquirePropertyPlantAndEquipment!.push({ start: m.start, end: m.ends[to]!, val: disturb.negative === index ? -capex : capex, ...tag });
+      };
+      const revenue = (y: number, from: number, to: number) => {
+        const m = model[y]!;
+        facts.Revenues!.push({ start: from === 0 ? m.start : addDays(m.ends[from - 1]!, 1), end: m.ends[to]!, val: sum(m.revenue.slice(from, to + 1)), ...tag });
+      };
+      const assets = (y: number, at: number) => facts.Assets!.push({ end: model[y]!.ends[at]!, val: statements[y]!.assets[at]!, ...tag });
+      if (annual) {
+        for (const y of [k, k - 1, k - 2].filter((y) => y >= 0)) {
+          flows(y, 3);
+          revenue(y, 0, 3);
+        }
+        assets(k, 3);
+        if (k > 0) assets(k - 1, 3);
+      } else {
+        for (const y of [k, k - 1].filter((y) => y >= 0)) {
+          flows(y, q);
+          revenue(y, q, q);
+          if (q > 0) revenue(y, 0, q);
+        }
+        assets(k, q);
+        if (k > 0) assets(k - 1, 3);
+      }
+    }
+  });
+  const random = mulberry(disturb.seed);
+  const usGaap = Object.fromEntries(Object.entries(facts).map(([name, list]) => [name, { units: { USD: shuffle(list, random) } }]));
+  return { cik: 1234, entityName: "Model Co", facts: { "us-gaap": usGaap } };
+}

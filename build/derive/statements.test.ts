@@ -1,0 +1,324 @@
+// The statements on every company facts file of the fixtures (each the real EDGAR file, cut to the concepts read), and
+// figures hand-checked against the filings named beside them.
+import { expect, it } from "vitest";
+import { LATEST } from "../../schemas/earnings-history.ts";
+import { expandHistory, financialAsOf, storeHistory, StoredFinancialsHistory, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
+import { FinancialPeriod, type StatementMetric } from "../../schemas/financials.ts";
+import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
+import { parseCompanyFacts } from "../parse/companyfacts.ts";
+import { deriveEarningsBase } from "./earnings.ts";
+import { checkFinancials } from "./financial-invariants.ts";
+import { dayNumber } from "./periods.ts";
+import { compare } from "./reconcile.ts";
+import { deriveFinancials } from "./statements.ts";
+
+const FOLDER = "api/xbrl/companyfacts";
+const FLOWS = ["operating_cash_flow", "capital_expenditure", "dividends_paid", "share_repurchases"] as const;
+const OUTFLOWS = ["capital_expenditure", "dividends_paid", "share_repurchases"] as const;
+type RawFact = { start?: string; end: string; val: number; accn: string; form: string };
+type RawFile = { facts: Record<string, Record<string, { units: Record<string, RawFact[]> }>> };
+
+function load(file: string) {
+  const text = readEdgar(`${FOLDER}/${file}`);
+  const facts = parseCompanyFacts(text);
+  const base = deriveEarningsBase(facts);
+  const { periods, history } = deriveFinancials(facts, base);
+  return { raw: JSON.parse(text) as RawFile, earnings: base.series.periods, periods, history };
+}
+
+function rawFacts(raw: RawFile, concept: string): RawFact[] {
+  const [taxonomy, name] = concept.split(":") as [string, string];
+  return Object.values(raw.facts[taxonomy]?.[name]?.units ?? {}).flat();
+}
+
+const near = (a: string, b: string) => Math.abs(dayNumber(a) - dayNumber(b)) <= 7;
+const metricsOf = (p: FinancialPeriod) => [p.income, p.balance, p.cash_flow].flatMap((g) => Object.values(g ?? {}).filter((m): m is StatementMetric => m !== null));
+
+describeEdgar("deriveFinancials on every company facts file of the fixtures", () => {
+  const files = listEdgar(FOLDER);
+
+  it.each(files)("%s: valid rows, newest first, traceable to periodic filings, each its history read as of today", (file) => {
+    const { raw, periods, history } = load(file);
+    expect(periods.length).toBeGreaterThan(0);
+    expect(history).toHaveLength(periods.length);
+    const accessions = new Set(Object.values(raw.facts).flatMap((t) => Object.values(t).flatMap((c) => Object.values(c.units).flat().map((f) => f.accn))));
+    periods.forEach((p, i) => {
+      FinancialPeriod.parse(p);
+      expect(financialAsOf(p, history[i]!, LATEST, false)).toEqual(p);
+      const next = periods[i + 1];
+      if (next) expect(p.period_end >= next.period_end).toBe(true);
+      for (const m of metricsOf(p)) {
+        expect(accessions.has(m.source_accession)).toBe(true);
+        expect(m.form).toMatch(/^(10-K|10-Q|20-F|40-F|10-KT|10-QT)(\/A)?$/);
+      }
+    });
+  });
+
+  it.each(files)("%s: the stored history (compact) reads back to the very same history; a damaged one is refused", (file) => {
+    const { history } = load(file);
+    const stored = JSON.parse(JSON.stringify(storeHistory(history)));
+    expect(StoredFinancialsHistory.safeParse(stored).success).toBe(true);
+    expect(expandHistory(stored)).toEqual(history);
+    const run = Object.values(stored.rows[0].metrics)[0] as number[];
+    run[1] = stored.filings.length; // a filing index past the table
+    expect(StoredFinancialsHistory.safeParse(stored).success).toBe(false);
+  });
+
+  it.each(files)("%s: the income statement is the earnings', outflows are positive, FCF and total debt add up in every row", (file) => {
+    const { earnings, periods } = load(file);
+    const bySpan = new Map(earnings.map((e) => [`${e.period_start}/${e.period_end}`, e]));
+    for (const p of periods) {
+      const e = p.ttm ? undefined : bySpan.get(`${p.period_start}/${p.period_end}`);
+      if (e) expect(p.income).toEqual(e.metrics);
+      // Outflows are positive; a negative one (a quarter derived from years to date that shrink) is marked.
+      for (const name of OUTFLOWS) {
+        if ((p.cash_flow?.[name]?.value ?? 0) < 0) expect(p.exceptions.map((e) => `${e.rule} ${e.metric}`)).toContain(`sign ${name}`);
+      }
+      const c = p.cash_flow;
+      if (c?.free_cash_flow) expect(c.free_cash_flow.value).toBeCloseTo(c.operating_cash_flow!.value - c.capital_expenditure!.value, 3);
+      const b = p.balance;
+      if (b?.total_debt) expect(b.total_debt.value).toBeCloseTo((b.debt_current?.value ?? 0) + (b.debt_noncurrent?.value ?? 0), 3);
+      if (!p.ttm && p.months !== 3 && p.months !== 12) expect(p.balance).toBeNull();
+      if (p.balance?.shares_outstanding) expect(p.balance.shares_outstanding.as_of! >= p.period_end).toBe(true);
+    }
+  });
+
+  it.each(files)("%s: no year-to-date value is served as a quarter: a quarter's filed flow is a three-month fact of its filing", (file) => {
+    const { raw, periods } = load(file);
+    for (const p of periods.filter((x) => x.months === 3 && !x.ttm)) {
+      for (const name of FLOWS) {
+        const m = p.cash_flow?.[name];
+        if (!m || m.derived) continue;
+        const filed = rawFacts(raw, m.concept).filter((f) => f.accn === m.source_accession && f.start && near(f.start, p.period_start) && near(f.end, p.period_end));
+        expect(filed.map((f) => Math.abs(f.val)), `${name} ${p.period_start}..${p.period_end}`).toContain(Math.abs(m.value));
+      }
+    }
+  });
+
+  it.each(files)("%s: every invariant holds or is marked; quarters add up, year-end balances are Q4's, TTM is the year or its quarters", (file) => {
+    const { periods } = load(file);
+    expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
+    const plain = periods.filter((p) => !p.ttm);
+    const quarter = (fy: number, q: string) => plain.find((p) => p.months === 3 && p.fiscal_year === fy && p.fiscal_quarter === q);
+    for (const year of plain.filter((p) => p.months === 12)) {
+      const quarters = ["Q1", "Q2", "Q3", "Q4"].map((q) => quarter(year.fiscal_year, q));
+      // Instants at a fiscal year end equal the Q4 instant (checked here independently of checkFinancials).
+      if (quarters[3]?.balance && year.balance) expect(quarters[3].balance).toEqual(year.balance);
+      if (quarters.some((q) => !q)) continue;
+      for (const name of FLOWS) {
+        const total = year.cash_flow?.[name];
+        const parts = quarters.map((q) => q!.cash_flow?.[name]);
+        if (!total || parts.some((x) => !x)) continue;
+        const miss = compare(name, total.value, parts.map((x) => x!.value));
+        // Discrete quarters add up to the year, or the year says they do not.
+        if (miss) expect(year.reconciliation.map((r) => r.metric), `${year.fiscal_year} ${name}`).toContain(name);
+      }
+    }
+    for (const ttm of periods.filter((p) => p.ttm)) {
+      const parts = ttm.ttm!.periods.map((t) => plain.find((p) => p.period_start === t.period_start && p.period_end === t.period_end && (t.fiscal_quarter === "FY") === (p.months === 12))!);
+      expect(parts.every((p) => p)).toBe(true);
+      expect(parts.map((p) => p.period_end).at(-1)).toBe(ttm.period_end);
+      if (ttm.ttm!.basis === "fiscal_year") {
+        // TTM at a fiscal year end equals the fiscal year.
+        expect(ttm.cash_flow).toMatchObject(Object.fromEntries(FLOWS.map((n) => [n, parts[0]!.cash_flow?.[n] ? { value: parts[0]!.cash_flow[n]!.value } : null])));
+        expect(ttm.income?.revenue?.value ?? null).toBe(parts[0]!.income?.revenue?.value ?? null);
+        continue;
+      }
+      if (parts.length < 4) {
+        // A quarter missing before these: every flow null, each with that reason.
+        expect(ttm.cash_flow?.operating_cash_flow ?? null).toBeNull();
+        expect(ttm.ttm!.unavailable.every((u) => u.reason === "missing_quarter")).toBe(true);
+        continue;
+      }
+      for (const name of FLOWS) {
+        const value = ttm.cash_flow?.[name]?.value;
+        if (value === undefined) {
+          // Null with its reason, unless none of the four quarters reports the flow at all.
+          if (parts.some((p) => p.cash_flow?.[name])) expect(ttm.ttm!.unavailable.map((u) => u.metric)).toContain(name);
+          continue;
+        }
+        expect(value).toBeCloseTo(parts.reduce((s, p) => s + p.cash_flow![name]!.value, 0), 3);
+        expect(ttm.cash_flow![name]!.derived).toBe(true);
+      }
+      // Per-share TTM only from TTM net income and weighted shares, never by adding EPS.
+      if (ttm.income?.eps_diluted) expect(ttm.income.eps_diluted.concept).toContain("÷");
+    }
+  });
+});
+
+describeEdgar("hand-checked statements, each against its filing", () => {
+  const loaded = new Map<string, ReturnType<typeof load>>();
+  const company = (cik: string) => loaded.get(cik) ?? loaded.set(cik, load(`CIK${cik}.json`)).get(cik)!;
+  /** The row of a span (not TTM) and its history. */
+  const row = (cik: string, start: string, end: string) => {
+    const { periods, history } = company(cik);
+    const i = periods.findIndex((p) => p.period_start === start && p.period_end === end && !p.ttm);
+    if (i < 0) throw new Error(`no row ${start}..${end}`);
+    return { p: periods[i]!, h: history[i]! };
+  };
+  /** Each metric's value, and that the filing named reported it (its history holds the same value from it). */
+  const expectFiled = (r: { p: FinancialPeriod; h: FinancialPeriodHistory }, accession: string, values: Record<string, number>) => {
+    for (const [name, value] of Object.entries(values)) {
+      const metric = (r.p.balance?.[name as "cash"] ?? r.p.cash_flow?.[name as "dividends_paid"]) as StatementMetric;
+      expect(metric?.value, name).toBe(value);
+      expect(r.h.metrics[name as "cash"]!.map((e) => [e.accession, e.value]), name).toContainEqual([accession, value]);
+    }
+  };
+
+  it("Apple fiscal 2024 (10-K 0000320193-24-000123): the issue's figures, debt and the cover's shares", () => {
+    const fy = row("0000320193", "2023-10-01", "2024-09-28");
+    expectFiled(fy, "0000320193-24-000123", {
+      total_assets: 364_980e6,
+      total_liabilities: 308_030e6,
+      equity: 56_950e6,
+      cash: 29_943e6,
+      operating_cash_flow: 118_254e6,
+      capital_expenditure: 9_447e6,
+      dividends_paid: 15_234e6,
+      share_repurchases: 94_949e6,
+      debt_current: 20_879e6, // commercial paper 9,967 + term debt 10,912
+      debt_noncurrent: 85_750e6,
+    });
+    expect(fy.p.cash_flow!.capital_expenditure).toMatchObject({ concept: "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", derived: false });
+    expect(fy.p.cash_flow!.free_cash_flow).toMatchObject({ value: 108_807e6, derived: true });
+    expect(fy.p.balance!.debt_current!.components).toEqual([
+      { concept: "us-gaap:CommercialPaper", value: 9_967e6 },
+      { concept: "us-gaap:LongTermDebtCurrent", value: 10_912e6 },
+    ]);
+    expect(fy.p.balance!.total_debt).toMatchObject({ value: 106_629e6, derived: true });
+    // The cover page of that 10-K: 15,115,823,000 shares as of 2024-10-18.
+    expect(fy.p.balance!.shares_outstanding).toMatchObject({ value: 15_115_823_000, as_of: "2024-10-18", source_accession: "0000320193-24-000123", concept: "dei:EntityCommonStockSharesOutstanding" });
+  });
+
+  it("Apple: quarterly cash flows are differences of one vintage's years to date, marked derived; the fourth quarter's balance is the year's", () => {
+    // Q4 fiscal 2024 = 118,254 (10-K 0000320193-24-000123) − 91,443 (nine months, 10-Q 0000320193-24-000081).
+    const q4 = row("0000320193", "2024-06-30", "2024-09-28");
+    expect(q4.p).toMatchObject({ fiscal_year: 2024, fiscal_quarter: "Q4", months: 3 });
+    expect(q4.p.cash_flow!.operating_cash_flow).toMatchObject({ value: 26_811e6, derived: true });
+    expect(q4.p.balance).toEqual(row("0000320193", "2023-10-01", "2024-09-28").p.balance);
+    // Q2 fiscal 2025 = 53,887 (six months, 10-Q 0000320193-25-000057) − 29,935 (Q1, 10-Q 0000320193-25-000008); the
+    // 10-Q of a year later (0000320193-26-000006) re-reported the same half, so it is now the latest source.
+    const q2 = row("0000320193", "2024-12-29", "2025-03-29");
+    expect(q2.p.cash_flow!.operating_cash_flow).toMatchObject({ value: 23_952e6, derived: true, restated: false });
+    expect(q2.h.metrics.operating_cash_flow![0]).toMatchObject({ value: 23_952e6, accession: "0000320193-25-000057", derived: true });
+    expect(row("0000320193", "2024-09-29", "2025-03-29").p.cash_flow!.operating_cash_flow).toMatchObject({ value: 53_887e6, derived: false });
+  });
+
+  it("Apple TTM: the fiscal year at its end; four quarters otherwise, listed with their filings; diluted EPS from TTM net income", () => {
+    const { periods } = company("0000320193");
+    const atYearEnd = periods.find((p) => p.ttm && p.period_end === "2024-09-28")!;
+    expect(atYearEnd.ttm).toMatchObject({ basis: "fiscal_year", periods: [{ fiscal_year: 2024, fiscal_quarter: "FY" }] });
+    expect(atYearEnd.cash_flow!.operating_cash_flow!.value).toBe(118_254e6);
+    // To 2025-12-27: fiscal 2025 (111,482, 10-K 0000320193-25-000079) − its Q1 (29,935) + fiscal 2026's Q1 (53,925).
+    const latest = periods.find((p) => p.ttm && p.period_end === "2025-12-27")!;
+    expect(latest).toMatchObject({ fiscal_year: 2026, fiscal_quarter: "Q1", months: 12, period_start: "2024-12-29", derived: true, balance: null });
+    expect(latest.ttm!.basis).toBe("four_quarters");
+    expect(latest.ttm!.periods.map((p) => `${p.fiscal_quarter} ${p.fiscal_year}`)).toEqual(["Q2 2025", "Q3 2025", "Q4 2025", "Q1 2026"]);
+    expect(latest.cash_flow!.operating_cash_flow).toMatchObject({ value: 135_472e6, derived: true });
+    expect(latest.ttm!.periods.every((p) => p.accessions.length > 0)).toBe(true);
+    const eps = latest.income!.eps_diluted!;
+    expect(eps.concept).toBe("us-gaap:NetIncomeLoss÷us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding");
+    expect(eps.value).toBeCloseTo(latest.income!.net_income!.value / latest.income!.diluted_shares!.value, 2);
+    expect(latest.income!.eps_basic).toBeNull();
+    expect(latest.ttm!.unavailable).toContainEqual(expect.objectContaining({ metric: "eps_basic", reason: "no_weighted_shares" }));
+  });
+
+  it("Walmart fiscal 2025, a January year-end (10-K 0000104169-25-000021): no total liabilities line, so derived from its own balance sheet", () => {
+    const fy = row("0000104169", "2024-02-01", "2025-01-31");
+    expect(fy.p).toMatchObject({ fiscal_year: 2025, fiscal_quarter: "FY" });
+    expectFiled(fy, "0000104169-25-000021", {
+      total_assets: 260_823e6,
+      equity: 91_013e6,
+      cash: 9_037e6,
+      operating_cash_flow: 36_443e6,
+      capital_expenditure: 23_783e6,
+      dividends_paid: 6_688e6,
+      share_repurchases: 4_494e6,
+      total_liabilities: 163_131e6,
+    });
+    // Total liabilities, equity and redeemable NCI 260,823; total equity 97,421; redeemable NCI 271 (mezzanine).
+    expect(fy.p.balance!.total_liabilities).toMatchObject({ derived: true, concept: expect.stringMatching(/^us-gaap:LiabilitiesAndStockholdersEquity−/) });
+    expect(fy.p.balance!.total_liabilities!.components).toEqual([
+      { concept: "us-gaap:LiabilitiesAndStockholdersEquity", value: 260_823e6 },
+      { concept: "us-gaap:StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest", value: -97_421e6 },
+      { concept: "us-gaap:RedeemableNoncontrollingInterestEquityCarryingAmount", value: -271e6 },
+    ]);
+    expect(fy.p.cash_flow!.dividends_paid!.concept).toBe("us-gaap:PaymentsOfDividendsCommonStock");
+  });
+
+  it("Home Depot fiscal 2023, to 28 January 2024 (10-K 0000354950-24-000062): capital expenditure under productive assets, not PP&E", () => {
+    const fy = row("0000354950", "2023-01-30", "2024-01-28");
+    expect(fy.p).toMatchObject({ fiscal_year: 2023, fiscal_quarter: "FY" });
+    expectFiled(fy, "0000354950-24-000062", {
+      total_assets: 76_530e6,
+      total_liabilities: 75_486e6,
+      equity: 1_044e6,
+      cash: 3_760e6,
+      operating_cash_flow: 21_172e6,
+      capital_expenditure: 3_226e6,
+      dividends_paid: 8_383e6,
+      share_repurchases: 7_951e6,
+    });
+    expect(fy.p.cash_flow!.capital_expenditure!.concept).toBe("us-gaap:PaymentsToAcquireProductiveAssets");
+  });
+
+  it("TSMC 2024 (20-F 0001193125-25-083423, IFRS, NT$): annual only; dividends from the cash flow statement, not the equity statement", () => {
+    const fy = row("0001046179", "2024-01-01", "2024-12-31");
+    expectFiled(fy, "0001193125-25-083423", {
+      total_assets: 6_691_764_700_000,
+      total_liabilities: 2_412_493_100_000,
+      equity: 4_244_266_500_000,
+      cash: 2_127_627_000_000,
+      operating_cash_flow: 1_826_177_100_000,
+      capital_expenditure: 956_006_500_000,
+      dividends_paid: 363_055_200_000, // ifrs-full:DividendsPaid (the equity statement's) is 414,915.5 million
+    });
+    expect(fy.p.cash_flow!.operating_cash_flow).toMatchObject({ unit: "TWD", concept: "ifrs-full:CashFlowsFromUsedInOperatingActivities" });
+    expect(fy.p.cash_flow!.dividends_paid!.concept).toBe("ifrs-full:DividendsPaidClassifiedAsFinancingActivities");
+    // Bonds 926,604.5 + long-term bank loans 31,824.4 (NT$ millions), beside the current portion 59,857.9.
+    expect(fy.p.balance!.debt_noncurrent).toMatchObject({ value: 958_428_900_000, derived: true });
+    const { periods } = company("0001046179");
+    expect(periods.filter((p) => p.ttm).every((p) => p.ttm!.basis === "fiscal_year")).toBe(true);
+  });
+
+  it("McDonald's 2024 (10-K 0000063908-25-000012): a shareholders' deficit, liabilities derived, no current debt", () => {
+    const fy = row("0000063908", "2024-01-01", "2024-12-31");
+    expectFiled(fy, "0000063908-25-000012", {
+      total_assets: 55_182e6,
+      equity: -3_797e6,
+      total_liabilities: 58_979e6,
+      cash: 1_085e6,
+      operating_cash_flow: 9_447e6,
+      capital_expenditure: 2_775e6,
+      dividends_paid: 4_870e6,
+      share_repurchases: 2_824e6,
+      debt_current: 0,
+      debt_noncurrent: 38_424e6,
+    });
+    // Its later 10-K (0000063908-26-000035) tags only a footnote's commercial paper for that date (790 million, inside
+    // its long-term debt): a total some filing tags beats any sum of lines, so current debt stays 0.
+    expect(fy.p.balance!.debt_current!.concept).toBe("us-gaap:DebtCurrent");
+    expect(fy.p.balance!.total_debt!.value).toBe(38_424e6);
+  });
+
+  it("Alphabet 2024 (10-K 0001652044-25-000014): its first dividends", () => {
+    expectFiled(row("0001652044", "2024-01-01", "2024-12-31"), "0001652044-25-000014", {
+      total_assets: 450_256e6,
+      total_liabilities: 125_172e6,
+      equity: 325_084e6,
+      cash: 23_466e6,
+      operating_cash_flow: 125_299e6,
+      capital_expenditure: 52_535e6,
+      dividends_paid: 7_363e6,
+      share_repurchases: 62_222e6,
+    });
+    // None before: the 10-K's comparatives say 0 for 2023.
+    expect(row("0001652044", "2023-01-01", "2023-12-31").p.cash_flow!.dividends_paid!.value).toBe(0);
+  });
+
+  it("Hertz 2023 (10-K 0001657853-24-000022): capital expenditure is its non-vehicle capex, under other PP&E", () => {
+    const fy = row("0001657853", "2023-01-01", "2023-12-31");
+    expectFiled(fy, "0001657853-24-000022", { capital_expenditure: 188e6, total_assets: 24_605e6 });
+    expect(fy.p.cash_flow!.capital_expenditure!.concept).toBe("us-gaap:PaymentsToAcquireOtherPropertyPlantAndEquipment");
+  });
+});

@@ -1,0 +1,330 @@
+// Company facts → the financial statements (issue 18): the earnings' income statement and, on the same periods, fiscal
+// calendar and rules (period identity, one concept and vintage per fiscal year, scale checks), the balance sheet at
+// each period end and cash flows as discrete quarters; TTM rows in ttm.ts. Pure, like earnings.ts.
+import type { FiscalQuarter } from "../../schemas/earnings.ts";
+import { LATEST } from "../../schemas/earnings-history.ts";
+import { financialAsOf, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
+import {
+  BALANCE_METRICS,
+  CASH_FLOW_METRICS,
+  INCOME_METRICS,
+  type FinancialException,
+  type FinancialMetricName,
+  type FinancialPeriod,
+  type StatementHistoryEntry,
+} from "../../schemas/financials.ts";
+import type { CompanyFacts } from "../parse/companyfacts.ts";
+import type { EarningsBase } from "./earnings.ts";
+import type { FiscalCalendar } from "./fiscal-calendar.ts";
+import { checkFinancials } from "./financial-invariants.ts";
+import { scaleExceptions, toHistoryEntry } from "./history.ts";
+import { ANNUAL_FORM, observe, PERIODIC_FORM, type Filing } from "./observations.ts";
+import { mergeInstants, mergeSpans, SAME_PERIOD_DAYS, type Period } from "./period-identity.ts";
+import { dayNumber } from "./periods.ts";
+import { fillQuarter, planLastQuarter } from "./quarters.ts";
+import { reconcileYear } from "./reconcile.ts";
+import { correctScales, type ScalePeriod } from "./scale.ts";
+import { BALANCE_SERIES, CASH_FLOW_SERIES, SHARES_OUTSTANDING, SHARES_OUTSTANDING_CONCEPT, type StatementSpec } from "./statement-concepts.ts";
+import { filedStatementValues } from "./statement-values.ts";
+import { ADDITIVE, FLOWS, freeCashFlow, fromEarnings, newRow, type Row } from "./statement-rows.ts";
+import { deriveTtm } from "./ttm.ts";
+import { computedEntry, computedTimeline, serveYear, type Entry, type FiledValue } from "./vintage.ts";
+
+/** The financials document's content: rows newest first, and each row's history (aligned). */
+export interface FinancialsSeries {
+  periods: FinancialPeriod[];
+  history: FinancialPeriodHistory[];
+}
+
+/** Every series the statements observe: cash flows (durations) and the balance sheet (instants). */
+const STATEMENT_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW_SERIES, ...BALANCE_SERIES };
+/** Balance series checked for scale, steady ones first; shares outstanding (the cover count) among them. */
+const BALANCE_CHECKED: Readonly<Record<string, StatementSpec>> = { ...BALANCE_SERIES, shares_outstanding: SHARES_OUTSTANDING };
+const BALANCE_ORDER = ["shares_outstanding", "total_assets", "total_liabilities", "cash", "equity", "debt_current", "debt_noncurrent"];
+/** The balance metrics served from filed values (total debt is then their sum). */
+const SERVED_BALANCE = BALANCE_METRICS.filter((name) => name !== "total_debt");
+/**
+ * The statements of a company whose earnings are `base` (derived first: the periods, the calendar and the currency are
+ * theirs, so the income statement here is the earnings' own). Rows newest first; fiscal years' TTM rows included.
+ */
+export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): FinancialsSeries {
+  const rows = base.series.periods.map((row, i) => fromEarnings(row, base.series.history[i]!, base.timelines[i]!));
+  const observed = observe(facts, STATEMENT_SERIES, base.currency);
+  attachFlows(rows, mergeSpans(observed.spans), base.calendar);
+  const flowPeriods: ScalePeriod[] = rows.map((r) => ({ end: r.end, months: r.months, values: r.flows }));
+  correctScales(flowPeriods, CASH_FLOW_SERIES, ["capital_expenditure", "dividends_paid", "operating_cash_flow", "share_repurchases"]);
+  const years = byFiscalYear(rows);
+  for (const group of years.values()) {
+    const created = cashFlowYear(group, base.calendar);
+    rows.push(...created);
+  }
+  for (const r of rows) addFreeCashFlow(r);
+  for (const group of years.values()) markReconciliation(group);
+  balanceSheets(rows, facts, observed, base);
+  return assemble([...rows, ...deriveTtm(rows, years)]);
+}
+
+/**
+ * Each cash-flow period on the row of the same span (period identity: one length, starts and ends within a week), or a
+ * row of its own labelled by the calendar; each filing's value per series on it.
+ */
+function attachFlows(rows: Row[], periods: readonly Period[], calendar: FiscalCalendar): void {
+  const lanes = new Map<number, { row: Row; start: number; end: number }[]>();
+  for (const row of rows) {
+    const lane = lanes.get(row.months) ?? [];
+    lane.push({ row, start: dayNumber(row.start), end: dayNumber(row.end) });
+    lanes.set(row.months, lane);
+  }
+  for (const p of periods) {
+    const [start, end] = [dayNumber(p.start), dayNumber(p.end)];
+    let row = lanes.get(p.months)?.find((r) => Math.abs(r.end - end) <= SAME_PERIOD_DAYS && Math.abs(r.start - start) <= SAME_PERIOD_DAYS)?.row;
+    if (!row) {
+      const label = calendar.label(p, p.alternatives.length ? [p.end, ...p.alternatives.map((a) => a.end)] : undefined);
+      if (!label) continue;
+      row = newRow(p.start, p.end, p.months, label, false, p.alternatives);
+      rows.push(row);
+      const lane = lanes.get(p.months) ?? [];
+      lane.push({ row, start, end });
+      lanes.set(p.months, lane);
+    }
+    for (const [name, values] of filedStatementValues(p.observations, CASH_FLOW_SERIES)) {
+      const known = row.flows.get(name);
+      row.flows.set(name, known ? [...known, ...values].sort(byFiled) : values);
+    }
+  }
+}
+
+function byFiled(a: FiledValue, b: FiledValue): number {
+  return a.filed < b.filed ? -1 : a.filed > b.filed ? 1 : a.accn < b.accn ? -1 : a.accn > b.accn ? 1 : 0;
+}
+
+/** Rows by fiscal year label. */
+function byFiscalYear(rows: readonly Row[]): Map<number, Row[]> {
+  const years = new Map<number, Row[]>();
+  for (const r of rows) {
+    const group = years.get(r.base.fiscal_year);
+    if (group) group.push(r);
+    else years.set(r.base.fiscal_year, [r]);
+  }
+  return years;
+}
+
+/**
+ * One fiscal year's cash flows: each series in one concept and vintage over the year's periods (vintage.ts), then its
+ * discrete quarters — 10-Qs file cash flows year to date, so Q2 = the half − Q1, Q3 = nine months − the half and Q4 =
+ * the year − nine months, each of the same vintage and marked derived (a filed discrete quarter in the year's concept
+ * stands). A year-to-date value is never served as a quarter. Returns the quarters no earnings row had.
+ */
+function cashFlowYear(group: Row[], calendar: FiscalCalendar): Row[] {
+  const concepts = serveYear(group, FLOWS, (r) => r.flows, (r) => r.months === 12);
+  if (Object.keys(concepts).length === 0) return [];
+  const created: Row[] = [];
+  for (const months of [6, 9, 12] as const) {
+    const quarter: FiscalQuarter = months === 12 ? "Q4" : months === 9 ? "Q3" : "Q2";
+    const total = group.find((r) => r.months === months && r.base.fiscal_quarter === (months === 12 ? "FY" : quarter));
+    if (!total || !FLOWS.some((name) => total.timelines[name])) continue;
+    const plan = planLastQuarter(total, group);
+    if (!plan) continue;
+    const planEnd = dayNumber(plan.end);
+    let row = group.find((r) => r.months === 3 && r.base.fiscal_quarter === quarter && Math.abs(dayNumber(r.end) - planEnd) <= SAME_PERIOD_DAYS);
+    const isNew = !row;
+    if (!row) {
+      const label = calendar.label({ start: plan.start, end: plan.end, months: 3 });
+      if (!label || label.fiscalYear !== total.base.fiscal_year || label.fiscalQuarter !== quarter) continue;
+      row = newRow(plan.start, plan.end, 3, label, true);
+    }
+    fillQuarter(row, total, plan, FLOWS, concepts);
+    if (isNew && FLOWS.some((name) => row.timelines[name])) {
+      group.push(row);
+      created.push(row);
+    }
+  }
+  return created;
+}
+
+/** The row's free cash flow (statement-rows.ts). */
+function addFreeCashFlow(row: Row): void {
+  const [ocf, capex] = [row.timelines.operating_cash_flow, row.timelines.capital_expenditure];
+  if (!ocf || !capex) return;
+  const fcf = freeCashFlow(ocf, capex);
+  if (fcf.length) row.timelines.free_cash_flow = fcf;
+}
+
+/** Whether a fiscal year's quarters add up to it, over time, for every additive income and cash-flow metric. */
+function markReconciliation(group: readonly Row[]): void {
+  const year = group.find((r) => r.months === 12 && r.base.fiscal_quarter === "FY");
+  const quarters = (["Q1", "Q2", "Q3", "Q4"] as const).map((q) => group.find((r) => r.months === 3 && r.base.fiscal_quarter === q));
+  const states = year && reconcileYear(year, quarters, ADDITIVE);
+  if (states) year.reconciliation = states;
+}
+
+/** A balance sheet date under derivation: each filing's value per series, then the served timelines. */
+interface Point {
+  date: string;
+  values: Map<string, FiledValue[]>;
+  timelines: Partial<Record<FinancialMetricName, Entry[]>>;
+}
+
+/**
+ * The balance sheet at each quarter's and fiscal year's end: instants merged by period identity, each filing's value
+ * (formulas where it tags no total), scale slips corrected (total assets against liabilities and equity of the same
+ * filing), one concept and vintage per fiscal year (the year-end date, like the year, from annual reports); the cover
+ * page's shares outstanding on the period of the filing that carries it. Instants are never summed or derived: a
+ * fiscal year and its fourth quarter end on the same date and show the same balance.
+ */
+function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: Parameters<typeof mergeInstants>[0]; filings: Filing[] }, base: EarningsBase): void {
+  const ends = new Set(rows.filter((r) => r.months === 3 || r.months === 12).map((r) => r.end));
+  const points: Point[] = mergeInstants(observed.instants, ends).map((i) => ({ date: i.date, values: filedStatementValues(i.observations, BALANCE_SERIES), timelines: {} }));
+  addCoverShares(points, facts, [...base.filings, ...observed.filings]);
+  if (points.length === 0) return;
+  const scaled: ScalePeriod[] = points.map((p) => ({ end: p.date, months: 0, values: p.values }));
+  correctScales(scaled, BALANCE_CHECKED, BALANCE_ORDER, (period, series, value) =>
+    series === "total_assets" ? (period.values.get("_liabilities_and_equity")?.find((v) => v.accn === value.accn)?.value ?? null) : null,
+  );
+  const years = new Map<number, Point[]>();
+  const yearEnds = new Set<Point>();
+  for (const point of points) {
+    const at = base.calendar.locate(point.date);
+    if (!at) continue;
+    if (at.quarter === 4 && Math.abs(dayNumber(point.date) - dayNumber(at.year.end)) <= SAME_PERIOD_DAYS) yearEnds.add(point);
+    const group = years.get(at.year.label) ?? [];
+    group.push(point);
+    years.set(at.year.label, group);
+  }
+  for (const group of years.values()) serveYear(group, SERVED_BALANCE, (p) => p.values, (p) => yearEnds.has(p));
+  for (const point of points) totalDebt(point);
+  const byDate = points.map((p) => ({ p, day: dayNumber(p.date) }));
+  for (const row of rows) {
+    if (row.months !== 3 && row.months !== 12) continue;
+    const day = dayNumber(row.end);
+    let found: Point | undefined;
+    let distance = SAME_PERIOD_DAYS + 1;
+    for (const { p, day: d } of byDate) {
+      const gap = Math.abs(d - day);
+      if (gap < distance) [found, distance] = [p, gap];
+    }
+    if (!found || Object.keys(found.timelines).length === 0) continue;
+    Object.assign(row.timelines, found.timelines);
+    row.balance = true;
+  }
+}
+
+/**
+ * Total debt = current + non-current debt as served on the date, at every change of either (derived when both are
+ * there; a company with no current debt line has the non-current alone).
+ */
+function totalDebt(point: Point): void {
+  const [current, noncurrent] = [point.timelines.debt_current, point.timelines.debt_noncurrent];
+  if (!current && !noncurrent) return;
+  point.timelines.total_debt = computedTimeline([current ?? [], noncurrent ?? []], ([c, n]) => {
+    if (!c || !n) return c ?? n ?? null;
+    if (c.unit !== n.unit) return null;
+    const components = [...(c.components ?? [{ concept: c.concept, value: c.value }]), ...(n.components ?? [{ concept: n.concept, value: n.value }])];
+    return { ...computedEntry([c, n], c.value + n.value, `${c.concept}+${n.concept}`), components };
+  });
+}
+
+/**
+ * The cover page's count of shares outstanding (dei), dated after the period: placed on the balance sheet of the
+ * filing's own period (the latest period end it reports), with its own date kept (`as_of`).
+ */
+function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly Filing[]): void {
+  const facts_ = facts.concepts[SHARES_OUTSTANDING_CONCEPT]?.shares;
+  if (!facts_?.length) return;
+  const ownEnd = new Map<string, string>();
+  for (const f of filings) ownEnd.set(f.accn, f.ownEnd);
+  const byAccn = new Map<string, (typeof facts_)[number]>();
+  for (const f of facts_) {
+    // A count dated before the filing's own period ends is a stale cover (Celadon's 10-K for June 2012 dates its count
+    // 2011-08-10, the year before's): not this period's.
+    if (!PERIODIC_FORM.test(f.form) || !ownEnd.has(f.accn) || f.end < ownEnd.get(f.accn)!) continue;
+    const seen = byAccn.get(f.accn);
+    if (!seen || f.end > seen.end) byAccn.set(f.accn, f);
+  }
+  for (const f of byAccn.values()) {
+    const date = ownEnd.get(f.accn)!;
+    const day = dayNumber(date);
+    let point = points.find((p) => Math.abs(dayNumber(p.date) - day) <= SAME_PERIOD_DAYS);
+    if (!point) points.push((point = { date, values: new Map(), timelines: {} }));
+    const list = point.values.get("shares_outstanding") ?? [];
+    list.push({ value: f.val, accn: f.accn, filed: f.filed, concept: SHARES_OUTSTANDING_CONCEPT, priority: 0, unit: "shares", form: f.form, annual: ANNUAL_FORM.test(f.form), asOf: f.end });
+    point.values.set("shares_outstanding", list.sort(byFiled));
+  }
+  points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+/** The balance sheet and cash flow metrics a row serves. */
+const STATEMENT_SERIES_SERVED = [...BALANCE_METRICS, ...CASH_FLOW_METRICS];
+
+/** Published rows (each its history read as of today; rows with no value left out), marked invariants, newest first. */
+function assemble(rows: readonly Row[]): FinancialsSeries {
+  const built: { row: FinancialPeriod; history: FinancialPeriodHistory }[] = [];
+  // Rows share timelines (a fiscal year's balance is its Q4's, a year-end TTM is the year): each is converted once.
+  const converted = new Map<readonly Entry[], StatementHistoryEntry[]>();
+  const entriesOf = (timeline: readonly Entry[]) => {
+    let entries = converted.get(timeline);
+    if (!entries) converted.set(timeline, (entries = timeline.map(toHistoryEntry)));
+    return entries;
+  };
+  for (const r of rows) {
+    const history: FinancialPeriodHistory = { metrics: {} };
+    for (const name of INCOME_METRICS) {
+      const timeline = r.timelines[name];
+      const entries = r.income?.history.metrics[name] ?? (timeline && entriesOf(timeline));
+      if (entries) history.metrics[name] = entries;
+    }
+    for (const name of STATEMENT_SERIES_SERVED) {
+      const timeline = r.timelines[name];
+      if (timeline) history.metrics[name] = entriesOf(timeline);
+    }
+    if (r.reconciliation) history.reconciliation = r.reconciliation;
+    const exceptions: FinancialException[] = [...(r.income?.row.exceptions ?? []), ...scaleExceptions(r.timelines, STATEMENT_SERIES_SERVED)];
+    const b = r.base;
+    // In the schema's order (the earnings rows' order, then the statements): what a reader of the JSON expects.
+    const skeleton: FinancialPeriod = {
+      fiscal_year: b.fiscal_year,
+      fiscal_quarter: b.fiscal_quarter,
+      months: b.months,
+      period_start: b.period_start,
+      period_end: b.period_end,
+      duration_days: b.duration_days,
+      calendar_frame: b.calendar_frame,
+      form: r.provenance?.form ?? "",
+      filed_at: r.provenance?.filed_at ?? "",
+      source_accession: r.provenance?.source_accession ?? "",
+      label_accession: b.label_accession,
+      label_source: b.label_source,
+      filed_label: b.filed_label,
+      derived: b.derived,
+      label_inferred: b.label_inferred,
+      alternative_dates: b.alternative_dates,
+      split_unadjusted: b.split_unadjusted,
+      reconciled: null,
+      reconciliation: [],
+      exceptions,
+      income: EMPTY.income,
+      balance: r.balance ? EMPTY.balance : null,
+      cash_flow: EMPTY.cash_flow,
+      ttm: r.ttm ?? null,
+    };
+    const row = financialAsOf(skeleton, history, LATEST, false);
+    if (row) built.push({ row, history });
+  }
+  const periods = built.map((b) => b.row);
+  checkFinancials(periods, true);
+  const order = built.map((_, i) => i).sort((a, b) => newestFirst(periods[a]!, periods[b]!));
+  return { periods: order.map((i) => periods[i]!), history: order.map((i) => built[i]!.history) };
+}
+
+const nulls = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, null]));
+const EMPTY = {
+  income: nulls(INCOME_METRICS) as FinancialPeriod["income"] & object,
+  balance: nulls(BALANCE_METRICS) as FinancialPeriod["balance"] & object,
+  cash_flow: nulls(CASH_FLOW_METRICS) as FinancialPeriod["cash_flow"] & object,
+};
+
+/** Newest end first; at one end the shorter period first, a TTM row after the fiscal year it may equal. */
+function newestFirst(a: FinancialPeriod, b: FinancialPeriod): number {
+  return a.period_end < b.period_end ? 1 : a.period_end > b.period_end ? -1 : a.duration_days - b.duration_days || (a.ttm ? 1 : 0) - (b.ttm ? 1 : 0);
+}
+

@@ -1,0 +1,151 @@
+// Financial statements served by /financials (issue 18): the income statement (the earnings metrics), the balance
+// sheet at each period end, cash flows as truly discrete quarters, and trailing twelve months — with the provenance,
+// labels and series rules of /earnings/summary. Field names follow DESIGN "Field names".
+import { z } from "zod";
+import { EarningsPeriod, HistoryEntry, INVARIANTS, Metric, METRIC_NAMES, PeriodException, Reconciliation } from "./earnings.ts";
+import { Accession, IsoDate } from "./primitives.ts";
+
+/** The statements a row may carry; `statement` selects one of them (or all). */
+export const STATEMENTS = ["income", "balance", "cash_flow"] as const;
+export type Statement = (typeof STATEMENTS)[number];
+
+/** Income statement: exactly the metrics of /earnings/summary, with the same values. */
+export const INCOME_METRICS = METRIC_NAMES;
+/** Balance sheet: instants at the period end. */
+export const BALANCE_METRICS = [
+  "total_assets",
+  "total_liabilities",
+  "equity",
+  "cash",
+  "debt_current",
+  "debt_noncurrent",
+  "total_debt",
+  "shares_outstanding",
+] as const;
+/** Cash flow statement: flows of the period. */
+export const CASH_FLOW_METRICS = ["operating_cash_flow", "capital_expenditure", "free_cash_flow", "dividends_paid", "share_repurchases"] as const;
+
+export const STATEMENT_METRICS = { income: INCOME_METRICS, balance: BALANCE_METRICS, cash_flow: CASH_FLOW_METRICS } as const;
+export const FINANCIAL_METRIC_NAMES = [...INCOME_METRICS, ...BALANCE_METRICS, ...CASH_FLOW_METRICS] as const;
+export const FinancialMetricName = z.enum(FINANCIAL_METRIC_NAMES);
+export type FinancialMetricName = z.infer<typeof FinancialMetricName>;
+export type BalanceMetricName = (typeof BALANCE_METRICS)[number];
+export type CashFlowMetricName = (typeof CASH_FLOW_METRICS)[number];
+
+/** What each balance and cash-flow metric is, with its sign convention (stated once here: OpenAPI and the tool schema carry it). */
+const DESCRIPTIONS: Record<BalanceMetricName | CashFlowMetricName, string> = {
+  total_assets: "Total assets at the period end.",
+  total_liabilities:
+    "Total liabilities at the period end; where the company tags no total, liabilities and equity − total equity − temporary equity of the same filing (derived, with its components).",
+  equity: "Equity attributable to the parent at the period end (negative for a deficit).",
+  cash: "Cash and cash equivalents at the period end (restricted cash excluded).",
+  debt_current: "Debt due within a year: short-term borrowings and commercial paper plus the current portion of long-term debt (components listed when summed).",
+  debt_noncurrent: "Long-term debt excluding its current portion.",
+  total_debt: "debt_current + debt_noncurrent of the same filing (derived when both are present).",
+  shares_outstanding: "Common shares outstanding from the filing's cover page, as of its own date (`as_of`, on or after the period end); null for companies whose cover gives counts per class only.",
+  operating_cash_flow: "Net cash from operating activities (negative when operations used cash).",
+  capital_expenditure: "Capital expenditure as a positive outflow (cash paid for property, plant and equipment or productive assets); the concept says which.",
+  free_cash_flow: "operating_cash_flow − capital_expenditure of the period (always derived).",
+  dividends_paid: "Dividends paid, as a positive outflow.",
+  share_repurchases: "Cash paid to repurchase the company's own shares, as a positive outflow.",
+};
+
+/** One term of a computed value: the concept and its value with the sign it enters with. */
+export const Component = z
+  .object({
+    concept: z.string(),
+    value: z.number().meta({ description: "The filed value with the sign it enters the sum with (−: subtracted)." }),
+  })
+  .meta({ id: "Component" });
+export type Component = z.infer<typeof Component>;
+
+const Extras = {
+  components: z.array(Component).optional().meta({ description: "For a value computed from several concepts of one filing: each term." }),
+  as_of: IsoDate.optional().meta({ description: "shares_outstanding only: the cover page's date of the count." }),
+};
+
+/** A history entry of a statement metric: the earnings entry, and the terms of a computed value. */
+export const StatementHistoryEntry = HistoryEntry.extend(Extras).meta({ id: "StatementHistoryEntry" });
+export type StatementHistoryEntry = z.infer<typeof StatementHistoryEntry>;
+
+/** One statement metric: an earnings metric, with the terms of a computed value and a cover count's date. */
+export const StatementMetric = Metric.extend({
+  ...Extras,
+  history: z.array(StatementHistoryEntry).optional().meta({ description: "With history=true: every value this period had, in filing order (up to as_of when given)." }),
+}).meta({ id: "StatementMetric" });
+export type StatementMetric = z.infer<typeof StatementMetric>;
+
+function group<const N extends readonly string[]>(names: N, id: string) {
+  const shape = Object.fromEntries(
+    names.map((name) => [name, StatementMetric.nullable().meta(name in DESCRIPTIONS ? { description: DESCRIPTIONS[name as keyof typeof DESCRIPTIONS] } : {})]),
+  ) as Record<N[number], z.ZodNullable<typeof StatementMetric>>;
+  return z.object(shape).meta({ id });
+}
+export const IncomeStatement = group(INCOME_METRICS, "IncomeStatement");
+export const BalanceSheet = group(BALANCE_METRICS, "BalanceSheet");
+export const CashFlowStatement = group(CASH_FLOW_METRICS, "CashFlowStatement");
+export type IncomeStatement = z.infer<typeof IncomeStatement>;
+export type BalanceSheet = z.infer<typeof BalanceSheet>;
+export type CashFlowStatement = z.infer<typeof CashFlowStatement>;
+
+/**
+ * The invariants of the statements: the earnings invariants, and those the statements add (issue 18): a fiscal year's
+ * balance is its Q4's, a TTM is its year or its quarters' sum, an outflow is never negative.
+ */
+export const FINANCIAL_INVARIANTS = [...INVARIANTS, "year_end_balance", "ttm", "sign"] as const;
+export const FinancialInvariant = z.enum(FINANCIAL_INVARIANTS);
+export type FinancialInvariant = z.infer<typeof FinancialInvariant>;
+
+/** An earnings exception (PeriodException) over the statements' invariants and metrics. */
+export const FinancialException = PeriodException.extend({ rule: FinancialInvariant, metric: FinancialMetricName.nullable() }).meta({ id: "FinancialException" });
+export type FinancialException = z.infer<typeof FinancialException>;
+
+/** An earnings reconciliation (Reconciliation) over the statements' flows. */
+export const FinancialReconciliation = Reconciliation.extend({ metric: FinancialMetricName }).meta({ id: "FinancialReconciliation" });
+export type FinancialReconciliation = z.infer<typeof FinancialReconciliation>;
+
+/** Why a trailing-twelve-month value is null. */
+export const TTM_GAPS = ["missing_quarter", "missing_value", "unreconciled", "no_weighted_shares"] as const;
+
+/** How a trailing-twelve-month row was made: the periods summed (or the fiscal year) and what could not be. */
+export const Ttm = z
+  .object({
+    basis: z.enum(["fiscal_year", "four_quarters"]).meta({
+      description: "fiscal_year: the latest period is a fiscal year end, so the TTM is that year as filed; four_quarters: the sum of the latest four discrete quarters.",
+    }),
+    periods: z
+      .array(
+        z.object({
+          fiscal_year: z.number().int(),
+          fiscal_quarter: z.enum(["Q1", "Q2", "Q3", "Q4", "FY"]),
+          period_start: IsoDate,
+          period_end: IsoDate,
+          derived: z.boolean(),
+          accessions: z.array(Accession).meta({ description: "The filings this period's values came from." }),
+        }),
+      )
+      .meta({ description: "The periods the TTM is made of, oldest first." }),
+    unavailable: z
+      .array(z.object({ metric: FinancialMetricName, reason: z.enum(TTM_GAPS), message: z.string() }))
+      .meta({ description: "Flows whose TTM is null, and why (as of today's data)." }),
+  })
+  .meta({ id: "Ttm" });
+export type Ttm = z.infer<typeof Ttm>;
+
+/**
+ * One period of the statements: the labels, dates and provenance fields of an earnings period, and the statements
+ * (each present unless `statement` selected another). Balance sheets sit on quarters and fiscal years (a
+ * year-to-date period ends on its quarter's date: its balance is that quarter's); TTM rows carry `ttm`.
+ */
+export const FinancialPeriod = EarningsPeriod.omit({ metrics: true, reconciliation: true, exceptions: true })
+  .extend({
+    derived: z.boolean().meta({ description: "True when the period itself was not filed: a Q4 from the year, a cash-flow quarter from year-to-date figures, a TTM." }),
+    reconciliation: z.array(FinancialReconciliation).meta({ description: "Fiscal years whose quarters do not add up: each flow's difference." }),
+    exceptions: z.array(FinancialException),
+    income: IncomeStatement.optional(),
+    balance: BalanceSheet.nullable().optional().meta({ description: "Null on year-to-date and TTM rows (the quarter ending the same day carries the balance)." }),
+    cash_flow: CashFlowStatement.optional(),
+    ttm: Ttm.nullable().meta({ description: "Set on trailing-twelve-month rows (period=ttm), null otherwise." }),
+  })
+  .meta({ id: "FinancialPeriod" });
+export type FinancialPeriod = z.infer<typeof FinancialPeriod>;
