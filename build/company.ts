@@ -21,6 +21,8 @@ export type CompanyOutcome =
       freshness: Freshness;
       endpoints: Endpoints;
       form4: Omit<Form4Load, "filings">;
+      /** Acceptance times of the company's filings by accession (what each document reflects). */
+      accepted: Record<string, string>;
     }
   | { kind: "not_covered"; reason: "no_xbrl_history"; evidence: string };
 
@@ -76,6 +78,7 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
     },
     endpoints: { "/filings/latest": filings.filings > 0, "/earnings/summary": true, "/insiders": insiders.length > 0 },
     form4: form4Stats,
+    accepted: filings.accepted,
   };
 }
 

@@ -22,6 +22,6 @@ export function paidAnswer(
   retrievedAt: string,
 ): PaidAnswer {
   const answer = answerFor(doc, route.document, query);
-  const body = envelopeBytes(answer, metaTail(doc, cache, snapshot.pointer.build_id), retrievedAt);
+  const body = envelopeBytes(answer, metaTail(doc, cache, snapshot, query.ticker, route.document), retrievedAt);
   return { body, rows: answer.rows };
 }

@@ -22,7 +22,7 @@ interface GatewayProcess {
 
 /** Starts `gateway/cli.ts` on a free port over `env`; resolves once it logs where it listens. */
 async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "gateway/cli.ts", "--port", "0"], {
+  const child = spawn(process.execPath, ["gateway/cli.ts", "--port", "0"], {
     env: { ...process.env, PUBLIC_BASE_URL: "https://api.example.test", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -18,7 +18,7 @@ const ANSWERS: Record<FreeRoute["path"], Answer> = {
   "/health": async (_query, snapshots) => envelopeOf(healthPayload(snapshots.held), meta()),
   "/probe": async (query, snapshots) => {
     const snapshot = await snapshots.current();
-    const data = query.ticker ? tickerProbe(snapshot, query.ticker) : serviceProbe(snapshot);
+    const data = query.ticker ? tickerProbe(snapshot, query.ticker, snapshots.writer) : serviceProbe(snapshot, snapshots.writer);
     return envelopeOf(data, snapshotMeta(snapshot));
   },
   "/tickers": async (_query, snapshots) => {
