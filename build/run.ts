@@ -9,7 +9,7 @@ import { normalizeTicker } from "../schemas/primitives.ts";
 import type { CoverageReason, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
 import type { LeaseRecord } from "../storage/lease.ts";
 import { buildingKey, snapshotPrefix } from "../storage/layout.ts";
-import { buildCompany, type CompanyOutcome } from "./company.ts";
+import { buildCompany, NOT_COVERED, type CompanyOutcome } from "./company.ts";
 import { describeSubject, MalformedInputError } from "./errors.ts";
 import { defaultWorkers, openCompute } from "./compute.ts";
 import { readForm4Index, type Form4Index } from "./form4-index.ts";
@@ -242,7 +242,7 @@ async function manifestEntry(
   }
   if (outcome.kind === "not_covered") {
     summary.not_covered[outcome.reason] = (summary.not_covered[outcome.reason] ?? 0) + 1;
-    return { ...base, covered: false, reason: outcome.reason, evidence: outcome.evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS };
+    return { ...base, covered: false, reason: outcome.reason, evidence: outcome.evidence, ...NOT_COVERED };
   }
   summary.failed++;
   const failure = { error: outcome.error, ...(outcome.input_defect ? { input_defect: outcome.input_defect } : {}) };
@@ -256,7 +256,7 @@ async function manifestEntry(
   const evidence = outcome.input_defect
     ? `EDGAR's ${outcome.input_defect.file} was malformed in the latest build (${outcome.input_defect.defect}) and no earlier documents exist; the next build tries again`
     : "EDGAR could not be read for it in the latest build and no earlier documents exist; the next build tries again";
-  return { ...base, covered: false, reason: "source_failed", evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, ...failure };
+  return { ...base, covered: false, reason: "source_failed", evidence, ...NOT_COVERED, ...failure };
 }
 
 /**
@@ -272,7 +272,7 @@ async function carriedEntry(ticker: string, current: Published, storage: Storage
   const error = `its documents in ${current.pointer.build_id} are missing, and this --tickers build did not rebuild it`;
   log.log("warn", "carry_forward_failed", { ticker, error });
   const evidence = "its earlier documents were missing when a build of other tickers carried it forward; the next build that names it rebuilds it";
-  return { cik: before.cik, name: before.name, covered: false, reason: "source_failed", evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error };
+  return { cik: before.cik, name: before.name, covered: false, reason: "source_failed", evidence, ...NOT_COVERED, error };
 }
 
 /** Whether every document a manifest names for a ticker is in the store. */
@@ -308,7 +308,3 @@ function selectUniverse(byTicker: Map<string, TickerEntry>, wanted: string[] | u
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
-
-const ZERO_COUNTS = { filings: 0, earnings_periods: 0, insider_transactions: 0 };
-const NO_FRESHNESS = { newest_filing: null, newest_period_end: null, newest_form4: null, built_at: null };
-const NO_ENDPOINTS = { "/filings/latest": false, "/earnings/summary": false, "/insiders": false };
