@@ -27,6 +27,8 @@ export interface EdgarReplay extends Mirror {
   accept(accession: string, at?: Date): ReplayFiling;
   /** Accepted filings and when. */
   accepted: Map<string, Date>;
+  /** A held or accepted filing. */
+  filing(accession: string): ReplayFiling;
   /** The most entries the feed lists (EDGAR's feed is finite too); older ones are no longer listed. */
   setFeedDepth(entries: number): void;
   /** Filings show in the submissions this long after the feed lists them (EDGAR's JSON APIs may lag). */
@@ -35,12 +37,17 @@ export interface EdgarReplay extends Mirror {
   publishIndex(day: string): void;
 }
 
-/** Starts the replay over `root`, holding back the newest `hold` filings (by acceptance, all forms) of the companies `ciks`. */
-export async function startReplay(root: string, ciks: number[], hold: number): Promise<EdgarReplay> {
+/**
+ * Starts the replay over `root`, holding back the newest `hold` filings (by acceptance, all forms) of the companies
+ * `ciks`, and the filings `also` names; `held()` gives them in their order of acceptance.
+ */
+export async function startReplay(root: string, ciks: number[], hold: number, also: string[] = []): Promise<EdgarReplay> {
   const companies = new Map(ciks.map((cik) => [cik, readSubmissions(root, cik)]));
   const all = [...companies.values()].flatMap((c) => c.filings).sort((a, b) => (a.acceptance < b.acceptance ? 1 : -1));
-  const heldBack = new Map(all.slice(0, hold).map((f) => [f.filing.accession, f.filing]));
-  const order = all.slice(0, hold).reverse().map((f) => f.filing);
+  const chosen = all.filter((f, i) => i < hold || also.includes(f.filing.accession)).reverse();
+  const heldBack = new Map(chosen.map((f) => [f.filing.accession, f.filing]));
+  const order = chosen.map((f) => f.filing);
+  const earlier = all.filter((f) => !heldBack.has(f.filing.accession)).slice(0, 1_000).map((f) => ({ filing: f.filing, at: new Date(f.acceptance) }));
   const accepted = new Map<string, Date>();
   /** When each accepted filing shows in its company's submissions. */
   const visibleAt = new Map<string, number>();
@@ -77,8 +84,9 @@ export async function startReplay(root: string, ciks: number[], hold: number): P
     // EDGAR serves 10, 20, 40, 80 or 100 entries a page; other counts round down (40 when absent).
     const asked = Number(url.searchParams.get("count") ?? 40);
     const count = [100, 80, 40, 20, 10].find((n) => n <= asked) ?? 10;
-    const entries = [...accepted]
-      .map(([accession, at]) => ({ filing: heldBack.get(accession)!, at }))
+    // The filings accepted now, then the companies' earlier filings at their real acceptance times: a feed that
+    // reaches back, as EDGAR's does (up to its depth).
+    const entries = [...[...accepted].map(([accession, at]) => ({ filing: heldBack.get(accession)!, at })), ...earlier]
       .filter((e) => type === "" || e.filing.form === type || e.filing.form === `${type}/A`)
       .sort((a, b) => b.at.getTime() - a.at.getTime())
       .flatMap((e) => e.filing.parties.map((p) => entry(e.filing, p, e.at)))
@@ -151,6 +159,11 @@ export async function startReplay(root: string, ciks: number[], hold: number): P
     ...mirror,
     held: () => order.filter((f) => !accepted.has(f.accession)),
     accepted,
+    filing(accession) {
+      const filing = heldBack.get(accession);
+      if (!filing) throw new Error(`${accession} is not one of the replay's filings`);
+      return filing;
+    },
     accept(accession, at = new Date()) {
       const filing = heldBack.get(accession);
       if (!filing) throw new Error(`${accession} is not held back`);

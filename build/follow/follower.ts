@@ -7,8 +7,8 @@ import type { Storage } from "unstorage";
 import type { Logger } from "../../logging/log.ts";
 import type { FeedGap, FollowedFiling, FollowerStatus, Manifest, ManifestTicker } from "../../schemas/snapshot.ts";
 import { readText } from "../../storage/json.ts";
-import { documentKeyOf, snapshotPrefix } from "../../storage/layout.ts";
-import { acquireLease, LeaseLostError, type Lease } from "../../storage/lease.ts";
+import { documentKeyOf, form4CacheKey, leaseWantedKey, snapshotPrefix } from "../../storage/layout.ts";
+import { acquireLease, LeaseLostError, readLease, type Lease } from "../../storage/lease.ts";
 import { openCompute, type Compute } from "../compute.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
 import { parseCompanyTickers, type TickerEntry } from "../parse/tickers.ts";
@@ -185,7 +185,15 @@ class Follower {
   async #yield(): Promise<void> {
     await this.#publish(await this.#process());
     this.#o.log.log("info", "follow_yielding", { to: "a build that asked for the writer lease" });
+    const ours = this.#lease!.record.generation;
     await this.#lease!.release();
+    // Until the one who asked has taken it (or has given up asking), not to take it straight back.
+    const until = Date.now() + this.#o.leaseTtlMs;
+    while (Date.now() < until && !this.#o.signal?.aborted) {
+      const record = await readLease(this.#o.storage, WRITER_LEASE);
+      if ((record && record.generation > ours) || !(await this.#o.storage.hasItem(leaseWantedKey(WRITER_LEASE)))) break;
+      await this.#sleep(200);
+    }
     await this.#acquire(true);
     this.#o.log.log("info", "follow_resumed", { snapshot: this.#base.pointer.build_id });
   }
@@ -209,12 +217,15 @@ class Follower {
         if (filing.accepted_at! > (this.#horizon ?? "")) this.#horizon = filing.accepted_at;
         if (this.#seen.has(filing.accession)) continue;
         this.#seen.set(filing.accession, Date.parse(filing.accepted_at!));
-        // Accepted before the published position (within the margin), or before the build this follower starts from:
-        // published already, unless its companies do not list it.
-        const old = floor !== null && filing.accepted_at! <= floor;
-        await this.#enqueue(filing, old);
+        // Accepted by the published position (read again within the margin), or before the build this follower
+        // starts from began: published already.
+        if (floor !== null && filing.accepted_at! <= floor) continue;
+        await this.#enqueue(filing, false);
       }
-      if (through !== null && !read.reached && read.oldest !== null && read.oldest > through) {
+      // Not reached: the pages ran out (a gap up to the oldest entry's second, which may continue on the next page),
+      // or the feed ended; either way a filing accepted in a second after `through` and before the oldest entry read
+      // was never listed to this follower.
+      if (through !== null && !read.reached && read.oldest !== null && hiddenBetween(through, read.oldest, read.pages === this.#o.maxPages)) {
         // Filings accepted between the published position (or the last build, which read everything before it) and
         // the oldest entry read may never have been listed to us: filled from the daily indexes.
         const lastBuild = this.#base.manifest.builds?.[0]?.built_at ?? through;
@@ -228,13 +239,16 @@ class Follower {
     this.#status.last_poll_at = seenAt;
   }
 
-  /** Queues a filing for the companies of the universe it names (for an old one, those that do not list it yet). */
-  async #enqueue(filing: FeedFiling, old: boolean): Promise<void> {
+  /**
+   * Queues a filing for the companies of the universe it names; with `unlessDone` (a daily index's filing, which the
+   * feed may have shown), only for those where it is not done yet.
+   */
+  async #enqueue(filing: FeedFiling, unlessDone: boolean): Promise<void> {
     const ciks = new Set<number>();
     for (const { cik } of filing.parties) {
       const tickers = this.#tickersOf(cik);
       if (!tickers.length) continue;
-      if (old && (await this.#lists(tickers[0]!, filing.accession))) continue;
+      if (unlessDone && (await this.#done(tickers[0]!, filing))) continue;
       ciks.add(cik);
     }
     if (!ciks.size) return;
@@ -446,10 +460,13 @@ class Follower {
     this.#o.onPublish?.({ build_id: batch.id, filings: batch.filings.map((f) => f.accession), documents_written: batch.documentsWritten ?? 0 });
   }
 
-  /** The newest position with nothing before it still waiting: the feed's newest, or just before the oldest queued. */
+  /**
+   * The newest position with nothing before it still waiting: just before the second of the feed's newest entry (the
+   * feed gives seconds: more of that second may still come), or just before the oldest filing queued.
+   */
   #through(): string | null {
     const published = this.#follow.through;
-    let position = this.#horizon;
+    let position = this.#horizon === null ? null : new Date(Date.parse(this.#horizon) - 1).toISOString();
     for (const pending of this.#queue.values()) {
       const accepted = pending.filing.accepted_at;
       if (accepted !== null && (position === null || accepted <= position)) position = new Date(Date.parse(accepted) - 1).toISOString();
@@ -472,6 +489,16 @@ class Follower {
   }
 
   #cikIndex: { manifest: Manifest; byCik: Map<number, string[]> } | null = null;
+
+  /**
+   * Whether a filing is done for a ticker: its published filings document lists it — which a rebuild for a later
+   * filing also does — and for a Form 4 its parsed XML is cached. A periodic report is always done again.
+   */
+  async #done(ticker: string, filing: FeedFiling): Promise<boolean> {
+    const scope = scopeOf(filing.form);
+    if (scope === "all" || !(await this.#lists(ticker, filing.accession))) return false;
+    return scope === "filings" || (await this.#o.storage.hasItem(form4CacheKey(filing.accession)));
+  }
 
   /** Whether a ticker's published filings document lists an accession (read once per document). */
   async #lists(ticker: string, accession: string): Promise<boolean> {
@@ -542,6 +569,16 @@ function indexRows(cik: number, filings: Pending[]): DailyIndexRow[] {
   return filings
     .filter((p) => scopeOf(p.filing.form) === "insiders")
     .map((p) => ({ form: p.filing.form, company: "", cik, filed_at: p.filing.filed_at, accession: p.filing.accession, file: fullSubmissionPath(cik, p.filing.accession).slice("Archives/".length) }));
+}
+
+/**
+ * Whether a filing accepted after `through` may be missing from a read that did not reach it: when the pages ran out,
+ * anything up to the oldest entry's second (its rest may be on the next page); when the feed ended, anything in a
+ * whole second between the two (the feed gives seconds).
+ */
+function hiddenBetween(through: string, oldest: string, pagesRanOut: boolean): boolean {
+  if (pagesRanOut) return oldest > through;
+  return Math.ceil((Date.parse(through) + 1) / 1000) * 1000 < Date.parse(oldest);
 }
 
 /** The manifest's tickers by CIK. */

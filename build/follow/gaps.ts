@@ -11,6 +11,7 @@ const DAY = 86_400_000;
 /** A weekday whose index has not appeared this many days after it had no filings (a holiday). */
 const HOLIDAY_AFTER_DAYS = 3;
 const EASTERN = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" });
+const EASTERN_TIME = new Intl.DateTimeFormat("en-GB", { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 
 /** The US Eastern calendar date of an instant (EDGAR dates filings in its own time zone). */
 export function easternDate(iso: string | number): string {
@@ -19,23 +20,25 @@ export function easternDate(iso: string | number): string {
 
 /**
  * The days whose index may list a filing accepted after `after` and before `before`: every day from the first's to
- * the second's, and the next weekday (a filing accepted in the evening may be dated the next business day).
+ * the second's, and when the gap reaches into an evening (from 17:30 US Eastern EDGAR dates most forms the next
+ * business day), the next weekday.
  */
 export function gapOf(after: string, before: string): FeedGap {
   const last = easternDate(before);
   const days = [easternDate(after)];
   while (days.at(-1)! < last) days.push(nextDay(days.at(-1)!));
-  do days.push(nextDay(days.at(-1)!));
-  while (isWeekend(days.at(-1)!));
+  if (easternTime(before) >= "17:30") {
+    do days.push(nextDay(days.at(-1)!));
+    while (isWeekend(days.at(-1)!));
+  }
   return { after, before, days };
 }
 
 /** What a day's index said: its rows, or that it is not there yet, or that the day has none. */
 export type DayIndex = { rows: DailyIndexRow[] } | "pending" | "none";
 
-/** Reads one day's form index; `today` is the current US Eastern date. */
+/** Reads one day's form index (EDGAR publishes it that evening); `today` is the current US Eastern date. */
 export async function readDay(source: Source, day: string, today: string): Promise<DayIndex> {
-  if (day > today) return "pending";
   const path = dailyFormIndexPath(day);
   try {
     return { rows: parseDailyFormIndex(await source.getText(path), { path }) };
@@ -56,6 +59,11 @@ export function indexFilings(rows: DailyIndexRow[], wanted: (cik: number) => boo
     if (!filing.parties.some((p) => p.cik === row.cik)) filing.parties.push({ cik: row.cik, role: "index" });
   }
   return [...byAccession.values()];
+}
+
+/** The US Eastern time of day of an instant, HH:MM. */
+function easternTime(iso: string): string {
+  return EASTERN_TIME.format(new Date(iso));
 }
 
 function nextDay(day: string): string {

@@ -69,8 +69,11 @@ describe("the replaying EDGAR's feed", () => {
     expect(first[0]).toMatchObject({ accession: held[24]!.accession, accepted_at: "2026-11-23T15:00:24.000Z" });
     expect((await page(0, 15)).length).toBe(10); // 15 rounds down to 10
     expect((await page(20, 10)).map((e) => e.accession)).toEqual((await page(0, 100)).slice(20, 30).map((e) => e.accession));
+    // The accepted ones first, then the companies' earlier filings at their real acceptance times (the feed reaches back).
     const all = [...(await page(0, 100)), ...(await page(100, 100))];
-    expect(new Set(all.map((e) => e.accession))).toEqual(new Set(held.slice(0, 25).map((f) => f.accession)));
+    expect(new Set(all.slice(0, 25).map((e) => e.accession))).toEqual(new Set(held.slice(0, 25).map((f) => f.accession)));
+    expect(all[25]!.accepted_at < "2026-11-23").toBe(true);
+    for (let i = 1; i < all.length; i++) expect(all[i]!.accepted_at <= all[i - 1]!.accepted_at).toBe(true);
     replay.setFeedDepth(5);
     expect(await page(0, 100)).toHaveLength(5);
   });
