@@ -8,7 +8,7 @@ export const Meta = z
     retrieved_at: IsoDateTime.meta({ description: "When the service assembled this response." }),
     cache: z.enum(["hit", "miss"]).meta({ description: "Whether the document came from the gateway's memory cache." }),
     source_api: z.string().optional().meta({ example: "https://data.sec.gov/submissions/CIK0000320193.json" }),
-    source_accession: Accession.nullable().optional(),
+    source_accession: Accession.nullable().optional().meta({ description: "Accession number of the newest filing the document reflects." }),
     filed_at: IsoDate.nullable().optional(),
     built_at: IsoDateTime.optional().meta({ description: "When the snapshot serving this answer was published." }),
     snapshot: z.string().optional().meta({ description: "Id of the snapshot served (a build, or one of the follower's incremental publishes)." }),
