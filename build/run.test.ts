@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CurrentPointer, Manifest } from "../schemas/snapshot.ts";
-import { readJson, readText } from "../storage/json.ts";
+import { readJson, readText, writeJson } from "../storage/json.ts";
 import { CURRENT_KEY, documentKeyOf, manifestKey } from "../storage/layout.ts";
 import { openStorage } from "../storage/open.ts";
 import { describeEdgar, makeOverlayMirror } from "../test/_edgar.ts";
@@ -208,6 +208,22 @@ describeEdgar("dataset build on the shared mirror", () => {
     await build(storage, createDirSource(overlay), { tickers: ["AAPL"], retention: 2, lookbackDays: 3650, now: () => new Date(Date.UTC(2026, 6, 1, 12, 30)) });
     keys = await storage.getKeys("snapshots");
     expect(ofFirst()).toEqual(["earnings.json", "filings.json"]);
+  });
+
+  it("reconciles the filings the follower gave up on before it began, for the companies it read afresh", async () => {
+    const storage = openStorage(tempDir());
+    const first = await build(storage);
+    // The follower's state as it would have published it: three filings EDGAR's submissions did not list in time.
+    const manifest = (await readPublished(storage))!.manifest;
+    const given = (cik: number, at: string) => ({ accession: "0000320193-26-000099", cik, form: "8-K", reason: "not yet in the submissions", at });
+    const unconfirmed = [given(320193, "2026-07-01T12:05:00.000Z"), given(320193, "2026-07-01T12:20:00.000Z"), given(1, "2026-07-01T12:05:00.000Z")];
+    await writeJson(storage, manifestKey(first.build_id), Manifest, { ...manifest, follow: { through: "2026-07-01T12:06:00.000Z", gaps: [], unconfirmed, published_filings: 3 } });
+    // A build beginning at 12:10 read AAPL's submissions afresh: its 12:05 filing is reconciled; the one given up on
+    // after it began, and the company outside the universe, are not.
+    await build(storage, createDirSource(overlay), { now: () => new Date("2026-07-01T12:10:00.000Z") });
+    const follow = (await readPublished(storage))!.manifest.follow!;
+    expect(follow.unconfirmed).toEqual([unconfirmed[1], unconfirmed[2]]);
+    expect(follow).toMatchObject({ through: "2026-07-01T12:06:00.000Z", published_filings: 0 });
   });
 
   it("publishes nothing, and throws, when nothing can be built", async () => {

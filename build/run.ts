@@ -6,7 +6,7 @@
 import pLimit from "p-limit";
 import type { Storage } from "unstorage";
 import { normalizeTicker } from "../schemas/primitives.ts";
-import type { CoverageReason, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
+import type { CoverageReason, FollowState, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
 import type { LeaseRecord } from "../storage/lease.ts";
 import { buildingKey, snapshotPrefix } from "../storage/layout.ts";
 import { buildCompany, NOT_COVERED, type CompanyOutcome } from "./company.ts";
@@ -196,7 +196,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
       requests: source.stats.requests,
       form4_fetched: summary.form4_fetched,
       form4_index,
-      ...(base?.follow ? { follow: { ...base.follow, published_filings: 0 } } : {}),
+      ...(base?.follow ? { follow: reconciled(base.follow, entries, builtAt) } : {}),
       tickers: sortKeys(tickers),
     } satisfies Manifest;
   });
@@ -303,6 +303,15 @@ function selectUniverse(byTicker: Map<string, TickerEntry>, wanted: string[] | u
   if (unknown.length) log.log("warn", "unknown_tickers", { tickers: unknown });
   if (!found.size) throw new Error(`none of the requested tickers is in company_tickers.json: ${unknown.join(", ")}`);
   return [...found.values()];
+}
+
+/**
+ * The follower's state as this build leaves it: a filing the follower gave up on before this build began is
+ * reconciled for every company the build read afresh from EDGAR (a ticker that kept its previous documents was not).
+ */
+function reconciled(follow: FollowState, entries: Record<string, ManifestTicker>, builtAt: string): FollowState {
+  const fresh = new Set(Object.values(entries).filter((e) => e.documents_from === undefined).map((e) => e.cik));
+  return { ...follow, unconfirmed: follow.unconfirmed.filter((u) => u.at > builtAt || !fresh.has(u.cik)), published_filings: 0 };
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
