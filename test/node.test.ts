@@ -68,6 +68,14 @@ describe("no transpiler at run time", () => {
     expect(tsconfig.compilerOptions).toMatchObject({ erasableSyntaxOnly: true, verbatimModuleSyntax: true, allowImportingTsExtensions: true });
   });
 
+  it("no test spawns a program through a loader (a fresh clone has none to load)", () => {
+    const sources = ["schemas", "storage", "logging", "build", "gateway", "bin", "bench", "test"]
+      .flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((f) => `${dir}/${f}`))
+      .filter((f) => f.endsWith(".ts") && !f.startsWith("test/fixtures/"));
+    const loaders = sources.filter((f) => /["']--(import|loader|require)["']/.test(read(f)));
+    expect(loaders).toEqual([]);
+  });
+
   it("every module of the programs loads under Node's own type stripping", async () => {
     // Not loaded: tests and contract suites (vitest), the worker thread's entry (compute.test.ts runs it on threads),
     // and the two scripts that act on import (the benchmark runner, the benchmark's server).
