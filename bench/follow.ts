@@ -7,8 +7,6 @@
 // any one second, and object-store writes per filing (PUTs, counted at the stand-in). Real time, no compressed clock.
 // ../shared/edgar holds the XML of only a few of these Form 4s: the follower still fetches each one (a request, then a
 // 404 it records), so the request and lag figures are a Form 4's, while most insider documents do not change.
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { runBuild } from "../build/run.ts";
 import { createHttpSource } from "../build/sources/http.ts";
 import { TokenBucket } from "../build/sources/rate-limit.ts";
@@ -17,6 +15,7 @@ import { memoryLogger } from "../logging/log.ts";
 import { openStorage } from "../storage/open.ts";
 import { makeOverlayMirror } from "../test/_edgar.ts";
 import { startReplay, type EdgarReplay } from "../test/_edgar-replay.ts";
+import { startGatewayProcess } from "../test/_gateway-process.ts";
 import { spawnFollower } from "../test/_follower.ts";
 import { removeDir, startConditionalS3, startS3 } from "../test/_s3.ts";
 import { flag } from "./_server-process.ts";
@@ -52,7 +51,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     await runBuild({ source: createHttpSource({ base: replay.url, bucket: new TokenBucket(1000), backoffMs: 5 }), storage: openStorage(location, env), log: memoryLogger(), tickers: Object.values(COMPANIES).concat("UAA"), workers: 0 });
     let key = "";
     await keys(["create", "--label", "bench", "--data", location], env, (line) => void (key = line));
-    const gateway = await startGateway(location, env);
+    const gateway = await startGatewayProcess({ ...env, DATA_URL: location, SNAPSHOT_POLL_MS: String(SNAPSHOT_POLL_MS), FREE_RATE_PER_MINUTE: "0" });
     children.push(gateway.child);
     const follower = spawnFollower(["--source", replay.url, "--data", location], { ...env, LOG_LEVEL: "warn" });
     children.push(follower.child);
@@ -159,20 +158,4 @@ function classify(puts: { path: string }[]): Record<string, number> {
     out[kind] = (out[kind] ?? 0) + 1;
   }
   return out;
-}
-
-/** The gateway as deployed, its own process over the store; resolves once it listens. */
-async function startGateway(location: string, env: Record<string, string>): Promise<{ url: string; child: ReturnType<typeof spawn> }> {
-  const child = spawn(process.execPath, ["gateway/cli.ts", "--port", "0"], {
-    env: { ...process.env, ...env, DATA_URL: location, SNAPSHOT_POLL_MS: String(SNAPSHOT_POLL_MS), PUBLIC_BASE_URL: "http://127.0.0.1", LOG_LEVEL: "info", FREE_RATE_PER_MINUTE: "0" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stderr! }).on("line", (line) => {
-      const entry = JSON.parse(line) as { event: string; url?: string };
-      if (entry.event === "listening") resolve(entry.url!.replace(/\/$/, ""));
-    });
-    child.once("exit", (code) => reject(new Error(`gateway exited with ${code}`)));
-  });
-  return { url, child };
 }

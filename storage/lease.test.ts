@@ -4,25 +4,17 @@
 import { mkdtempSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDir, startConditionalS3, startS3, type ConditionalS3, type S3Server } from "../test/_s3.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { removeDir } from "../test/_s3.ts";
+import { useConditionalS3 } from "../test/_s3-suite.ts";
 import { writeJson } from "./json.ts";
 import { leaseKey } from "./layout.ts";
 import { acquireLease, isLive, Lease, LeaseHeldError, LeaseLostError, LeaseRecord, readLease, tryAcquireLease } from "./lease.ts";
 import { openStorage } from "./open.ts";
 
 const dirs: string[] = [];
-let s3: S3Server;
-let conditional: ConditionalS3;
-beforeAll(async () => {
-  s3 = await startS3();
-  conditional = await startConditionalS3(s3);
-});
-afterAll(async () => {
-  await conditional?.stop();
-  await s3?.stop();
-  dirs.forEach(removeDir);
-});
+const suite = useConditionalS3();
+afterAll(() => dirs.forEach(removeDir));
 
 let n = 0;
 const backends = [
@@ -35,7 +27,7 @@ const backends = [
     },
     open: (location: string) => openStorage(location),
   },
-  { name: "S3", fresh: () => `s3://${s3.bucket}/lease-${n++}`, open: (location: string) => openStorage(location, conditional.env) },
+  { name: "S3", fresh: () => `s3://${suite.s3.bucket}/lease-${n++}`, open: (location: string) => openStorage(location, suite.conditional.env) },
 ];
 
 describe.each(backends)("the writer lease on $name", ({ fresh, open }) => {
