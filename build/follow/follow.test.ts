@@ -176,14 +176,17 @@ describeEdgar("the follower", () => {
     const { replay, location, storage } = await setup(40);
     const first = cli(replay, location);
     await first.waitFor("follow_started");
-    await accept(replay, 3, 20);
+    // All in one second (the feed gives seconds): three published, then 25 while it is down, of which the feed's depth
+    // cuts the second in two — the ones cut off were accepted in the very second the published position reaches into.
+    const second = Math.floor(Date.now() / 1000) * 1000;
+    for (const filing of replay.held().slice(0, 3)) replay.accept(filing.accession, new Date(second));
     await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
     first.child.kill("SIGKILL");
     await first.exited;
     replay.setFeedDepth(10); // the feed now lists the newest 10 entries only
-    const whileDown = await accept(replay, 25, 0);
-    const second = cli(replay, location);
-    const gap = await second.waitFor("feed_gap");
+    const whileDown = replay.held().slice(0, 25).map((f) => replay.accept(f.accession, new Date(second + 1)).accession);
+    const restarted = cli(replay, location);
+    const gap = await restarted.waitFor("feed_gap");
     // The feed's newest filings are published; the ones it no longer lists wait for the day's index, recorded as a gap.
     await expect.poll(async () => (await readPublished(storage))!.manifest.follow?.gaps, { timeout: 30_000, interval: 200 }).toEqual([
       { after: gap.after, before: gap.before, days: gap.days },
@@ -194,11 +197,11 @@ describeEdgar("the follower", () => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await unpublished(replay, storage)).toEqual(waiting); // not skipped: still waiting, not given up
     for (const day of gap.days as string[]) replay.publishIndex(day);
-    await second.waitFor("gap_filled");
+    await restarted.waitFor("gap_filled");
     await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
     await expect.poll(async () => (await readPublished(storage))!.manifest.follow?.gaps, { timeout: 10_000 }).toEqual([]);
-    second.child.kill("SIGTERM");
-    await second.exited;
+    restarted.child.kill("SIGTERM");
+    await restarted.exited;
   }, 120_000);
 
   it("two followers at once: one holds the writer lease, the other exits saying who does; a standby takes over when the first dies", async () => {

@@ -222,10 +222,10 @@ class Follower {
         if (floor !== null && filing.accepted_at! <= floor) continue;
         await this.#enqueue(filing, false);
       }
-      // Not reached: the pages ran out (a gap up to the oldest entry's second, which may continue on the next page),
-      // or the feed ended; either way a filing accepted in a second after `through` and before the oldest entry read
-      // was never listed to this follower.
-      if (through !== null && !read.reached && read.oldest !== null && hiddenBetween(through, read.oldest, read.pages === this.#o.maxPages)) {
+      // Not reached: the pages ran out, or the feed ended (EDGAR's holds a fixed number of entries). Either way a filing
+      // accepted after `through` and before the oldest entry read — or in the oldest entry's own second, which the
+      // feed may have cut in two (it gives seconds) — may never have been listed to this follower.
+      if (through !== null && !read.reached && read.oldest !== null && read.oldest > through) {
         // Filings accepted between the published position (or the last build, which read everything before it) and
         // the oldest entry read may never have been listed to us: filled from the daily indexes.
         const lastBuild = this.#base.manifest.builds?.[0]?.built_at ?? through;
@@ -569,16 +569,6 @@ function indexRows(cik: number, filings: Pending[]): DailyIndexRow[] {
   return filings
     .filter((p) => scopeOf(p.filing.form) === "insiders")
     .map((p) => ({ form: p.filing.form, company: "", cik, filed_at: p.filing.filed_at, accession: p.filing.accession, file: fullSubmissionPath(cik, p.filing.accession).slice("Archives/".length) }));
-}
-
-/**
- * Whether a filing accepted after `through` may be missing from a read that did not reach it: when the pages ran out,
- * anything up to the oldest entry's second (its rest may be on the next page); when the feed ended, anything in a
- * whole second between the two (the feed gives seconds).
- */
-function hiddenBetween(through: string, oldest: string, pagesRanOut: boolean): boolean {
-  if (pagesRanOut) return oldest > through;
-  return Math.ceil((Date.parse(through) + 1) / 1000) * 1000 < Date.parse(oldest);
 }
 
 /** The manifest's tickers by CIK. */
