@@ -211,7 +211,7 @@ export const Manifest = z.object({
   }),
   builds: z.array(BuildRecord).optional().meta({ description: "The builds published so far, newest first (at most 20): retention keeps the newest of them." }),
   follow: FollowState.optional(),
-  superseded: z.array(Superseded).optional().meta({ description: "Documents recently dropped from the manifest, kept a while for readers of an older one." }),
+  superseded: z.array(Superseded).optional().meta({ description: "Documents recently dropped from the manifest (and the follower's manifests replaced), kept a while for readers of an older one." }),
   tickers: z.record(Ticker, ManifestTicker),
 });
 export type Manifest = z.infer<typeof Manifest>;

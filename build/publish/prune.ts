@@ -1,7 +1,7 @@
 // Pruning: removes what no reader can need any more. Kept: every document the current manifest or a retained
-// build's manifest references, documents a manifest dropped less than a grace period ago (a gateway may still hold
-// the older manifest), and every folder of a build that may still be running (its building marker, or no manifest
-// yet, for up to seven days). The follower publishes under the writer lease, which pruning also holds, so nothing of
+// build's manifest references, documents and follower's manifests a publish dropped less than a grace period ago (a
+// gateway may still hold or be loading the older manifest), and every folder of a build that may still be running
+// (its building marker, or no manifest yet, for up to seven days). The follower publishes under the writer lease, which pruning also holds, so nothing of
 // it is ever half-written when pruning runs.
 import pLimit from "p-limit";
 import type { Storage } from "unstorage";
@@ -59,7 +59,7 @@ export async function pruneStore(storage: Storage, current: Manifest, options: {
     // was never published). The follower publishes at once, under the lease that pruning holds too.
     const running = keys.includes(asStoreKey(buildingKey(id))) || (!keys.includes(asStoreKey(manifestKey(id))) && !history.includes(id) && !isFollowId(id));
     if (running && now - startedAt(id) < UNPUBLISHED_SAFE_AGE_MS) continue;
-    const doomed = keys.filter((key) => (isDocument(key) ? !protect.has(key) : !kept.has(id)));
+    const doomed = keys.filter((key) => !protect.has(key) && (isDocument(key) || !kept.has(id)));
     if (!doomed.length) continue;
     if (doomed.includes(asStoreKey(manifestKey(id))) || doomed.length === keys.length) outcome.snapshots.push(id);
     outcome.documents += doomed.filter(isDocument).length;

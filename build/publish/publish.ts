@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Storage } from "unstorage";
 import type { Manifest } from "../../schemas/snapshot.ts";
+import { manifestKey } from "../../storage/layout.ts";
 import { acquireLease, type Lease, type LeaseRecord } from "../../storage/lease.ts";
 import { GRACE_MS, buildHistory } from "./prune.ts";
 import { readPublished, referencedKeys, writePublished, type Published } from "./snapshot.ts";
@@ -56,13 +57,19 @@ export async function publishBuild(
   }
 }
 
-/** The documents `base` referenced that `next` does not, with when they were dropped; older than the grace period, gone. */
+/**
+ * The documents `base` referenced that `next` does not (and a follower's manifest it replaces), with when they were
+ * dropped; older than the grace period, gone.
+ */
 function superseded(base: Manifest | null, next: Manifest, now: Date): Manifest["superseded"] {
   if (!base) return [];
   const keep = referencedKeys(next);
   const out = new Map<string, string>();
   for (const s of base.superseded ?? []) if (now.getTime() - Date.parse(s.at) < GRACE_MS && !keep.has(s.key)) out.set(s.key, s.at);
   for (const key of referencedKeys(base)) if (!keep.has(key) && !out.has(key)) out.set(key, now.toISOString());
+  // A follower's manifest, which retention does not keep, stays as long: a gateway that read current.json just
+  // before this publish may still be loading it.
+  if (base.kind === "follow") out.set(manifestKey(base.build_id), now.toISOString());
   return [...out].map(([key, at]) => ({ key, at }));
 }
 
