@@ -13,11 +13,12 @@ import {
   type FinancialsDocument,
   type ManifestTicker,
 } from "../schemas/snapshot.ts";
-import { readJson } from "../storage/json.ts";
-import { documentKey } from "../storage/layout.ts";
+import { readText } from "../storage/json.ts";
+import { documentKeyOf } from "../storage/layout.ts";
 import { METRIC_CONCEPTS } from "./derive/concepts.ts";
 import { checkFinancials } from "./derive/financial-invariants.ts";
 import { checkInvariants, countExceptions } from "./derive/invariants.ts";
+import { documentDigest } from "./publish/digest.ts";
 import { readPublished } from "./publish/snapshot.ts";
 
 const COUNT_OF: Record<DocumentKind, keyof Counts> = {
@@ -41,12 +42,13 @@ export interface AuditReport {
 }
 
 /**
- * Checks that current.json names a complete snapshot: a manifest, and for every covered ticker its documents, each
- * valid against its schema, with as many rows as the manifest counts and endpoints that match; no documents for a
- * ticker that is not covered; and no company failed on malformed EDGAR input. Earnings and financials documents also
- * pass their series invariants (earningsFindings, financialsFindings): a broken one is a finding, a marked exception a
- * warning (`--strict` fails on it). A ticker carried from a snapshot published before the financials existed (its
- * manifest entry does not name /financials) is not asked for them.
+ * Checks that current.json names a complete snapshot: a manifest, and for every covered ticker each of its
+ * documents where the manifest says (often an earlier publish's folder), valid against its schema, with the content
+ * hash the manifest states and as many rows as it counts; no documents for a ticker that is not covered; and no
+ * company failed on malformed EDGAR input. Warnings name covered tickers the latest build did not rebuild. Earnings
+ * and financials documents also pass their series invariants (earningsFindings, financialsFindings): a broken one is a
+ * finding, a marked exception a warning (`--strict` fails on it). A ticker carried from a snapshot published before
+ * the financials existed (its manifest entry does not name /financials) is not asked for them.
  */
 export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
   let published;
@@ -61,17 +63,19 @@ export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
   const warnings: string[] = [];
   if (manifest.build_id !== pointer.build_id) findings.push(`current.json names ${pointer.build_id} but its manifest says ${manifest.build_id}`);
   let covered = 0;
+  // The follower's publishes leave tickers it did not touch as the latest build made them: that build is the yardstick.
+  const lastBuild = manifest.builds?.[0] ?? { build_id: manifest.build_id, built_at: manifest.built_at };
   for (const [ticker, entry] of Object.entries(manifest.tickers)) {
     for (const kind of DOCUMENT_KINDS) {
-      const key = documentKey(pointer.build_id, ticker, kind);
+      const key = documentKeyOf(manifest, ticker, kind);
       if (entry.covered && LATER_KINDS.has(kind) && entry.endpoints["/financials"] === undefined) continue;
       if (!entry.covered) {
-        if (await storage.hasItem(key)) findings.push(`${ticker}: not covered (${entry.reason}) but ${key} exists`);
+        if (entry.documents?.[kind] || (await storage.hasItem(key))) findings.push(`${ticker}: not covered (${entry.reason}) but ${key} exists`);
         continue;
       }
       let doc;
       try {
-        doc = await readJson(storage, key, DOCUMENT_SCHEMAS[kind]);
+        doc = await readDocument(storage, key, kind, entry.documents?.[kind]?.sha256 ?? null, (finding) => findings.push(`${ticker}: ${finding}`));
       } catch (error) {
         findings.push(`${ticker}: ${(error as Error).message}`);
         continue;
@@ -92,11 +96,32 @@ export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
     }
     if (entry.covered) covered++;
     const builtAt = entry.freshness.built_at;
-    if (entry.covered && builtAt !== null && builtAt < manifest.built_at) {
-      warnings.push(`${ticker}: not rebuilt by ${manifest.build_id}, serves documents built ${builtAt}${entry.documents_from ? ` (from ${entry.documents_from})` : ""}${entry.error ? `: ${entry.error}` : ""}`);
+    if (entry.covered && builtAt !== null && builtAt < lastBuild.built_at) {
+      warnings.push(`${ticker}: not rebuilt by ${lastBuild.build_id}, serves documents built ${builtAt}${entry.documents_from ? ` (from ${entry.documents_from})` : ""}${entry.error ? `: ${entry.error}` : ""}`);
     }
   }
   return { build_id: pointer.build_id, tickers: Object.keys(manifest.tickers).length, covered, findings, warnings };
+}
+
+/**
+ * A document as stored, checked against its schema; when the manifest states its content hash, a document that does
+ * not have it is a finding of its own (then its content is checked as it is).
+ */
+async function readDocument(storage: Storage, key: string, kind: DocumentKind, sha256: string | null, finding: (text: string) => void) {
+  const text = await readText(storage, key);
+  if (text === null) return null;
+  if (sha256 !== null) {
+    let actual: string;
+    try {
+      actual = documentDigest(new TextEncoder().encode(text)).sha256;
+    } catch (error) {
+      actual = (error as Error).message;
+    }
+    if (actual !== sha256) finding(`${key} does not hold the content the manifest names (hash ${sha256}): it was changed after publishing`);
+  }
+  const parsed = DOCUMENT_SCHEMAS[kind].safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error(`${key}: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).slice(0, 3).join("; ")}`);
+  return parsed.data;
 }
 
 /** The earnings series invariants over a published document (issue 14 "Enforced and audited"). */

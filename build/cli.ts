@@ -1,4 +1,4 @@
-// The operator CLI: `dataset build | inspect TICKER | audit | report` (contract: DESIGN "Commands").
+// The operator CLI: `dataset build | follow | inspect TICKER | audit | report` (contract: DESIGN "Commands").
 // Exit 0 on success, 1 when a build publishes nothing or an audit has findings (or warnings, with --strict), 2 on a usage error.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -12,19 +12,31 @@ import { inspectTicker } from "./inspect.ts";
 import { createLogger } from "../logging/log.ts";
 import { loadBuildConfig } from "./config.ts";
 import { createProgress } from "./progress.ts";
+import { follow } from "./follow/follower.ts";
+import { holderId } from "./publish/publish.ts";
 import { runBuild } from "./run.ts";
+import { SharedBudget } from "./sources/budget.ts";
 import { openSource } from "./sources/open.ts";
+import type { TokenBucket } from "./sources/rate-limit.ts";
+import { LeaseHeldError } from "../storage/lease.ts";
+import type { Storage } from "unstorage";
 
 const USAGE = `usage:
   dataset build   [--source live|http://host:port|dir:PATH|bulk:PATH] [--out DEST] [--tickers A,B,… [--universe-only]]
                   [--form4-source live|http://host:port|dir:PATH] [--lookback-days 730] [--retention 4] [--concurrency 4] [--workers N]
+  dataset follow  [--source live|http://host:port] [--data DEST] [--poll-ms 3000] [--feed-types ""] [--concurrency 4]
+                  [--retention 4] [--standby]
   dataset inspect TICKER [--data DEST]
   dataset audit   [--data DEST] [--strict]
   dataset report  [--data DEST]     (writes snapshots/<build_id>/report.html beside the published snapshot)
 DEST is a folder, fs:PATH or s3://bucket/prefix (with S3_ENDPOINT and the AWS variables); default $DATA_URL or data/.
 --tickers rebuilds those tickers and carries every other ticker of the published snapshot forward unchanged; with --universe-only the new snapshot holds those tickers alone.
 bulk:PATH reads submissions.zip and companyfacts.zip in PATH; Form 4 XML and daily indexes come from --form4-source.
-audit --strict also fails on warnings (a covered ticker the latest run did not rebuild).`;
+audit --strict also fails on warnings (a covered ticker the latest run did not rebuild).
+follow keeps the published snapshot fresh: it polls EDGAR's latest-filings feed (every form by default; --feed-types
+4,10-K,… polls those feeds instead) and publishes what each new filing changes within seconds, until SIGINT/SIGTERM.
+It needs a published snapshot (build first) and holds the store's writer lease; a second follower exits, with
+--standby it waits and takes over when the first stops. Builds and followers on one store share SEC's request budget.`;
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -45,6 +57,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         retention: { type: "string" },
         concurrency: { type: "string" },
         workers: { type: "string" },
+        "poll-ms": { type: "string" },
+        "feed-types": { type: "string" },
+        standby: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -74,11 +89,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       const numbers = { lookbackDays: values["lookback-days"], retention: values.retention, concurrency: values.concurrency };
       const parsed = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, v === undefined ? undefined : positiveInt(k, v)]));
       const workers = values.workers === undefined ? undefined : positiveInt("workers", values.workers, 0);
-      const source = openSource(values.source ?? config.source, config.userAgent, { onRetry: (e) => log.log("warn", "retry", e) }, values["form4-source"]);
+      const storage = store();
+      const spec = values.source ?? config.source;
+      const budget = await joinBudget(storage, "build", 1, [spec, values["form4-source"] ?? "live"], log);
+      const source = openSource(spec, config.userAgent, { onRetry: (e) => log.log("warn", "retry", e), ...(budget ? { bucket: budget.bucket } : {}) }, values["form4-source"]);
       const progress = createProgress(log);
       const summary = await runBuild({
         source,
-        storage: store(),
+        storage,
         log,
         ...(values.tickers ? { tickers: values.tickers.split(",").map((t) => t.trim()).filter(Boolean), universeOnly: values["universe-only"] ?? false } : {}),
         ...(parsed.lookbackDays ? { lookbackDays: parsed.lookbackDays } : {}),
@@ -86,7 +104,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         ...(parsed.concurrency ? { concurrency: parsed.concurrency } : {}),
         ...(workers === undefined ? {} : { workers }),
         onProgress: progress.update,
-      }).finally(() => source.close?.());
+      }).finally(async () => {
+        await source.close?.();
+        await budget?.leave();
+      });
       const notCovered = Object.entries(summary.not_covered).map(([r, n]) => `${n} ${r}`).join(", ") || "none";
       console.log(
         `published ${summary.build_id}: ${summary.tickers} tickers${summary.carried_forward ? ` built (${summary.carried_forward} more carried forward unchanged)` : ""}, ` +
@@ -96,6 +117,40 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       );
       console.log(JSON.stringify({ summary }));
       return 0;
+    }
+    if (command === "follow") {
+      const storage = store();
+      const spec = values.source ?? config.source;
+      if (!/^(live|https?:\/\/)/.test(spec)) throw new UsageError(`follow reads EDGAR's live feed: --source must be live or http://host:port (a mirror with a feed), not "${spec}"`);
+      const numbers = { pollMs: values["poll-ms"], retention: values.retention, concurrency: values.concurrency };
+      const parsed = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, v === undefined ? undefined : positiveInt(k, v)]));
+      const budget = await joinBudget(storage, "follow", 2, [spec], log);
+      const source = openSource(spec, config.userAgent, { onRetry: (e) => log.log("warn", "retry", e), ...(budget ? { bucket: budget.bucket } : {}) });
+      const stop = new AbortController();
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+      try {
+        const summary = await follow({
+          source,
+          storage,
+          log,
+          signal: stop.signal,
+          standby: values.standby ?? false,
+          ...(values["feed-types"] !== undefined ? { feedTypes: values["feed-types"].split(",").map((t) => t.trim()) } : {}),
+          ...(parsed.pollMs ? { pollMs: parsed.pollMs } : {}),
+          ...(parsed.retention ? { retention: parsed.retention } : {}),
+          ...(parsed.concurrency ? { concurrency: parsed.concurrency } : {}),
+          ...config.followTiming,
+        });
+        console.log(`follow stopped: ${summary.polls} polls, ${summary.publishes} publishes, ${summary.filings} filings, ${summary.documents_written} documents written, ${summary.requests} requests`);
+        console.log(JSON.stringify({ summary }));
+        return 0;
+      } catch (error) {
+        if (!(error instanceof LeaseHeldError)) throw error;
+        console.error(`dataset follow: ${error.message}.\nOnly one writer publishes to a store: stop the other follower, or run this one with --standby to take over when it stops.`);
+        return 1;
+      } finally {
+        await budget?.leave();
+      }
     }
     if (command === "inspect") {
       if (!rest[0]) throw new UsageError("inspect needs a TICKER");
@@ -135,6 +190,20 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 }
 
 class UsageError extends Error {}
+
+/**
+ * SEC's budget, shared with the other builder processes of the store when `specs` reach EDGAR over HTTP (live or a
+ * mirror); undefined for folders and archives, which make no requests.
+ */
+async function joinBudget(storage: Storage, role: string, weight: number, specs: string[], log: ReturnType<typeof createLogger>): Promise<(SharedBudget & { bucket: TokenBucket }) | undefined> {
+  if (!specs.some((s) => /^(live|https?:\/\/)/.test(s))) return undefined;
+  return SharedBudget.join(storage, {
+    id: holderId(role),
+    role,
+    weight,
+    onChange: (share) => log.log("info", "request_budget", { role, requests_per_s: Math.round(share.rate * 10) / 10, processes: share.processes }),
+  });
+}
 
 function positiveInt(name: string, value: string, min = 1): number {
   if (!/^\d+$/.test(value) || Number(value) < min) {

@@ -22,8 +22,17 @@ export type CompanyOutcome =
       freshness: Freshness;
       endpoints: Endpoints;
       form4: Omit<Form4Load, "filings">;
+      /** Acceptance times of the company's filings by accession (what each document reflects). */
+      accepted: Record<string, string>;
     }
   | { kind: "not_covered"; reason: "no_xbrl_history"; evidence: string };
+
+/** The counts, freshness and endpoints of a ticker that is not covered. */
+export const NOT_COVERED = {
+  counts: { filings: 0, earnings_periods: 0, insider_transactions: 0, financials_periods: 0 },
+  freshness: { newest_filing: null, newest_period_end: null, newest_form4: null, built_at: null },
+  endpoints: { "/filings/latest": false, "/earnings/summary": false, "/insiders": false, "/financials": false },
+} as const satisfies { counts: Counts; freshness: Freshness; endpoints: Endpoints };
 
 /** Inputs shared by every company of a build. */
 export interface CompanyContext {
@@ -59,32 +68,42 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
   const { earnings, financials } = facts;
   if (earnings.bytes === null || financials === null) return notCovered(`the company facts of CIK ${cik} give no period from a periodic report (10-K, 10-Q, 20-F, 40-F)`);
 
-  const filings = await loadFilings(ctx, cik, origin(submissionsPath(cik)));
-  const form4 = await loadForm4s(ctx.source, ctx.storage, cik, filings.insider_filings, ctx.form4Since, ctx.incrementalFor?.(cik));
-  const insiders = applyAmendments(form4.filings, cik);
-  const newestForm4 = maxBy(insiders, (t) => `${t.filed_at ?? ""}|${t.source_accession}`);
-  const insidersMeta = { ...origin(`Archives/edgar/data/${cik}/`), source_accession: newestForm4?.source_accession ?? null, filed_at: newestForm4?.filed_at ?? null };
-  const { filings: _parsed, ...form4Stats } = form4;
+  const filings = await loadFilings(ctx, cik);
+  const insiders = await loadInsiders(ctx, cik, filings, ctx.incrementalFor?.(cik));
   return {
     kind: "covered",
-    documents: {
-      filings: filings.bytes,
-      earnings: earnings.bytes,
-      insiders: await ctx.compute.encode("insiders", { data: insiders, meta: insidersMeta }),
-      financials: financials.bytes,
-    },
-    counts: { filings: filings.filings, earnings_periods: earnings.periods, insider_transactions: insiders.length, financials_periods: financials.rows },
+    documents: { filings: filings.bytes, earnings: earnings.bytes, insiders: insiders.bytes, financials: financials.bytes },
+    counts: { filings: filings.filings, earnings_periods: earnings.periods, insider_transactions: insiders.rows, financials_periods: financials.rows },
     earnings_exceptions: earnings.exceptions,
     financials_exceptions: financials.exceptions,
     freshness: {
       newest_filing: filings.newest_filing,
       newest_period_end: earnings.newest_period_end,
-      newest_form4: newestForm4?.filed_at ?? null,
+      newest_form4: insiders.newest_form4,
       built_at: ctx.builtAt,
     },
-    endpoints: { "/filings/latest": filings.filings > 0, "/earnings/summary": true, "/insiders": insiders.length > 0, "/financials": financials.rows > 0 },
-    form4: form4Stats,
+    endpoints: { "/filings/latest": filings.filings > 0, "/earnings/summary": true, "/insiders": insiders.rows > 0, "/financials": financials.rows > 0 },
+    form4: insiders.form4,
+    accepted: filings.accepted,
   };
+}
+
+/** The insiders document of a company, from the Form 4s its filings list (and the indexed ones), with what it shows. */
+export interface InsidersResult {
+  bytes: Uint8Array;
+  rows: number;
+  newest_form4: string | null;
+  form4: Omit<Form4Load, "filings">;
+}
+
+/** Loads the company's Form 4s (parsed once, cached by accession) and makes its insiders document. */
+export async function loadInsiders(ctx: CompanyContext, cik: number, filings: FilingsResult, incremental?: IncrementalForm4s): Promise<InsidersResult> {
+  const form4 = await loadForm4s(ctx.source, ctx.storage, cik, filings.insider_filings, ctx.form4Since, incremental);
+  const insiders = applyAmendments(form4.filings, cik);
+  const newestForm4 = maxBy(insiders, (t) => `${t.filed_at ?? ""}|${t.source_accession}`);
+  const meta = { source_api: ctx.source.describe(`Archives/edgar/data/${cik}/`), built_at: ctx.builtAt, source_accession: newestForm4?.source_accession ?? null, filed_at: newestForm4?.filed_at ?? null };
+  const { filings: _parsed, ...stats } = form4;
+  return { bytes: await ctx.compute.encode("insiders", { data: insiders, meta }), rows: insiders.length, newest_form4: newestForm4?.filed_at ?? null, form4: stats };
 }
 
 function notCovered(evidence: string): CompanyOutcome {
@@ -97,7 +116,8 @@ function withoutSubject(error: NoXbrlHistoryError): string {
 }
 
 /** The filings document; the older submissions pages it needs (compute tells which) are fetched and merged in. */
-async function loadFilings(ctx: CompanyContext, cik: number, origin: DocumentOrigin): Promise<FilingsResult> {
+export async function loadFilings(ctx: CompanyContext, cik: number): Promise<FilingsResult> {
+  const origin: DocumentOrigin = { source_api: ctx.source.describe(submissionsPath(cik)), built_at: ctx.builtAt };
   const text = await ctx.source.getText(submissionsPath(cik));
   const first = await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages: null }, origin);
   if (!("need_pages" in first)) return first;

@@ -3,11 +3,23 @@
 import { z } from "zod";
 import { storageEnvOf, type StorageEnv } from "../storage/open.ts";
 
+/** The follower's intervals, overridable for tests and the benchmark only (live EDGAR wants the defaults). */
+const FOLLOW_TIMING = {
+  leaseTtlMs: "FOLLOW_LEASE_TTL_MS",
+  renewMs: "FOLLOW_RENEW_MS",
+  gapRetryMs: "FOLLOW_GAP_RETRY_MS",
+  marginMs: "FOLLOW_MARGIN_MS",
+  confirmWithinMs: "FOLLOW_CONFIRM_WITHIN_MS",
+  tickersEveryMs: "FOLLOW_TICKERS_MS",
+  pruneEveryMs: "FOLLOW_PRUNE_MS",
+} as const;
+
 const Env = z.object({
   DATA_URL: z.string().min(1).default("data"),
   EDGAR_SOURCE: z.string().min(1).default("live"),
   EDGAR_USER_AGENT: z.string().trim().min(1).optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  ...Object.fromEntries(Object.values(FOLLOW_TIMING).map((name) => [name, z.string().regex(/^[1-9]\d*$/, "must be a positive whole number").transform(Number).optional()])),
 });
 
 /** Validated builder settings. */
@@ -21,6 +33,8 @@ export interface BuildConfig {
   logLevel: "debug" | "info" | "warn" | "error";
   /** S3 settings for a `s3://` location (credentials stay with the AWS SDK's own chain). */
   storageEnv: StorageEnv;
+  /** The follower's intervals set by FOLLOW_*_MS; the follower's defaults for the others. */
+  followTiming: Partial<Record<keyof typeof FOLLOW_TIMING, number>>;
 }
 
 /** Reads and validates the environment; throws one message listing every bad variable. */
@@ -30,5 +44,7 @@ export function loadBuildConfig(env: Record<string, string | undefined>): BuildC
     throw new Error(`bad configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
   }
   const e = parsed.data;
-  return { dataUrl: e.DATA_URL, source: e.EDGAR_SOURCE, userAgent: e.EDGAR_USER_AGENT ?? null, logLevel: e.LOG_LEVEL, storageEnv: storageEnvOf(env) };
+  const timing = e as unknown as Record<string, number | undefined>;
+  const followTiming = Object.fromEntries(Object.entries(FOLLOW_TIMING).flatMap(([key, name]) => (timing[name] === undefined ? [] : [[key, timing[name]]])));
+  return { dataUrl: e.DATA_URL, source: e.EDGAR_SOURCE, userAgent: e.EDGAR_USER_AGENT ?? null, logLevel: e.LOG_LEVEL, storageEnv: storageEnvOf(env), followTiming };
 }

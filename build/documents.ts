@@ -5,7 +5,7 @@ import type { FilingItem } from "../schemas/filing.ts";
 import { storeHistory, StoredFinancialsHistory } from "../schemas/financials-history.ts";
 import { FINANCIAL_INVARIANTS } from "../schemas/financials.ts";
 import { DOCUMENT_SCHEMAS, type DocumentKind, type ExceptionCounts, type FinancialExceptionCounts } from "../schemas/snapshot.ts";
-import { encodeJson } from "../storage/json.ts";
+import { encodeJson, validated } from "../storage/json.ts";
 import { deriveEarningsBase } from "./derive/earnings.ts";
 import { countExceptions } from "./derive/invariants.ts";
 import { deriveFinancials } from "./derive/statements.ts";
@@ -56,6 +56,8 @@ export interface FilingsResult {
   newest_filing: string | null;
   /** The Form 4 and 4/A rows, from which the insiders document is fetched. */
   insider_filings: FilingItem[];
+  /** Acceptance times by accession, for what each document reflects (publish: DocumentRef.accepted_at). */
+  accepted: Record<string, string>;
 }
 
 /**
@@ -113,12 +115,17 @@ export function filingsDocument(
     filings: filings.length,
     newest_filing: filings[0]?.filed_at ?? null,
     insider_filings: filings.filter((f) => INSIDER_FORMS.has(f.form)),
+    accepted: Object.fromEntries(filings.filter((f) => f.accepted_at !== null).map((f) => [f.accession_number, f.accepted_at!])),
   };
 }
 
-/** Validates a document against its schema and serialises it (the only way a document becomes bytes). */
+/**
+ * Validates a document against its schema and serialises it (the only way a document becomes bytes), `meta` last:
+ * publishing hashes everything but `meta.built_at` to tell a changed document from a rebuilt one (publish/digest.ts).
+ */
 export function encodeDocument(kind: DocumentKind, document: unknown): Uint8Array {
-  return new TextEncoder().encode(encodeJson(DOCUMENT_SCHEMAS[kind], document as never, `the ${kind} document`));
+  const { meta, ...rest } = validated(DOCUMENT_SCHEMAS[kind], document as never, `the ${kind} document`) as { meta: unknown };
+  return new TextEncoder().encode(JSON.stringify({ ...rest, meta }));
 }
 
 /** The item with the greatest key (the first of equals). */

@@ -3,7 +3,7 @@ import type { Storage } from "unstorage";
 import { normalizeTicker } from "../schemas/primitives.ts";
 import { EarningsDocument, FilingsDocument, FinancialsDocument, InsidersDocument } from "../schemas/snapshot.ts";
 import { readJson } from "../storage/json.ts";
-import { documentKey } from "../storage/layout.ts";
+import { documentKeyOf } from "../storage/layout.ts";
 import { readPublished } from "./publish/snapshot.ts";
 
 /** Renders the summary as plain text lines; throws when nothing is published or the ticker is not in the universe. */
@@ -40,11 +40,11 @@ export async function inspectTicker(storage: Storage, input: string): Promise<st
   }
   if (!entry.covered) return out.join("\n");
 
-  const id = published.pointer.build_id;
-  const filings = await readJson(storage, documentKey(id, ticker, "filings"), FilingsDocument);
-  const earnings = await readJson(storage, documentKey(id, ticker, "earnings"), EarningsDocument);
-  const insiders = await readJson(storage, documentKey(id, ticker, "insiders"), InsidersDocument);
-  const financials = entry.endpoints["/financials"] === undefined ? null : await readJson(storage, documentKey(id, ticker, "financials"), FinancialsDocument);
+  const { manifest } = published;
+  const filings = await readJson(storage, documentKeyOf(manifest, ticker, "filings"), FilingsDocument);
+  const earnings = await readJson(storage, documentKeyOf(manifest, ticker, "earnings"), EarningsDocument);
+  const insiders = await readJson(storage, documentKeyOf(manifest, ticker, "insiders"), InsidersDocument);
+  const financials = entry.endpoints["/financials"] === undefined ? null : await readJson(storage, documentKeyOf(manifest, ticker, "financials"), FinancialsDocument);
   out.push("", "newest filings:");
   for (const f of filings?.data.slice(0, 5) ?? []) out.push(`  ${f.filed_at}  ${f.form.padEnd(8)} ${f.accession_number}  ${f.primary_document_description ?? ""}`);
   out.push("", "latest periods:");

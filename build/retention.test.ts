@@ -11,13 +11,15 @@ import { describeEdgar, makeOverlayMirror } from "../test/_edgar.ts";
 import { removeDir } from "../test/_s3.ts";
 import { auditSnapshot } from "./audit.ts";
 import { main } from "./cli.ts";
-import { pruneSnapshots, UNPUBLISHED_SAFE_AGE_MS } from "./publish/snapshot.ts";
+import { pruneStore, UNPUBLISHED_SAFE_AGE_MS } from "./publish/prune.ts";
 import { memoryLogger } from "../test/_logger.ts";
 import { runBuild } from "./run.ts";
 import { createDirSource } from "./sources/dir.ts";
 
 // Retention counts published snapshots only (issue 17): builds really killed (SIGKILL, in a child process) at
-// several points leave folders that never count, and are removed only once older than any build could run.
+// several points leave folders that never count, and are removed only once older than any build could run. Since
+// publishing is incremental (issue 19), a pruned snapshot loses its manifest, while documents a kept manifest still
+// references stay where they were written.
 
 const TICKERS = ["AAPL", "WMT", "JNJ"];
 const HOUR = 3_600_000;
@@ -32,6 +34,7 @@ describeEdgar("retention after killed builds", () => {
   afterAll(() => [mirror, dir].forEach(removeDir));
 
   const folders = async () => [...new Set((await openStorage(dir).getKeys("snapshots")).map((k) => k.split(":")[1]!))].sort();
+  const manifests = async () => (await openStorage(dir).getKeys("snapshots")).filter((k) => k.endsWith(":manifest.json")).map((k) => k.split(":")[1]!).sort();
   const current = async () => (await readJson(openStorage(dir), CURRENT_KEY, CurrentPointer))!.build_id;
   const build = (at: Date, retention = 4) =>
     runBuild({ source: createDirSource(mirror), storage: openStorage(dir), log: memoryLogger(), tickers: TICKERS, now: () => at, retention, lookbackDays: 90, workers: 0 });
@@ -46,7 +49,7 @@ describeEdgar("retention after killed builds", () => {
     const first = (await build(new Date(start))).build_id;
     const second = (await build(new Date(start + HOUR))).build_id;
     expect(await killedBuild("documents:1", new Date(start + 2 * HOUR))).toBe(9);
-    expect(await killedBuild("documents:5", new Date(start + 3 * HOUR))).toBe(9);
+    expect(await killedBuild("documents:1", new Date(start + 3 * HOUR))).toBe(9);
     expect(await killedBuild("manifest", new Date(start + 4 * HOUR))).toBe(9);
     const leftovers = (await folders()).filter((id) => id !== first && id !== second);
     expect(leftovers).toHaveLength(3);
@@ -59,9 +62,11 @@ describeEdgar("retention after killed builds", () => {
     const code = await main(["build", "--source", `dir:${mirror}`, "--out", dir, "--tickers", TICKERS.join(","), "--retention", "2", "--workers", "0"], { LOG_LEVEL: "error" }).finally(() => (console.log = log));
     expect(code).toBe(0);
     const third = await current();
-    // Current and previous published are kept, the oldest published one is pruned; the killed builds' folders are
-    // young (a build could still be running), so they stay, and they did not push `second` out.
-    expect(await folders()).toEqual([second, ...leftovers, third].sort());
+    // Current and previous published are kept, the oldest published one is pruned (its manifest: its documents are
+    // still the current ones, unchanged since); the killed builds' folders are young (a build could still be
+    // running), so they stay, and they did not push `second` out.
+    expect(await manifests()).toEqual([second, third, leftovers[2]!].sort()); // the last killed build got as far as its manifest
+    expect(await folders()).toEqual([first, second, ...leftovers, third].sort());
     expect((await readJson(openStorage(dir), manifestKey(third), Manifest))!.previous_build_id).toBe(second);
     expect(JSON.parse(out.at(-1)!).summary.pruned).toEqual([first]);
     expect((await auditSnapshot(openStorage(dir))).findings).toEqual([]);
@@ -69,7 +74,10 @@ describeEdgar("retention after killed builds", () => {
     // A week later the leftovers are older than any build: removed, while retention still counts only published ones.
     const fourth = await build(new Date(Date.now() + UNPUBLISHED_SAFE_AGE_MS + HOUR), 2);
     expect(fourth.pruned).toEqual([second, ...leftovers].sort());
-    expect(await folders()).toEqual([third, fourth.build_id].sort());
+    expect(await manifests()).toEqual([third, fourth.build_id].sort());
+    // The first build's documents are still what the current snapshot serves.
+    expect(await folders()).toEqual([first, third, fourth.build_id].sort());
+    expect((await auditSnapshot(openStorage(dir))).findings).toEqual([]);
   }, 120_000);
 
   it("manifests written before they named their predecessor still count as published, newest first", async () => {
@@ -80,7 +88,8 @@ describeEdgar("retention after killed builds", () => {
     const current = "20260104T000000Z-dddddd";
     await writeJson(storage, manifestKey(current), Manifest, { ...manifest(current, "2026-01-04T00:00:00.000Z"), previous_build_id: legacy[2]! });
     await storage.setItemRaw("snapshots/20260103T120000Z-eeeeee/tickers/AAPL/filings.json", new TextEncoder().encode("{}")); // killed, young
-    expect(await pruneSnapshots(storage, 3, current, new Date("2026-01-05T00:00:00.000Z"))).toEqual([legacy[0]]);
-    expect(await pruneSnapshots(storage, 3, current, new Date("2026-02-05T00:00:00.000Z"))).toEqual(["20260103T120000Z-eeeeee"]);
+    const head = (await readJson(storage, manifestKey(current), Manifest))!;
+    expect((await pruneStore(storage, head, { retention: 3, now: new Date("2026-01-05T00:00:00.000Z") })).snapshots).toEqual([legacy[0]]);
+    expect((await pruneStore(storage, head, { retention: 3, now: new Date("2026-02-05T00:00:00.000Z") })).snapshots).toEqual(["20260103T120000Z-eeeeee"]);
   });
 });

@@ -1,19 +1,23 @@
 // A whole build: the universe from company_tickers.json, every company with bounded concurrency, then one
-// snapshot published (current.json last) and old snapshots pruned. Tickers whose source failed keep their
-// previous documents; a --tickers build carries every other ticker forward. Throws (and publishes nothing)
-// when nothing could be built.
-import { randomBytes } from "node:crypto";
+// snapshot published through publish/ (under the writer lease, current.json last) and old snapshots pruned.
+// Documents whose content did not change are referenced, not written again. Tickers whose source failed keep their
+// previous documents; a --tickers build carries every other ticker forward; a ticker the follower updated while
+// this build ran keeps the follower's newer version. Throws (and publishes nothing) when nothing could be built.
 import pLimit from "p-limit";
 import type { Storage } from "unstorage";
 import { normalizeTicker } from "../schemas/primitives.ts";
-import type { CoverageReason, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
-import { buildCompany, type CompanyOutcome } from "./company.ts";
+import type { CoverageReason, FollowState, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
+import type { LeaseRecord } from "../storage/lease.ts";
+import { buildingKey, snapshotPrefix } from "../storage/layout.ts";
+import { buildCompany, NOT_COVERED, type CompanyOutcome } from "./company.ts";
 import { describeSubject, MalformedInputError } from "./errors.ts";
 import { defaultWorkers, openCompute } from "./compute.ts";
 import { readForm4Index, type Form4Index } from "./form4-index.ts";
 import type { Logger } from "../logging/log.ts";
 import { parseCompanyTickers, type TickerEntry } from "./parse/tickers.ts";
-import { pruneSnapshots, readPublished, SnapshotWriter, type Published } from "./publish/snapshot.ts";
+import { publishBuild } from "./publish/publish.ts";
+import { pruneStore } from "./publish/prune.ts";
+import { newBuildId, readPublished, refFreshness, refsOf, SnapshotWriter, type DocumentRefs, type Published } from "./publish/snapshot.ts";
 import { TICKERS_PATH } from "./sources/paths.ts";
 import type { Source } from "./sources/source.ts";
 
@@ -37,6 +41,8 @@ export interface BuildOptions {
   concurrency?: number;
   /** Worker threads for parsing, deriving and encoding; 0 computes inline (default: compute.ts `defaultWorkers`). */
   workers?: number;
+  /** How long to wait for the writer lease (a running follower yields it; another build publishing does not). */
+  leaseWaitMs?: number;
   now?: () => Date;
   onProgress?: (progress: { done: number; total: number; requests: number }) => void;
 }
@@ -51,6 +57,11 @@ export interface BuildSummary {
   kept_previous: number;
   /** Tickers of the previous snapshot outside this build's --tickers, published again unchanged. */
   carried_forward: number;
+  /** Documents written; the others were unchanged and are referenced where an earlier publish wrote them. */
+  documents_written: number;
+  documents_unchanged: number;
+  /** Tickers the follower updated while this build ran: its newer version was kept. */
+  kept_newer: number;
   requests: number;
   form4_fetched: number;
   form4_index_days: number;
@@ -63,7 +74,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const now = opts.now ?? (() => new Date());
   const started = now();
   const builtAt = started.toISOString();
-  const buildId = `${builtAt.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${randomBytes(3).toString("hex")}`;
+  const buildId = newBuildId(started);
   const form4Since = new Date(started.getTime() - (opts.lookbackDays ?? 730) * 86_400_000).toISOString().slice(0, 10);
   const { source, storage, log } = opts;
   const subset = Boolean(opts.tickers?.length);
@@ -90,9 +101,27 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const incrementalFor = (cik: number) =>
     form4Index ? { after: rebuilt.has(cik) ? form4Index.after : null, indexed: form4Index.byCik.get(cik) ?? [] } : undefined;
 
-  const writer = new SnapshotWriter(storage, buildId);
+  // Pruning leaves this folder alone while the marker says a build may still be writing into it.
+  await storage.setItemRaw(buildingKey(buildId), new TextEncoder().encode(JSON.stringify({ build_id: buildId, started_at: builtAt })));
+  const writer = new SnapshotWriter(storage, buildId, previous?.manifest ?? null);
   const entries: Record<string, ManifestTicker> = {};
-  const summary: BuildSummary = { build_id: buildId, tickers: universe.length, covered: 0, not_covered: {}, failed: 0, kept_previous: 0, carried_forward: 0, requests: 0, form4_fetched: 0, form4_index_days: form4Index?.days_read ?? 0, seconds: 0, pruned: [] };
+  const summary: BuildSummary = {
+    build_id: buildId,
+    tickers: universe.length,
+    covered: 0,
+    not_covered: {},
+    failed: 0,
+    kept_previous: 0,
+    carried_forward: 0,
+    documents_written: 0,
+    documents_unchanged: 0,
+    kept_newer: 0,
+    requests: 0,
+    form4_fetched: 0,
+    form4_index_days: form4Index?.days_read ?? 0,
+    seconds: 0,
+    pruned: [],
+  };
   let done = 0;
   const concurrency = opts.concurrency ?? 4;
   const limit = pLimit(concurrency);
@@ -103,10 +132,11 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
         limit(async () => {
           const names = tickers.map((t) => t.ticker);
           let outcome: CompanyOutcome | Failed;
+          let refs: DocumentRefs = {};
           try {
             outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor }, cik);
             if (outcome.kind === "covered") {
-              await writer.writeDocuments(names, outcome.documents);
+              refs = await writer.writeDocuments(names, outcome.documents, outcome.accepted);
               summary.form4_fetched += outcome.form4.fetched;
             }
           } catch (error) {
@@ -114,7 +144,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
             if (error instanceof MalformedInputError) outcome.input_defect = { file: error.subject.path ?? describeSubject(error.subject), defect: error.defect };
             log.log("warn", "company_failed", { cik, tickers: names, error: outcome.error });
           }
-          for (const entry of tickers) entries[entry.ticker] = await manifestEntry(entry, outcome, writer, previous, summary);
+          for (const entry of tickers) entries[entry.ticker] = await manifestEntry(entry, outcome, refs, writer, previous, summary);
           done += tickers.length;
           opts.onProgress?.({ done, total: universe.length, requests: source.stats.requests });
         }),
@@ -127,37 +157,67 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   if (summary.covered === 0 && summary.kept_previous === 0) {
     throw new Error(`nothing could be built: ${summary.failed} of ${universe.length} tickers failed, none covered (snapshot ${buildId} not published)`);
   }
-  if (previous && subset) {
-    const others = Object.keys(previous.manifest.tickers).filter((t) => !Object.hasOwn(entries, t));
-    if (opts.universeOnly) {
-      if (others.length) log.log("warn", "universe_only", { dropped: others.length, kept: universe.length });
-    } else {
-      await Promise.all(others.map((ticker) => limit(async () => (entries[ticker] = await carriedEntry(ticker, previous, writer, log)))));
-      summary.carried_forward = others.length;
-    }
-  }
   // Without an index read, this run discovered from submissions as of today: the next one reads from today on.
   const form4_index = form4Index
     ? { through: form4Index.through, incremental: true, days_read: form4Index.days_read, days_missing: form4Index.days_missing }
     : { through: dayBefore(builtAt), incremental: false, days_read: 0, days_missing: 0 };
-  const manifest: Manifest = {
-    build_id: buildId,
-    built_at: builtAt,
-    source: source.name,
-    form4_since: form4Since,
-    requests: source.stats.requests,
-    form4_fetched: summary.form4_fetched,
-    form4_index,
-    previous_build_id: previous?.pointer.build_id ?? null,
-    tickers: sortKeys(entries),
+  const publishing = {
+    waitMs: opts.leaseWaitMs ?? 15 * 60_000,
+    now,
+    onWait: (holder: LeaseRecord) => log.log("info", "waiting_for_writer_lease", waitFields(holder)),
+    // Read at the start too: a --tickers build that could not read it then has already refused.
+    onUnreadable: (error: Error) => (log.log("warn", "previous_snapshot_unreadable", { error: error.message }), null),
   };
-  await writer.publish(manifest);
-  log.log("info", "published", { build_id: buildId, documents: writer.documentsWritten, requests: manifest.requests, form4_fetched: summary.form4_fetched, form4_index });
-  summary.pruned = await pruneSnapshots(storage, opts.retention ?? 4, buildId, now());
-  if (summary.pruned.length) log.log("info", "pruned", { snapshots: summary.pruned });
+  const { published, lease } = await publishBuild(storage, publishing, async (current) => {
+    // What is published now, which a follower may have moved on since this build began: its newer tickers stay.
+    const base = current?.manifest ?? null;
+    const tickers: Record<string, ManifestTicker> = {};
+    for (const [ticker, entry] of Object.entries(entries)) {
+      const theirs = base?.tickers[ticker];
+      const newer = theirs?.freshness.built_at != null && theirs.freshness.built_at > builtAt;
+      if (newer) summary.kept_newer++;
+      tickers[ticker] = newer ? theirs : entry;
+    }
+    if (base && subset) {
+      const others = Object.keys(base.tickers).filter((t) => !Object.hasOwn(entries, t));
+      if (opts.universeOnly) {
+        if (others.length) log.log("warn", "universe_only", { dropped: others.length, kept: universe.length });
+      } else {
+        await Promise.all(others.map((ticker) => limit(async () => (tickers[ticker] = await carriedEntry(ticker, current!, storage, log)))));
+        summary.carried_forward = others.length;
+      }
+    }
+    return {
+      build_id: buildId,
+      kind: "build",
+      built_at: builtAt,
+      source: source.name,
+      form4_since: form4Since,
+      requests: source.stats.requests,
+      form4_fetched: summary.form4_fetched,
+      form4_index,
+      ...(base?.follow ? { follow: reconciled(base.follow, entries, builtAt) } : {}),
+      tickers: sortKeys(tickers),
+    } satisfies Manifest;
+  });
+  try {
+    summary.documents_written = writer.documentsWritten;
+    summary.documents_unchanged = writer.documentsReused;
+    log.log("info", "published", { build_id: buildId, documents_written: writer.documentsWritten, documents_unchanged: writer.documentsReused, kept_newer: summary.kept_newer, requests: source.stats.requests, form4_fetched: summary.form4_fetched, form4_index });
+    const pruned = await pruneStore(storage, published.manifest, { retention: opts.retention ?? 4, now: now() });
+    summary.pruned = pruned.snapshots;
+    if (pruned.snapshots.length || pruned.documents) log.log("info", "pruned", { snapshots: pruned.snapshots, documents: pruned.documents });
+    await storage.removeItem(buildingKey(buildId));
+  } finally {
+    await lease.release();
+  }
   summary.requests = source.stats.requests;
   summary.seconds = Math.round((now().getTime() - started.getTime()) / 100) / 10;
   return summary;
+}
+
+function waitFields(holder: LeaseRecord) {
+  return { holder: holder.holder, role: holder.role, host: holder.host, pid: holder.pid, expires_at: holder.expires_at };
 }
 
 /** A company this build could not make: the error, and the file and defect when its input was malformed. */
@@ -166,48 +226,59 @@ type Failed = { kind: "failed"; error: string; input_defect?: ManifestTicker["in
 async function manifestEntry(
   entry: TickerEntry,
   outcome: CompanyOutcome | Failed,
+  refs: DocumentRefs,
   writer: SnapshotWriter,
   previous: Published | null,
   summary: BuildSummary,
 ): Promise<ManifestTicker> {
   const base = { cik: entry.cik, name: entry.name };
+  const before = previous?.manifest.tickers[entry.ticker];
   if (outcome.kind === "covered") {
     summary.covered++;
     const { counts, earnings_exceptions, financials_exceptions, freshness, endpoints, form4 } = outcome;
-    return { ...base, covered: true, counts, earnings_exceptions, financials_exceptions, freshness, endpoints, form4 };
+    const mine = snapshotPrefix(writer.buildId) + "/";
+    const fresh = refFreshness(refs, before, freshness.built_at!, (ref) => ref.key.startsWith(mine));
+    return { ...base, covered: true, counts, earnings_exceptions, financials_exceptions, freshness: { ...freshness, ...fresh }, endpoints, documents: refs, form4 };
   }
   if (outcome.kind === "not_covered") {
     summary.not_covered[outcome.reason] = (summary.not_covered[outcome.reason] ?? 0) + 1;
-    return { ...base, covered: false, reason: outcome.reason, evidence: outcome.evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS };
+    return { ...base, covered: false, reason: outcome.reason, evidence: outcome.evidence, ...NOT_COVERED };
   }
   summary.failed++;
   const failure = { error: outcome.error, ...(outcome.input_defect ? { input_defect: outcome.input_defect } : {}) };
   // The source failed for this ticker: keep what the previous snapshot served (DESIGN "Storage and publishing").
-  const before = previous?.manifest.tickers[entry.ticker];
-  if (before?.covered && previous && (await writer.copyDocuments(entry.ticker, previous.pointer.build_id))) {
+  if (before?.covered && previous && (await documentsExist(writer.storage, previous.manifest, entry.ticker))) {
     summary.kept_previous++;
     const { input_defect: _earlier, ...kept } = before;
-    return { ...kept, documents_from: before.documents_from ?? previous.pointer.build_id, ...failure };
+    return { ...kept, documents: refsOf(previous.manifest, entry.ticker), documents_from: before.documents_from ?? previous.pointer.build_id, ...failure };
   }
   summary.not_covered.source_failed = (summary.not_covered.source_failed ?? 0) + 1;
   const evidence = outcome.input_defect
     ? `EDGAR's ${outcome.input_defect.file} was malformed in the latest build (${outcome.input_defect.defect}) and no earlier documents exist; the next build tries again`
     : "EDGAR could not be read for it in the latest build and no earlier documents exist; the next build tries again";
-  return { ...base, covered: false, reason: "source_failed", evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, ...failure };
+  return { ...base, covered: false, reason: "source_failed", evidence, ...NOT_COVERED, ...failure };
 }
 
 /**
- * A ticker outside a --tickers build, as the previous snapshot published it: its documents copied and its entry
- * unchanged (original built_at), marked `documents_from` so the next run discovers its Form 4s afresh.
+ * A ticker outside a --tickers build, as the published snapshot has it: its entry and documents unchanged (by
+ * reference; original built_at), marked `documents_from` so the next run discovers its Form 4s afresh.
  */
-async function carriedEntry(ticker: string, previous: Published, writer: SnapshotWriter, log: Logger): Promise<ManifestTicker> {
-  const before = previous.manifest.tickers[ticker]!;
+async function carriedEntry(ticker: string, current: Published, storage: Storage, log: Logger): Promise<ManifestTicker> {
+  const before = current.manifest.tickers[ticker]!;
   if (!before.covered) return before;
-  if (await writer.copyDocuments(ticker, previous.pointer.build_id)) return { ...before, documents_from: before.documents_from ?? previous.pointer.build_id };
-  const error = `its documents in ${previous.pointer.build_id} are missing, and this --tickers build did not rebuild it`;
+  if (await documentsExist(storage, current.manifest, ticker)) {
+    return { ...before, documents: refsOf(current.manifest, ticker), documents_from: before.documents_from ?? current.pointer.build_id };
+  }
+  const error = `its documents in ${current.pointer.build_id} are missing, and this --tickers build did not rebuild it`;
   log.log("warn", "carry_forward_failed", { ticker, error });
   const evidence = "its earlier documents were missing when a build of other tickers carried it forward; the next build that names it rebuilds it";
-  return { cik: before.cik, name: before.name, covered: false, reason: "source_failed", evidence, counts: ZERO_COUNTS, freshness: NO_FRESHNESS, endpoints: NO_ENDPOINTS, error };
+  return { cik: before.cik, name: before.name, covered: false, reason: "source_failed", evidence, ...NOT_COVERED, error };
+}
+
+/** Whether every document a manifest names for a ticker is in the store. */
+async function documentsExist(storage: Storage, manifest: Manifest, ticker: string): Promise<boolean> {
+  const refs = Object.values(refsOf(manifest, ticker));
+  return (await Promise.all(refs.map((ref) => storage.hasItem(ref.key)))).every(Boolean);
 }
 
 /** The daily indexes since the previous run's coverage; null on a first run or when falling back to submissions. */
@@ -234,10 +305,15 @@ function selectUniverse(byTicker: Map<string, TickerEntry>, wanted: string[] | u
   return [...found.values()];
 }
 
+/**
+ * The follower's state as this build leaves it: a filing the follower gave up on before this build began is
+ * reconciled for every company the build read afresh from EDGAR (a ticker that kept its previous documents was not).
+ */
+function reconciled(follow: FollowState, entries: Record<string, ManifestTicker>, builtAt: string): FollowState {
+  const fresh = new Set(Object.values(entries).filter((e) => e.documents_from === undefined).map((e) => e.cik));
+  return { ...follow, unconfirmed: follow.unconfirmed.filter((u) => u.at > builtAt || !fresh.has(u.cik)), published_filings: 0 };
+}
+
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
-
-const ZERO_COUNTS = { filings: 0, earnings_periods: 0, insider_transactions: 0, financials_periods: 0 };
-const NO_FRESHNESS = { newest_filing: null, newest_period_end: null, newest_form4: null, built_at: null };
-const NO_ENDPOINTS = { "/filings/latest": false, "/earnings/summary": false, "/insiders": false, "/financials": false };

@@ -22,7 +22,7 @@ export function paidAnswer(
   retrievedAt: string,
 ): PaidAnswer {
   const answer = answerFor(doc, route.document, query);
-  const body = envelopeBytes(answer, metaTail(doc, cache, snapshot.pointer.build_id), retrievedAt);
+  const body = envelopeBytes(answer, metaTail(doc, cache, snapshot, query.ticker, route.document), retrievedAt);
   return { body, rows: answer.rows };
 }
 
@@ -34,5 +34,5 @@ export function paidAnswerParts(
   query: FilterQuery & { ticker: string },
   retrievedAt: string,
 ): { json: Parts; literal: Parts } {
-  return envelopeParts(answerFor(doc, route.document, query), metaTail(doc, "hit", snapshot.pointer.build_id), retrievedAt);
+  return envelopeParts(answerFor(doc, route.document, query), metaTail(doc, "hit", snapshot, query.ticker, route.document), retrievedAt);
 }

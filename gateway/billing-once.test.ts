@@ -1,40 +1,18 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readJson, writeJson } from "../storage/json.ts";
 import { billingKey } from "../storage/layout.ts";
 import { openStorage } from "../storage/open.ts";
 import { EventClaim, SessionRecord } from "../schemas/subscription.ts";
+import { startGatewayProcess, type GatewayProcess } from "../test/_gateway-process.ts";
 import { removeDir, startConditionalS3, startS3, type ConditionalS3, type S3Server } from "../test/_s3.ts";
 import { signedEvent, startStripe, subscriptionObject, type StripeStandIn } from "../test/_stripe.ts";
 import { KeyStore } from "./keys.ts";
 
 // Whatever must happen once across replicas (issue 17): two real gateway processes (`npm run serve`) share one store
 // and nothing else — a folder, then S3 (s3rver behind the conditional-write stand-in) — and are hit at once over HTTP.
-
-interface GatewayProcess {
-  url: string;
-  child: ChildProcess;
-}
-
-/** Starts `gateway/cli.ts` on a free port over `env`; resolves once it logs where it listens. */
-async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ["gateway/cli.ts", "--port", "0"], {
-    env: { ...process.env, PUBLIC_BASE_URL: "https://api.example.test", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stderr! }).on("line", (line) => {
-      const entry = JSON.parse(line) as { event: string; url?: string };
-      if (entry.event === "listening") resolve(entry.url!.replace(/\/$/, ""));
-    });
-    child.once("exit", (code) => reject(new Error(`gateway exited with ${code}`)));
-  });
-  return { url, child };
-}
 
 const backends = [
   { name: "a folder", s3: false },

@@ -4,7 +4,7 @@ import type { Meta } from "../schemas/envelope.ts";
 import type { DocumentKind } from "../schemas/snapshot.ts";
 import { projection, selectRows, type FilterQuery } from "./filters.ts";
 import { pointInTimeRows } from "./point-in-time.ts";
-import type { PreparedDocument } from "./snapshot.ts";
+import type { LoadedSnapshot, PreparedDocument } from "./snapshot.ts";
 
 /** Distinct filters remembered per document (a document's own LRU entry bounds the rest). */
 const ANSWERS_PER_DOCUMENT = 32;
@@ -65,13 +65,31 @@ function filterKey(query: FilterQuery): string {
 }
 
 /**
- * The meta after `retrieved_at` (cache state, provenance, snapshot), serialised once per document and cache state:
- * a prepared document belongs to one snapshot (its cache key holds the build id), so nothing else varies.
+ * The meta after `retrieved_at` (cache state, provenance, snapshot, freshness), serialised once per document, cache
+ * state and snapshot: an unchanged document is served from one snapshot to the next, its meta names the one serving
+ * it. `changed_at` is when its content was made (an unchanged one is never rewritten); `accepted_at` comes from the
+ * manifest's reference to it (the same for every ticker sharing it).
  */
-export function metaTail(doc: PreparedDocument, cache: Meta["cache"], snapshot: string): Buffer {
+export function metaTail(doc: PreparedDocument, cache: Meta["cache"], snapshot: LoadedSnapshot, ticker: string, kind: DocumentKind): Buffer {
+  let tails = doc.metaTails;
+  if (tails.snapshot !== snapshot) doc.metaTails = tails = { snapshot };
+  return (tails[cache] ??= tailBytes(doc, cache, snapshot, ticker, kind));
+}
+
+function tailBytes(doc: PreparedDocument, cache: Meta["cache"], snapshot: LoadedSnapshot, ticker: string, kind: DocumentKind): Buffer {
   const { source_api, source_accession, filed_at, built_at } = doc.meta;
-  const rest: Omit<Meta, "retrieved_at"> = { cache, source_api, source_accession, filed_at, built_at, snapshot };
-  return (doc.metaTails[cache] ??= Buffer.from(`",${JSON.stringify(rest).slice(1)}}`));
+  const accepted_at = snapshot.manifest.tickers[ticker]?.documents?.[kind]?.accepted_at ?? null;
+  const rest: Omit<Meta, "retrieved_at"> = {
+    cache,
+    source_api,
+    source_accession,
+    filed_at,
+    built_at: snapshot.pointer.built_at,
+    snapshot: snapshot.pointer.build_id,
+    changed_at: built_at,
+    accepted_at,
+  };
+  return Buffer.from(`",${JSON.stringify(rest).slice(1)}}`);
 }
 
 /** The envelope's bytes: the answer's data, then the meta, of which only `retrieved_at` is written per response. */

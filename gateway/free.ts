@@ -19,7 +19,7 @@ const ANSWERS: Record<FreeRoute["path"], Answer> = {
   "/health": async (_query, snapshots) => envelopeOf(healthPayload(snapshots.held), meta("hit")),
   "/probe": async (query, snapshots) => {
     const { snapshot, cache } = await readSnapshot(snapshots);
-    const data = query.ticker ? tickerProbe(snapshot, query.ticker) : serviceProbe(snapshot);
+    const data = query.ticker ? tickerProbe(snapshot, query.ticker, snapshots.writer) : serviceProbe(snapshot, snapshots.writer);
     return envelopeOf(data, snapshotMeta(snapshot, cache));
   },
   "/tickers": async (_query, snapshots) => {

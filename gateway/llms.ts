@@ -1,6 +1,7 @@
 // /llms.txt: a plain-text guide for language models (llmstxt.org style), generated from the route table.
 import { z } from "zod";
 import { NETWORK, ROUTES, SUBSCRIPTION, USDC_BASE, usdToAtomic } from "../schemas/api.ts";
+import { Meta } from "../schemas/envelope.ts";
 
 /** The guide for a deployment at `publicBaseUrl`. */
 export function buildLlmsTxt(publicBaseUrl: string): string {
@@ -15,6 +16,12 @@ export function buildLlmsTxt(publicBaseUrl: string): string {
     "Start with the free coverage probe: `GET /probe?ticker=AAPL`. When `data.ticker_coverage.covered` is false, the paid " +
       "endpoints answer 404 for that ticker and must not be paid for. `GET /tickers` (free) lists every covered ticker. " +
       "Responses are `{data, meta}`; errors are `{error: {code, message, hint}}`.",
+    "",
+    "## Freshness",
+    "",
+    "While the follower runs (`GET /probe`: `data.follower.state`), a new filing is published within about a minute of EDGAR accepting it. Every answer's `meta` says how fresh it is:",
+    ...(["changed_at", "accepted_at", "source_accession", "built_at", "snapshot"] as const).map((field) => `- \`${field}\`: ${fieldDescription(field)}`),
+    "- `GET /probe` shows the follower that publishes them (its last poll of EDGAR and its lag); `GET /probe?ticker=…` the last filing it published for the ticker.",
     "",
     "## Endpoints",
     "",
@@ -69,4 +76,9 @@ function describeParams(query: z.ZodObject): string {
       return `\`${name}\` (${notes.join(", ")})${meta?.description ? `: ${meta.description.replace(/\.$/, "")}` : ""}`;
     })
     .join("; ");
+}
+
+/** A meta field's description, from the envelope schema. */
+function fieldDescription(field: keyof typeof Meta.shape): string {
+  return (Meta.shape[field] as z.ZodType).meta()?.description ?? "";
 }

@@ -7,7 +7,7 @@ import { createDirSource } from "../build/sources/dir.ts";
 import { memoryLogger } from "../test/_logger.ts";
 import { openStorage } from "../storage/open.ts";
 import { describeEdgar, makeOverlayMirror } from "../test/_edgar.ts";
-import { removeDir, startS3, type S3Server } from "../test/_s3.ts";
+import { removeDir, startConditionalS3, startS3, type ConditionalS3, type S3Server } from "../test/_s3.ts";
 import { testGateway } from "../test/_gateway.ts";
 import { main as keysMain } from "./keys-cli.ts";
 import { ByteLru } from "./lru.ts";
@@ -29,12 +29,16 @@ const PATHS = ["/filings/latest?ticker=AAPL", "/earnings/summary?ticker=WMT", "/
 describeEdgar("the gateway's snapshot", () => {
   let mirror: string;
   let s3: S3Server;
+  /** Builds publish through the stand-in that adds S3's conditional writes (their lease needs them); gateways read s3rver. */
+  let conditional: ConditionalS3;
   const dirs: string[] = [];
   beforeAll(async () => {
     mirror = makeOverlayMirror();
     s3 = await startS3();
+    conditional = await startConditionalS3(s3);
   });
   afterAll(async () => {
+    await conditional?.stop();
     await s3?.stop();
     [mirror, ...dirs].forEach(removeDir);
   });
@@ -60,7 +64,7 @@ describeEdgar("the gateway's snapshot", () => {
     const location = `s3://${s3.bucket}/outage`;
     await runBuild({
       source: createDirSource(mirror),
-      storage: openStorage(location, s3.env),
+      storage: openStorage(location, conditional.env),
       log: memoryLogger(),
       tickers: ["AAPL", "WMT"],
       now: () => new Date("2026-07-01T12:00:00Z"),
@@ -128,7 +132,7 @@ describeEdgar("the gateway's snapshot", () => {
 
   it("storage stopped under load: 503s with the error body, then recovery by itself", async () => {
     const location = `s3://${s3.bucket}/load`;
-    await buildUnderLoad(location, s3.env, 0);
+    await buildUnderLoad(location, conditional.env, 0);
     // No document cache: every answer reads storage, so the outage shows on every document request.
     const gw = testGateway(location, { env: { ...s3.env, DOCUMENT_CACHE_MB: "0" } });
     const { key } = await gw.keys.create(null);

@@ -1,10 +1,12 @@
-// The gateway's view of the store: the published snapshot (noticed without a restart by polling current.json)
-// and its documents, parsed once into rows and per-row JSON and kept in a byte-budgeted LRU.
-// Storage trouble never drops what is loaded: the last snapshot keeps being served.
+// The gateway's view of the store: the published snapshot (noticed without a restart by polling current.json),
+// the follower's last report (its lease), and documents parsed once into rows and per-row JSON, kept in a
+// byte-budgeted LRU by storage key. A new manifest names an unchanged document by the key it had, so what is
+// cached stays cached across publishes. Storage trouble never drops what is loaded: the last snapshot keeps being served.
 import type { Storage } from "unstorage";
-import { CurrentPointer, Manifest, type DocumentKind, type DocumentMeta, type ManifestTicker } from "../schemas/snapshot.ts";
+import { CurrentPointer, FollowerStatus, Manifest, type DocumentKind, type DocumentMeta, type ManifestTicker } from "../schemas/snapshot.ts";
 import { readJson, readText } from "../storage/json.ts";
-import { CURRENT_KEY, documentKey } from "../storage/layout.ts";
+import { CURRENT_KEY, documentKeyOf } from "../storage/layout.ts";
+import { isLive, readLease, type LeaseRecord } from "../storage/lease.ts";
 import type { Answer } from "./envelope.ts";
 import { ApiError } from "./errors.ts";
 import { ByteLru } from "./lru.ts";
@@ -23,11 +25,22 @@ export interface PreparedDocument {
   rowJson: string[];
   meta: DocumentMeta;
   answers: Map<string, Answer>;
-  /** The serialised meta after `retrieved_at`, per cache state (envelope.ts `metaTail`). */
-  metaTails: Partial<Record<"hit" | "miss", Buffer>>;
+  /** The serialised meta after `retrieved_at`, per cache state, for the snapshot it was made in (envelope.ts `metaTail`). */
+  metaTails: { snapshot: LoadedSnapshot | null; hit?: Buffer; miss?: Buffer };
   /** An earnings document's history section as JSON text, parsed only for point-in-time answers (point-in-time.ts). */
   history?: string;
 }
+
+/** The writer lease as last read: who holds it, and the follower's report when the follower does. */
+export interface WriterView {
+  record: LeaseRecord | null;
+  /** The follower's status from its lease (the last one it wrote, even once it stopped). */
+  status: FollowerStatus | null;
+  live: boolean;
+}
+
+/** The lease publishers take (build/publish/publish.ts WRITER_LEASE). */
+const WRITER_LEASE = "writer";
 
 /** Logs the store's events (a structured logger, or nothing). */
 export type EventLog = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;
@@ -38,6 +51,7 @@ export class SnapshotStore {
   readonly #cache: ByteLru<PreparedDocument>;
   readonly #log: EventLog;
   #loaded: LoadedSnapshot | null = null;
+  #writer: WriterView = { record: null, status: null, live: false };
   #loading: Promise<LoadedSnapshot | null> | null = null;
   #timer: NodeJS.Timeout | null = null;
 
@@ -74,6 +88,11 @@ export class SnapshotStore {
     return this.#loaded;
   }
 
+  /** The writer lease as of the last refresh. */
+  get writer(): WriterView {
+    return this.#writer;
+  }
+
   /** Re-reads current.json and loads a new manifest when it changed; storage errors keep the held snapshot. */
   refresh(): Promise<LoadedSnapshot | null> {
     this.#loading ??= this.#reload().finally(() => (this.#loading = null));
@@ -81,6 +100,7 @@ export class SnapshotStore {
   }
 
   async #reload(): Promise<LoadedSnapshot | null> {
+    await this.#readWriter();
     try {
       const pointer = await readJson(this.#storage, CURRENT_KEY, CurrentPointer);
       if (!pointer) return this.#loaded;
@@ -95,6 +115,21 @@ export class SnapshotStore {
       this.#log("warn", "snapshot_refresh_failed", { error: (error as Error).message, serving: this.#loaded?.pointer.build_id ?? null });
       if (this.#loaded) return this.#loaded;
       throw error;
+    }
+  }
+
+  /** The writer lease and, when the follower wrote it, its status; a read failure keeps what was known. */
+  async #readWriter(): Promise<void> {
+    try {
+      const record = await readLease(this.#storage, WRITER_LEASE);
+      const status = record?.role === "follow" ? FollowerStatus.safeParse(record.status) : null;
+      this.#writer = {
+        record,
+        status: status?.success ? status.data : record?.role === "follow" ? null : this.#writer.status,
+        live: record !== null && isLive(record, Date.now()),
+      };
+    } catch (error) {
+      this.#log("warn", "writer_lease_unreadable", { error: (error as Error).message });
     }
   }
 
@@ -128,16 +163,19 @@ export class SnapshotStore {
     // Trusted inside: the builder validated this document against its schema when it wrote it (STYLE habit 4).
     const parsed = JSON.parse(text) as { data: Record<string, unknown>[]; meta: DocumentMeta; history?: string };
     const rowJson = parsed.data.map((row) => JSON.stringify(row));
-    const doc: PreparedDocument = { rows: parsed.data, rowJson, meta: parsed.meta, answers: new Map(), metaTails: {} };
+    const doc: PreparedDocument = { rows: parsed.data, rowJson, meta: parsed.meta, answers: new Map(), metaTails: { snapshot: null } };
     if (typeof parsed.history === "string") doc.history = parsed.history;
     this.#cache.set(key, doc, text.length * 3);
     return { doc, cache: "miss" };
   }
 }
 
-/** A document's storage key, also its cache key; only covered tickers get here, so the map is bounded by the manifest. */
+/**
+ * A document's storage key as the manifest names it, also its cache key (the same for an unchanged document in every
+ * later snapshot); only covered tickers get here, so the map is bounded by the manifest.
+ */
 function keyOf(snapshot: LoadedSnapshot, ticker: string, kind: DocumentKind): string {
   let keys = snapshot.documentKeys.get(ticker);
   if (!keys) snapshot.documentKeys.set(ticker, (keys = {}));
-  return (keys[kind] ??= documentKey(snapshot.pointer.build_id, ticker, kind));
+  return (keys[kind] ??= documentKeyOf(snapshot.manifest, ticker, kind));
 }

@@ -8,10 +8,14 @@ export const Meta = z
     retrieved_at: IsoDateTime.meta({ description: "When the service assembled this response." }),
     cache: z.enum(["hit", "miss"]).meta({ description: "Whether the document came from the gateway's memory cache." }),
     source_api: z.string().optional().meta({ example: "https://data.sec.gov/submissions/CIK0000320193.json" }),
-    source_accession: Accession.nullable().optional(),
+    source_accession: Accession.nullable().optional().meta({ description: "Accession number of the newest filing the document reflects." }),
     filed_at: IsoDate.nullable().optional(),
-    built_at: IsoDateTime.optional().meta({ description: "When the snapshot holding this document was built." }),
-    snapshot: z.string().optional().meta({ description: "Build id of the snapshot served." }),
+    built_at: IsoDateTime.optional().meta({ description: "When the snapshot serving this answer was published." }),
+    snapshot: z.string().optional().meta({ description: "Id of the snapshot served (a build, or one of the follower's incremental publishes)." }),
+    changed_at: IsoDateTime.optional().meta({ description: "When this ticker's document last changed (new content published by a build or the follower)." }),
+    accepted_at: IsoDateTime.nullable().optional().meta({
+      description: "When EDGAR accepted the newest filing this document reflects (source_accession); null when not known.",
+    }),
   })
   .meta({ id: "Meta" });
 export type Meta = z.infer<typeof Meta>;

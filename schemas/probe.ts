@@ -1,7 +1,7 @@
 // Payloads of the two free endpoints: /health and /probe (spec 4.1, 4.2; DESIGN "Field names": Probe).
 import { z } from "zod";
 import { Cik, IsoDateTime } from "./primitives.ts";
-import { Counts, CoverageReason, Endpoints, Freshness, type Manifest } from "./snapshot.ts";
+import { Counts, CoverageReason, Endpoints, FeedGap, FollowedFiling, Freshness, LagSummary, type Manifest } from "./snapshot.ts";
 
 /** The price of one paid endpoint, in USD and in the asset the x402 payment moves. */
 export const EndpointPrice = z.object({
@@ -24,6 +24,29 @@ export const Health = z.object({
   built_at: IsoDateTime.nullable(),
 });
 
+/** Whether the follower (`dataset follow`) publishes to this store now. */
+export const FollowerState = z.enum(["running", "paused", "stopped", "off"]).meta({
+  description:
+    "running: it holds the writer lease and reports; paused: a build holds the lease for its publish; stopped: its lease " +
+    "was released or expired (answers are as fresh as the last publish); off: no follower has published to this store.",
+});
+
+/** The follower, for the service summary: how far it has published, how quickly, and whether it is polling. */
+export const FollowerProbe = z
+  .object({
+    state: FollowerState,
+    last_poll_at: IsoDateTime.nullable().meta({ description: "Its last poll of EDGAR's feed, as of its last report (it reports every few seconds)." }),
+    reported_at: IsoDateTime.nullable(),
+    through: IsoDateTime.nullable().meta({ description: "Every filing the feed listed as accepted by then is published (or listed in gaps)." }),
+    lag_s: LagSummary.nullable().meta({ description: "Seconds from seen in the feed to published, over its last hour." }),
+    queued: z.number().int().nonnegative().nullable(),
+    gaps: z.array(FeedGap).meta({ description: "Spans the feed could not cover, filled from EDGAR's daily indexes as they appear." }),
+    unconfirmed: z.number().int().nonnegative().meta({ description: "Recent filings EDGAR's submissions did not list in time; the next build reconciles them." }),
+    published_filings: z.number().int().nonnegative(),
+  })
+  .meta({ id: "FollowerProbe" });
+export type FollowerProbe = z.infer<typeof FollowerProbe>;
+
 /** /probe?ticker=T: everything a client needs to decide whether to pay. */
 export const TickerProbe = z
   .object({
@@ -39,6 +62,13 @@ export const TickerProbe = z
     }),
     counts: Counts,
     freshness: Freshness,
+    follower: z
+      .object({
+        state: FollowerState,
+        last_poll_at: IsoDateTime.nullable(),
+        last_update: FollowedFiling.nullable().meta({ description: "The newest filing the follower published for this ticker, with its lag." }),
+      })
+      .meta({ description: "The follower that publishes new filings within a minute; see /probe for its service-wide lag." }),
     endpoints: Endpoints,
     pricing: Pricing,
   })
@@ -80,6 +110,7 @@ export const ServiceProbe = z
     covered: z.number().int().nonnegative(),
     not_covered: z.record(z.string(), z.number().int().nonnegative()),
     freshness: FreshnessSummary,
+    follower: FollowerProbe,
     pricing: Pricing,
   })
   .meta({ id: "ServiceProbe" });

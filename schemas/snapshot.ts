@@ -1,5 +1,6 @@
-// What the builder publishes and the gateway reads: per-ticker documents, the manifest, current.json.
-// Layout (DESIGN "Storage and publishing"): snapshots/<build_id>/{manifest.json, tickers/<T>/<kind>.json}.
+// What the builder publishes and the gateway reads: per-ticker documents, the manifest, current.json, and the
+// follower's status. Layout (storage/layout.ts): snapshots/<id>/{manifest.json, tickers/<T>/<kind>.json}; a manifest
+// names each ticker's documents by key, so an unchanged document is referenced where it was first written.
 import { z } from "zod";
 import { EarningsPeriod, INVARIANTS } from "./earnings.ts";
 import { FINANCIAL_INVARIANTS, FinancialPeriod } from "./financials.ts";
@@ -19,7 +20,10 @@ export const CoverageReason = z.enum([
 ]);
 export type CoverageReason = z.infer<typeof CoverageReason>;
 
-/** Provenance of a per-ticker document. */
+/**
+ * Provenance of a per-ticker document. `built_at` is when its content was made: an unchanged document is never
+ * written again, so it is also when the content last changed.
+ */
 export const DocumentMeta = z.object({
   source_api: z.string(),
   source_accession: Accession.nullable(),
@@ -75,7 +79,11 @@ export const Freshness = z.object({
   newest_filing: IsoDate.nullable(),
   newest_period_end: IsoDate.nullable(),
   newest_form4: IsoDate.nullable(),
-  built_at: IsoDateTime.nullable(),
+  built_at: IsoDateTime.nullable().meta({ description: "When its documents were last rebuilt from EDGAR (by a build or the follower), changed or not." }),
+  changed_at: IsoDateTime.nullable().optional().meta({ description: "When the content of one of its documents last changed." }),
+  newest_accepted_at: IsoDateTime.nullable().optional().meta({
+    description: "EDGAR acceptance time of the newest filing its documents reflect (their newest source_accession).",
+  }),
 });
 export type Freshness = z.infer<typeof Freshness>;
 
@@ -104,6 +112,33 @@ export const Endpoints = z.object({
   "/financials": z.boolean().optional().meta({ description: "Absent in snapshots published before /financials existed (it does not answer there)." }),
 });
 export type Endpoints = z.infer<typeof Endpoints>;
+
+/**
+ * Where a ticker's document of one kind is stored, and what it holds: its content hash (every byte but
+ * `meta.built_at`) decides whether a rebuilt document changed; an unchanged one keeps its key and is never written
+ * again, so readers that hold it (the gateway's cache) keep it across publishes.
+ */
+export const DocumentRef = z.object({
+  key: z.string(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, "expected the first 32 hex digits of a SHA-256")
+    .nullable()
+    .meta({ description: "Null when not known (a document written before incremental publishing): the next rebuild writes it again." }),
+  accepted_at: IsoDateTime.nullable().meta({ description: "EDGAR acceptance time of the document's newest source filing (meta.source_accession)." }),
+});
+export type DocumentRef = z.infer<typeof DocumentRef>;
+
+/** The follower's last change to a ticker: the filing, when EDGAR accepted it, when the follower saw and published it. */
+export const FollowedFiling = z.object({
+  accession: Accession,
+  form: z.string(),
+  accepted_at: IsoDateTime.nullable(),
+  seen_at: IsoDateTime,
+  published_at: IsoDateTime,
+  lag_s: z.number().nonnegative().meta({ description: "Seconds from seen in EDGAR's feed to published (seen_at → published_at)." }),
+});
+export type FollowedFiling = z.infer<typeof FollowedFiling>;
 
 /** One ticker of the universe in the manifest. */
 export const ManifestTicker = z.object({
@@ -136,6 +171,10 @@ export const ManifestTicker = z.object({
       description:
         "Set when this build failed the company because an EDGAR file held what EDGAR does not produce (a duplicate key, invalid UTF-8, an impossible or reversed date, nesting deeper than EDGAR's): the file and the defect.",
     }),
+  documents: z.partialRecord(DocumentKind, DocumentRef).optional().meta({
+    description: "A covered ticker's documents by kind. Absent in manifests written before incremental publishing: the documents are then at tickers/<T>/<kind>.json of the manifest's own snapshot.",
+  }),
+  followed: FollowedFiling.optional().meta({ description: "The newest filing the follower applied to this ticker." }),
   form4: z
     .object({
       cached: z.number().int().nonnegative(),
@@ -150,8 +189,35 @@ export const ManifestTicker = z.object({
 });
 export type ManifestTicker = z.infer<typeof ManifestTicker>;
 
+/** A published snapshot made by a build (full or --tickers), kept for retention and audit. */
+export const BuildRecord = z.object({ build_id: z.string(), built_at: IsoDateTime });
+
+/** A gap in the feed: filings accepted in (after, before) the follower may not have seen, filled from daily indexes. */
+export const FeedGap = z.object({
+  after: IsoDateTime,
+  before: IsoDateTime,
+  days: z.array(IsoDate).meta({ description: "Daily form indexes still to read for it (EDGAR publishes a day's index in the evening)." }),
+});
+export type FeedGap = z.infer<typeof FeedGap>;
+
+/** A filing the follower could not confirm in EDGAR's submissions in time; the next build reconciles it. */
+export const Unconfirmed = z.object({ accession: Accession, cik: Cik, form: z.string(), reason: z.string(), at: IsoDateTime });
+
+/** The follower's place in EDGAR's feed, published with the documents it describes (so a restart resumes there). */
+export const FollowState = z.object({
+  through: IsoDateTime.nullable().meta({ description: "Every filing the feed listed as accepted by this time is published (or listed in gaps/unconfirmed)." }),
+  gaps: z.array(FeedGap),
+  unconfirmed: z.array(Unconfirmed).meta({ description: "The latest 100 at most." }),
+  published_filings: z.number().int().nonnegative().meta({ description: "Filings the follower has published since the last build." }),
+});
+export type FollowState = z.infer<typeof FollowState>;
+
+/** A document key no longer referenced since `at`: kept a grace period for readers holding an older manifest. */
+export const Superseded = z.object({ key: z.string(), at: IsoDateTime });
+
 export const Manifest = z.object({
   build_id: z.string(),
+  kind: z.enum(["build", "follow"]).optional().meta({ description: "Who published it: a build, or the follower (an incremental publish)." }),
   built_at: IsoDateTime,
   source: z.string(),
   form4_since: IsoDate,
@@ -166,8 +232,11 @@ export const Manifest = z.object({
     })
     .optional(),
   previous_build_id: z.string().nullable().optional().meta({
-    description: "The snapshot current.json named when this one was published (null for the first): retention follows this history.",
+    description: "The snapshot current.json named when this one was published (null for the first).",
   }),
+  builds: z.array(BuildRecord).optional().meta({ description: "The builds published so far, newest first (at most 20): retention keeps the newest of them." }),
+  follow: FollowState.optional(),
+  superseded: z.array(Superseded).optional().meta({ description: "Documents recently dropped from the manifest (and the follower's manifests replaced), kept a while for readers of an older one." }),
   tickers: z.record(Ticker, ManifestTicker),
 });
 export type Manifest = z.infer<typeof Manifest>;
@@ -179,3 +248,25 @@ export const CurrentPointer = z.object({
   manifest: z.string(),
 });
 export type CurrentPointer = z.infer<typeof CurrentPointer>;
+
+/** A lag summary in seconds over the follower's recent filings. */
+export const LagSummary = z.object({
+  filings: z.number().int().nonnegative(),
+  p50: z.number().nonnegative().nullable(),
+  p99: z.number().nonnegative().nullable(),
+  max: z.number().nonnegative().nullable(),
+});
+
+/** What the follower reports in its lease while it runs (the gateway's /probe shows it). */
+export const FollowerStatus = z.object({
+  started_at: IsoDateTime,
+  last_poll_at: IsoDateTime.nullable(),
+  last_publish_at: IsoDateTime.nullable(),
+  polls: z.number().int().nonnegative(),
+  through: IsoDateTime.nullable().meta({ description: "The feed position published so far." }),
+  queued: z.number().int().nonnegative().meta({ description: "Filings seen and not yet published." }),
+  gaps: z.number().int().nonnegative(),
+  lag_s: LagSummary.meta({ description: "Seen in the feed → published, over the last hour." }),
+  requests_per_s: z.number().nonnegative().meta({ description: "The follower's pace against EDGAR (its share of SEC's 10 a second)." }),
+});
+export type FollowerStatus = z.infer<typeof FollowerStatus>;

@@ -38,11 +38,20 @@ export function createJsonIfAbsent<T extends z.ZodType>(storage: Storage, key: s
   return createIfAbsent(storage, key, new TextEncoder().encode(encodeJson(schema, value, key)));
 }
 
-/** Validates a value against its schema and serialises it as compact JSON; `what` names it in the error. */
+/**
+ * Validates a value against its schema and serialises it as compact JSON; `what` names it in the error. What is
+ * written is the validated value, keys in the schema's order, so that equal content is equal bytes however the value
+ * was made (a Form 4 parsed now and one read back from the cache).
+ */
 export function encodeJson<T extends z.ZodType>(schema: T, value: z.input<T>, what: string): string {
+  return JSON.stringify(validated(schema, value, what));
+}
+
+/** The value as its schema reads it (keys in the schema's order); throws, naming `what`, when it does not fit. */
+export function validated<T extends z.ZodType>(schema: T, value: z.input<T>, what: string): z.output<T> {
   const checked = schema.safeParse(value);
   if (!checked.success) {
     throw new Error(`refusing to write ${what}: ${checked.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).slice(0, 3).join("; ")}`);
   }
-  return JSON.stringify(value);
+  return checked.data;
 }

@@ -1,5 +1,5 @@
 // Where everything lives in the store (DESIGN "Storage and publishing"); the only module that builds keys.
-import type { DocumentKind } from "../schemas/snapshot.ts";
+import type { DocumentKind, Manifest } from "../schemas/snapshot.ts";
 
 /** The pointer to the published snapshot, written last by a build. */
 export const CURRENT_KEY = "current.json";
@@ -16,9 +16,45 @@ export function manifestKey(buildId: string): string {
   return `${snapshotPrefix(buildId)}/manifest.json`;
 }
 
-/** One per-ticker document of a snapshot (tickers are validated to [A-Z0-9-], so they never name a path). */
+/**
+ * Where a publish writes a per-ticker document (tickers are validated to [A-Z0-9-], so they never name a path).
+ * Later publishes refer to it there for as long as its content does not change.
+ */
 export function documentKey(buildId: string, ticker: string, kind: DocumentKind): string {
   return `${snapshotPrefix(buildId)}/tickers/${ticker}/${kind}.json`;
+}
+
+/** The key a manifest names for a ticker's document (before incremental publishing: in the manifest's own folder). */
+export function documentKeyOf(manifest: Manifest, ticker: string, kind: DocumentKind): string {
+  return manifest.tickers[ticker]?.documents?.[kind]?.key ?? documentKey(manifest.build_id, ticker, kind);
+}
+
+/** Marks a build's folder while it runs, so that pruning leaves documents it has written and not yet published. */
+export function buildingKey(buildId: string): string {
+  return `${snapshotPrefix(buildId)}/building.json`;
+}
+
+/** A lease's generations (`leases/<name>/<generation>.json`): the highest one is the lease (storage/lease.ts). */
+export function leasePrefix(name: string): string {
+  return `leases/${name}`;
+}
+
+/** One generation of a lease, created only if absent; zero-padded so that keys sort as numbers. */
+export function leaseKey(name: string, generation: number): string {
+  return `${leasePrefix(name)}/${String(generation).padStart(12, "0")}.json`;
+}
+
+/** A request for a lease, left by a writer that wants it from its holder (a build, from the follower). */
+export function leaseWantedKey(name: string): string {
+  return `leases/${name}-wanted.json`;
+}
+
+/** Processes sharing SEC's request budget announce themselves here (build/sources/budget.ts). */
+export const BUDGET_PREFIX = "budget";
+
+/** One process's claim on the shared request budget. */
+export function budgetKey(id: string): string {
+  return `${BUDGET_PREFIX}/${id}.json`;
 }
 
 /** The parsed Form 4 cache, by accession (a filed Form 4 never changes, so it is fetched once). */

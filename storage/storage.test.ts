@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { createStorage } from "unstorage";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDir, startConditionalS3, startS3, type ConditionalS3, type S3Server } from "../test/_s3.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { removeDir } from "../test/_s3.ts";
+import { useConditionalS3 } from "../test/_s3-suite.ts";
 import { createIfAbsent } from "./claim.ts";
 import { describeLocation, openStorage } from "./open.ts";
 import { storageContract } from "./storage.contract.ts";
@@ -28,31 +29,22 @@ describe("storage: local folder", () => {
 });
 
 describe("storage: S3 (s3rver on loopback behind the conditional-write stand-in, @aws-sdk/client-s3 over HTTP)", () => {
-  let s3: S3Server;
-  let conditional: ConditionalS3;
+  const suite = useConditionalS3();
   let n = 0;
-  beforeAll(async () => {
-    s3 = await startS3();
-    conditional = await startConditionalS3(s3);
-  });
-  afterAll(async () => {
-    await conditional?.stop();
-    await s3?.stop();
-  });
-  storageContract(() => `s3://${s3.bucket}/run-${n++}`, (location) => openStorage(location, conditional.env));
+  storageContract(() => `s3://${suite.s3.bucket}/run-${n++}`, (location) => openStorage(location, suite.conditional.env));
 
   it("the stand-in, not s3rver, refused the losing conditional PUTs (412)", () => {
-    expect(conditional.refused()).toBeGreaterThanOrEqual(20); // 19 losers of the race, 1 over a plain write
+    expect(suite.conditional.refused()).toBeGreaterThanOrEqual(20); // 19 losers of the race, 1 over a plain write
   });
 
   it("s3rver 3.7.1 alone ignores If-None-Match on PUT; the driver finds that out and refuses to claim rather than claim twice", async () => {
-    const client = new S3Client({ endpoint: s3.endpoint, forcePathStyle: true, region: "us-east-1" });
-    const put = (body: string) => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: "plain/x.json", Body: body, IfNoneMatch: "*" }));
+    const client = new S3Client({ endpoint: suite.s3.endpoint, forcePathStyle: true, region: "us-east-1" });
+    const put = (body: string) => client.send(new PutObjectCommand({ Bucket: suite.s3.bucket, Key: "plain/x.json", Body: body, IfNoneMatch: "*" }));
     await put("1");
     await expect(put("2")).resolves.toBeDefined(); // S3 would answer 412 PreconditionFailed here
-    const storage = openStorage(`s3://${s3.bucket}/plain-store`, s3.env);
+    const storage = openStorage(`s3://${suite.s3.bucket}/plain-store`, suite.s3.env);
     await expect(createIfAbsent(storage, "billing/events/evt_1.json", new TextEncoder().encode("{}"))).rejects.toThrow(/ignores If-None-Match: \* on PutObject/);
-    const left = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: "plain-store/" }));
+    const left = await client.send(new ListObjectsV2Command({ Bucket: suite.s3.bucket, Prefix: "plain-store/" }));
     expect(left.KeyCount).toBe(0); // the probe object was removed, and nothing was claimed
     client.destroy();
   });

@@ -2,6 +2,7 @@
 // `node test/_build-killed.ts DEST MIRROR WHEN ISO_TIME TICKERS`, WHEN one of
 //   documents:N  after the Nth per-ticker document is written (no manifest yet)
 //   manifest     after the manifest is written, before current.json
+// Its look-back is ten years, so that its documents differ from a 90-day build's (AAPL's 2022 Form 4) and are written.
 import type { Storage } from "unstorage";
 import { runBuild } from "../build/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
@@ -17,6 +18,6 @@ storage.setItemRaw = async (key, value, opts) => {
   await write(key, value, opts);
   if (when.startsWith("documents:") && key.includes("/tickers/") && ++documents >= Number(when.slice(10))) process.kill(process.pid, "SIGKILL");
 };
-await runBuild({ source: createDirSource(mirror), storage, log: memoryLogger(), tickers: tickers.split(","), now: () => new Date(at), workers: 0, lookbackDays: 90 });
+await runBuild({ source: createDirSource(mirror), storage, log: memoryLogger(), tickers: tickers.split(","), now: () => new Date(at), workers: 0, lookbackDays: 3650 });
 console.error("the build finished: it should have been killed");
 process.exit(3);

@@ -30,15 +30,22 @@ export interface Mirror {
 const BLOCK_PAGE = `<!DOCTYPE html><html><head><title>SEC.gov | Request Rate Threshold Exceeded</title></head>
 <body><h1>Your Request Originates from an Undeclared Automated Tool</h1><p>Traffic Limit exceeded</p></body></html>`;
 
+/**
+ * Answers a request instead of the folder: bytes (200), null (404), or undefined to serve the file as it is. The
+ * replaying EDGAR (test/_edgar-replay.ts) makes its feed, submissions, company facts and indexes here.
+ */
+export type Serve = (path: string, url: URL) => Promise<Buffer | null | undefined>;
+
 /** Starts the mirror on 127.0.0.1 over `root` (the shared EDGAR folder by default). */
-export async function startMirror(root = EDGAR_DIR): Promise<Mirror> {
+export async function startMirror(root = EDGAR_DIR, serve?: Serve): Promise<Mirror> {
   const base = resolve(root);
   const log: Mirror["log"] = [];
   const counts = new Map<string, number>();
   let plan: FaultPlan | undefined;
 
   const server: Server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.slice(1));
+    const url = new URL(req.url ?? "/", "http://x");
+    const path = decodeURIComponent(url.pathname.slice(1));
     log.push({ at: performance.now(), path, userAgent: String(req.headers["user-agent"] ?? "") });
     const n = (counts.get(path) ?? 0) + 1;
     counts.set(path, n);
@@ -56,13 +63,16 @@ export async function startMirror(root = EDGAR_DIR): Promise<Mirror> {
     const file = resolve(base, path);
     let body: Buffer;
     try {
+      const made = await serve?.(path, url);
+      if (made === null) throw new Error("not served");
       if (!file.startsWith(base + sep)) throw new Error("outside");
-      body = await readFile(file);
+      body = made ?? (await readFile(file));
     } catch {
       res.writeHead(404, { "content-type": "text/plain" });
       return res.end("not found");
     }
-    res.writeHead(200, { "content-type": path.endsWith(".json") ? "application/json" : "text/plain", "content-length": body.length });
+    const type = path.endsWith(".json") ? "application/json" : path.startsWith("cgi-bin/") ? "application/atom+xml" : "text/plain";
+    res.writeHead(200, { "content-type": type, "content-length": body.length });
     if (fault?.kind === "truncate") {
       res.write(body.subarray(0, Math.floor(body.length / 2)));
       return req.socket.destroy();

@@ -42,11 +42,13 @@ export async function startS3(bucket = "filing-data"): Promise<S3Server> {
   };
 }
 
-/** The stand-in in front of s3rver: its own endpoint and env, and how many conditional PUTs it refused. */
+/** The stand-in in front of s3rver: its own endpoint and env, how many conditional PUTs it refused, every request. */
 export interface ConditionalS3 {
   endpoint: string;
   env: S3Server["env"];
   refused(): number;
+  /** Every request it passed or refused: method and path (`/bucket/key`), for counting an object store's writes. */
+  requests: { method: string; path: string }[];
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export interface ConditionalS3 {
 export async function startConditionalS3(upstream: S3Server): Promise<ConditionalS3> {
   const target = new URL(upstream.endpoint);
   let refused = 0;
+  const requests: ConditionalS3["requests"] = [];
   const queues = new Map<string, Promise<unknown>>();
   /** Runs `task` after every earlier task for the same object. */
   const inTurn = <T>(object: string, task: () => Promise<T>): Promise<T> => {
@@ -84,6 +87,7 @@ export async function startConditionalS3(upstream: S3Server): Promise<Conditiona
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const incoming = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers };
     const [path, query = ""] = incoming.url.split("?");
+    requests.push({ method: incoming.method, path: decodeURIComponent(path!) });
     // `/bucket/key…` without a sub-resource query is one object; bucket-level calls (list, bulk delete) pass straight.
     const object = /^\/[^/]+\/./.test(path!) && !/(^|&)(delete|uploads|uploadId)/.test(query) ? path! : null;
     const answer = async () => {
@@ -108,6 +112,7 @@ export async function startConditionalS3(upstream: S3Server): Promise<Conditiona
     endpoint,
     env: { ...upstream.env, S3_ENDPOINT: endpoint },
     refused: () => refused,
+    requests,
     stop: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));

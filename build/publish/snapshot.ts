@@ -1,13 +1,32 @@
-// Publishing, the only module that writes snapshots: per-ticker documents, the manifest, then current.json
-// last; old snapshots pruned after. A build that fails or is killed never changes what current.json names.
+// Publishing, the only module that writes snapshots (builds and the follower alike): documents that changed, by
+// reference to where they were first written otherwise; then the manifest; then current.json, last. A publish that
+// fails or is killed never changes what current.json names.
+import { randomBytes } from "node:crypto";
 import type { Storage } from "unstorage";
-import { CurrentPointer, DOCUMENT_KINDS, LATER_KINDS, Manifest, type DocumentKind } from "../../schemas/snapshot.ts";
-import { readJson, readText, writeJson } from "../../storage/json.ts";
-import { CURRENT_KEY, documentKey, manifestKey, snapshotPrefix, SNAPSHOTS_PREFIX } from "../../storage/layout.ts";
-import { removePrefix } from "../../storage/remove.ts";
+import { CurrentPointer, DOCUMENT_KINDS, Manifest, type DocumentKind, type DocumentRef, type ManifestTicker } from "../../schemas/snapshot.ts";
+import type { Lease } from "../../storage/lease.ts";
+import { readJson, writeJson } from "../../storage/json.ts";
+import { CURRENT_KEY, documentKey, documentKeyOf, manifestKey } from "../../storage/layout.ts";
+import { documentDigest } from "./digest.ts";
 
-/** A ticker's documents validated and serialised (compute.ts `encode`): the bytes the snapshot stores. */
+/**
+ * A new snapshot id: its start time to the second, then random hex (`20261123T101500Z-a1b2c3`); the follower's
+ * incremental publishes say so (`20261123T101500Z-follow-a1b2c3`), which pruning relies on.
+ */
+export function newBuildId(at: Date, kind: "build" | "follow" = "build"): string {
+  return `${at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${kind === "follow" ? "follow-" : ""}${randomBytes(3).toString("hex")}`;
+}
+
+/** Whether a snapshot id is one of the follower's publishes. */
+export function isFollowId(id: string): boolean {
+  return /Z-follow-[0-9a-f]+$/.test(id);
+}
+
+/** A ticker's documents validated and serialised (compute.ts `encode`): the bytes a publish may store. */
 export type EncodedDocuments = { [K in DocumentKind]: Uint8Array };
+
+/** A ticker's documents as a manifest names them. */
+export type DocumentRefs = { [K in DocumentKind]?: DocumentRef };
 
 /** The snapshot currently published, if any. */
 export interface Published {
@@ -24,95 +43,82 @@ export async function readPublished(storage: Storage): Promise<Published | null>
   return { pointer, manifest };
 }
 
-/** Writes one snapshot; nothing it writes is served until `publish` writes current.json. */
+/**
+ * A covered ticker's documents as `manifest` names them; for a manifest written before documents were referenced,
+ * where they lie in its own folder, with no hash (so the next rebuild writes them once).
+ */
+export function refsOf(manifest: Manifest, ticker: string): DocumentRefs {
+  const entry = manifest.tickers[ticker];
+  if (!entry?.covered) return {};
+  if (entry.documents) return entry.documents;
+  return Object.fromEntries(DOCUMENT_KINDS.map((kind) => [kind, { key: documentKeyOf(manifest, ticker, kind), sha256: null, accepted_at: null }]));
+}
+
+/** Every document key a manifest references (what pruning must keep while the manifest may be read). */
+export function referencedKeys(manifest: Manifest): Set<string> {
+  const keys = new Set<string>();
+  for (const ticker of Object.keys(manifest.tickers)) for (const ref of Object.values(refsOf(manifest, ticker))) keys.add(ref.key);
+  return keys;
+}
+
+/** Writes one publish's documents; nothing it writes is served until a manifest naming them is published. */
 export class SnapshotWriter {
   readonly storage: Storage;
   readonly buildId: string;
+  /** The manifest this publish follows: a document whose content it already names is referenced, not written. */
+  readonly #base: Manifest | null;
   documentsWritten = 0;
+  documentsReused = 0;
 
-  constructor(storage: Storage, buildId: string) {
+  constructor(storage: Storage, buildId: string, base: Manifest | null) {
     this.storage = storage;
     this.buildId = buildId;
+    this.#base = base;
   }
 
-  /** Writes a ticker's encoded documents (the same documents for every ticker of one CIK). */
-  async writeDocuments(tickers: string[], docs: EncodedDocuments): Promise<void> {
+  /**
+   * Stores a company's documents (one CIK: its tickers share them) and returns their references: a document whose
+   * content the base manifest names for the ticker keeps that key; another is written once, under the first ticker.
+   * `accepted` gives acceptance times by accession (the company's filings), for what each document reflects.
+   */
+  async writeDocuments(tickers: string[], docs: Partial<EncodedDocuments>, accepted: Record<string, string>): Promise<DocumentRefs> {
+    const before = this.#base ? refsOf(this.#base, tickers[0]!) : {};
+    const refs: DocumentRefs = {};
     for (const kind of DOCUMENT_KINDS) {
-      for (const ticker of tickers) await this.storage.setItemRaw(documentKey(this.buildId, ticker, kind), docs[kind]);
-      this.documentsWritten += tickers.length;
-    }
-  }
-
-  /** Copies a ticker's documents from an earlier snapshot (its source failed in this build); false if any is gone. */
-  async copyDocuments(ticker: string, fromBuildId: string): Promise<boolean> {
-    const copies: [DocumentKind, string][] = [];
-    for (const kind of DOCUMENT_KINDS) {
-      const text = await readText(this.storage, documentKey(fromBuildId, ticker, kind));
-      if (text === null && LATER_KINDS.has(kind)) continue; // a snapshot from before that kind existed
-      if (text === null) return false;
-      copies.push([kind, text]);
-    }
-    for (const [kind, text] of copies) {
-      await this.storage.setItemRaw(documentKey(this.buildId, ticker, kind), new TextEncoder().encode(text));
+      const bytes = docs[kind];
+      if (!bytes) continue;
+      const digest = documentDigest(bytes);
+      const accepted_at = (digest.source_accession && accepted[digest.source_accession]) ?? null;
+      const old = before[kind];
+      if (old && old.sha256 === digest.sha256) {
+        refs[kind] = { ...old, accepted_at: accepted_at ?? old.accepted_at };
+        this.documentsReused++;
+        continue;
+      }
+      const key = documentKey(this.buildId, tickers[0]!, kind);
+      await this.storage.setItemRaw(key, bytes);
       this.documentsWritten++;
+      refs[kind] = { key, sha256: digest.sha256, accepted_at };
     }
-    return true;
-  }
-
-  /** Writes the manifest, then current.json — last, in one atomic object write. */
-  async publish(manifest: Manifest): Promise<CurrentPointer> {
-    await writeJson(this.storage, manifestKey(this.buildId), Manifest, manifest);
-    const pointer: CurrentPointer = { build_id: this.buildId, built_at: manifest.built_at, manifest: manifestKey(this.buildId) };
-    await writeJson(this.storage, CURRENT_KEY, CurrentPointer, pointer);
-    return pointer;
+    return refs;
   }
 }
 
-/**
- * A folder without a published manifest is left alone until its build started longer ago than this: it may be a
- * build still running (a first build from live EDGAR fetches for many hours), or one that was killed.
- */
-export const UNPUBLISHED_SAFE_AGE_MS = 7 * 86_400_000;
-
-/**
- * Deletes published snapshots beyond the newest `retention` (the current one counts as the first) and folders that
- * were never published once they are older than UNPUBLISHED_SAFE_AGE_MS. "Published" is the history of
- * current.json: the current snapshot, then back through each manifest's `previous_build_id`. A folder a killed
- * build left (documents and no manifest, or a manifest it never pointed current.json at) is not in that history,
- * so it never counts toward retention and never pushes a published snapshot out.
- */
-export async function pruneSnapshots(storage: Storage, retention: number, current: string, now: Date): Promise<string[]> {
-  const keys = await storage.getKeys(SNAPSHOTS_PREFIX);
-  const folders = new Set(keys.map((k) => k.split(":")[1]!));
-  const manifests = new Set(keys.filter((k) => k.endsWith(":manifest.json") && k.split(":").length === 3).map((k) => k.split(":")[1]!));
-  const published = await publishedHistory(storage, current, manifests);
-  const kept = new Set(published.slice(0, Math.max(1, retention)));
-  kept.add(current);
-  const doomed = [...folders]
-    .filter((id) => !kept.has(id) && (published.includes(id) || now.getTime() - startedAt(id) > UNPUBLISHED_SAFE_AGE_MS))
-    .sort();
-  for (const id of doomed) await removePrefix(storage, snapshotPrefix(id));
-  return doomed;
+/** A ticker's freshness fields that follow from its documents: when one last changed, the newest filing they reflect. */
+export function refFreshness(refs: DocumentRefs, previous: ManifestTicker | undefined, builtAt: string, written: (ref: DocumentRef) => boolean) {
+  const all = Object.values(refs);
+  const changed = all.some(written) ? builtAt : (previous?.freshness.changed_at ?? previous?.freshness.built_at ?? builtAt);
+  const accepted = all.map((r) => r.accepted_at).filter((a): a is string => a !== null);
+  return { changed_at: changed, newest_accepted_at: accepted.length ? accepted.reduce((a, b) => (b > a ? b : a)) : null };
 }
 
-/** The snapshots current.json has named, newest first, from `current` back through `previous_build_id`. */
-async function publishedHistory(storage: Storage, current: string, manifests: Set<string>): Promise<string[]> {
-  const history: string[] = [];
-  for (let id: string | null = current; id !== null && manifests.has(id) && !history.includes(id); ) {
-    history.push(id);
-    const manifest: Manifest | null = await readJson(storage, manifestKey(id), Manifest);
-    if (manifest?.previous_build_id === undefined) {
-      // Written before manifests named their predecessor: every older folder with a manifest was published then.
-      history.push(...[...manifests].filter((older) => older < id!).sort().reverse());
-      break;
-    }
-    id = manifest.previous_build_id;
-  }
-  return history;
-}
-
-/** When a build started, from its id (`20260701T120000Z-a1b2c3`); an id of another shape is never "old". */
-function startedAt(buildId: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-/.exec(buildId);
-  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : Infinity;
+/** Writes the manifest, then current.json — last, in one atomic object write — while `lease` is surely held. */
+export async function writePublished(storage: Storage, lease: Lease, manifest: Manifest): Promise<Published> {
+  await lease.assertHeld();
+  const key = manifestKey(manifest.build_id);
+  await writeJson(storage, key, Manifest, manifest);
+  const pointer: CurrentPointer = { build_id: manifest.build_id, built_at: manifest.built_at, manifest: key };
+  await lease.assertHeld();
+  await writeJson(storage, CURRENT_KEY, CurrentPointer, pointer);
+  return { pointer, manifest };
 }

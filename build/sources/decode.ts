@@ -17,9 +17,10 @@ export function decodeText(bytes: Buffer, path: string): string {
   // EDGAR's JSON is almost always ASCII, where latin1 decoding is a plain copy and UTF-8 decoding is not.
   if (isAscii(bytes)) return bytes.toString("latin1");
   if (isUtf8(bytes)) return bytes.toString("utf8");
-  if (!STRICT.test(path)) return bytes.toString("utf8");
+  // EDGAR's Atom feed declares ISO-8859-1: a company name in it is decoded as declared, not turned into U+FFFD.
   const declared = XML_ENCODING.exec(bytes.subarray(0, 200).toString("latin1"))?.[1]?.toLowerCase();
   if (declared && SINGLE_BYTE.has(declared)) return new TextDecoder(declared).decode(bytes);
+  if (!STRICT.test(path)) return bytes.toString("utf8");
   const at = firstInvalid(bytes);
   throw new MalformedInputError({ path }, `not valid UTF-8: byte 0x${bytes[at]!.toString(16).padStart(2, "0")} at offset ${at}`);
 }

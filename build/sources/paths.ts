@@ -43,6 +43,18 @@ export function dailyFormIndexPath(date: string): string {
   return `Archives/edgar/daily-index/${year}/QTR${quarter}/form.${year}${month}${day}.idx`;
 }
 
+/** EDGAR's largest page of the latest-filings feed (it serves 10, 20, 40, 80 or 100 entries; other counts round down). */
+export const FEED_PAGE_SIZE = 100;
+
+/**
+ * A page of EDGAR's latest-filings feed (`getcurrent`) as Atom, newest first: `type` is a form type ("" for every
+ * form), `start` the entries to skip. Every entity a filing names (filer, issuer, reporting owner…) is an entry.
+ */
+export function currentFeedPath(type: string, start: number, count = FEED_PAGE_SIZE): string {
+  if (!Number.isInteger(start) || start < 0) throw new Error(`bad feed offset ${start}`);
+  return `cgi-bin/browse-edgar?action=getcurrent&type=${encodeURIComponent(type)}&company=&dateb=&owner=include&start=${start}&count=${count}&output=atom`;
+}
+
 /** Which live host serves a path: data.sec.gov for the JSON APIs, www.sec.gov for files and Archives. */
 export function liveUrl(path: string): string {
   const host = path.startsWith("submissions/") || path.startsWith("api/") ? "https://data.sec.gov" : "https://www.sec.gov";

@@ -3,7 +3,8 @@
 
 /** Waits for a token before each request; shared by every HTTP source of the process. */
 export class TokenBucket {
-  readonly #intervalMs: number;
+  readonly #marginMs: number;
+  #intervalMs = 0;
   #nextAt = 0;
   #lastStart = -Infinity;
 
@@ -12,8 +13,19 @@ export class TokenBucket {
    *   1000/perSecond so that network jitter on arrival cannot put perSecond + 1 requests in one second.
    */
   constructor(perSecond: number, marginMs = 5) {
+    this.#marginMs = marginMs;
+    this.setRate(perSecond);
+  }
+
+  /** Changes the ceiling from the next token on (a process's share of a budget others now use too). */
+  setRate(perSecond: number): void {
     if (!(perSecond > 0)) throw new Error("rate must be positive");
-    this.#intervalMs = 1000 / perSecond + marginMs;
+    this.#intervalMs = 1000 / perSecond + this.#marginMs;
+  }
+
+  /** The ceiling now, in requests a second. */
+  get rate(): number {
+    return 1000 / (this.#intervalMs - this.#marginMs);
   }
 
   /** Resolves when the caller may start its request. */

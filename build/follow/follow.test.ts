@@ -1,0 +1,305 @@
+// The follower end to end (issue 19), on real filings: a loopback EDGAR (test/_edgar-replay.ts) holds back the newest
+// filings of five companies of the fixtures and accepts them while the follower runs — in this process, or as
+// operators run it (`node build/cli.ts follow`, killed and started again, two at once) — on a folder and on S3 behind
+// the conditional-write stand-in. What is checked is what users get: paid answers that contain each filing, every
+// published snapshot complete, no filing missed.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Storage } from "unstorage";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createLogger } from "../../logging/log.ts";
+import { memoryLogger } from "../../test/_logger.ts";
+import { documentKeyOf } from "../../storage/layout.ts";
+import { readText } from "../../storage/json.ts";
+import { readLease } from "../../storage/lease.ts";
+import { openStorage } from "../../storage/open.ts";
+import { describeEdgar, makeOverlayMirror } from "../../test/_edgar.ts";
+import { startReplay, type EdgarReplay } from "../../test/_edgar-replay.ts";
+import { spawnFollower, type FollowerProcess } from "../../test/_follower.ts";
+import { testGateway } from "../../test/_gateway.ts";
+import { removeDir } from "../../test/_s3.ts";
+import { useConditionalS3 } from "../../test/_s3-suite.ts";
+import { readPublished } from "../publish/snapshot.ts";
+import { runBuild } from "../run.ts";
+import { createHttpSource } from "../sources/http.ts";
+import { TokenBucket } from "../sources/rate-limit.ts";
+import { follow, type FollowOptions } from "./follower.ts";
+
+// AAPL, WMT, HD, Under Armour (UA and UAA), JNJ (its company facts are the test overlay's synthetic ones).
+const COMPANIES: Record<number, string> = { 320193: "AAPL", 104169: "WMT", 354950: "HD", 1336917: "UA", 200406: "JNJ" };
+const TICKERS = ["AAPL", "WMT", "HD", "UA", "UAA", "JNJ"];
+// JNJ's Form 4 filed 2026-04 (one derivative grant row; its XML is in the fixtures), held back to be accepted.
+const JNJ_FORM4 = "0000200406-26-000108";
+// Walmart's 10-Q for the quarter to 2026-04-30, accepted 2026-05-29T20:17:26Z (its submissions' acceptanceDateTime).
+const WMT_10Q = "0000104169-26-000102";
+// The follower's intervals for tests: a poll every 100 ms, a lease that a dead follower loses in 3 s.
+const FAST = { FOLLOW_LEASE_TTL_MS: "3000", FOLLOW_RENEW_MS: "500", FOLLOW_GAP_RETRY_MS: "300", FOLLOW_PRUNE_MS: "1000" };
+
+describeEdgar("the follower", () => {
+  let root: string;
+  // Stopped after the followers and replays below (hooks after the tests run in reverse order).
+  const suite = useConditionalS3();
+  const dirs: string[] = [];
+  const replays: EdgarReplay[] = [];
+  const children: FollowerProcess[] = [];
+  beforeAll(() => void (root = makeOverlayMirror()));
+  afterAll(async () => {
+    for (const c of children) c.child.kill("SIGKILL");
+    for (const r of replays) await r.close();
+    [root, ...dirs].forEach(removeDir);
+  });
+
+  /** A replaying EDGAR holding back the newest `hold` filings (and JNJ's Form 4), and a store built from it. */
+  async function setup(hold: number, location?: string) {
+    const replay = await startReplay(root, Object.keys(COMPANIES).map(Number), hold, [JNJ_FORM4, WMT_10Q]);
+    replays.push(replay);
+    const where = location ?? mkdtempSync(join(tmpdir(), "follow-"));
+    if (!location) dirs.push(where);
+    const storage = openStorage(where, suite.conditional.env);
+    await runBuild({ source: fastSource(replay), storage, log: memoryLogger(), tickers: TICKERS, workers: 0 });
+    return { replay, location: where, storage };
+  }
+  const fastSource = (replay: EdgarReplay) => createHttpSource({ base: replay.url, bucket: new TokenBucket(1000), backoffMs: 5, userAgent: "Test Co test@example.com" });
+
+  /** Runs the follower in this process until the returned stop() is called. */
+  function inProcess(replay: EdgarReplay, storage: Storage, extra: Partial<FollowOptions> = {}) {
+    const stop = new AbortController();
+    const lines: string[] = [];
+    const log = createLogger("info", (line) => void lines.push(line));
+    const running = follow({ source: fastSource(replay), storage, log, pollMs: 100, gapRetryMs: 300, signal: stop.signal, ...extra });
+    return { lines, stop: async () => (stop.abort(), running) };
+  }
+
+  /** The accepted filings no published filings document lists yet (each under its company's ticker). */
+  async function unpublished(replay: EdgarReplay, storage: Storage): Promise<string[]> {
+    const manifest = (await readPublished(storage))!.manifest;
+    const docs = new Map<string, string>();
+    const missing: string[] = [];
+    for (const accession of replay.accepted.keys()) {
+      const key = documentKeyOf(manifest, COMPANIES[replay.filing(accession).cik]!, "filings");
+      if (!docs.has(key)) docs.set(key, (await readText(storage, key)) ?? "");
+      if (!docs.get(key)!.includes(`"accession_number":"${accession}"`)) missing.push(accession);
+    }
+    return missing;
+  }
+
+  /** Accepts the next `n` held filings, `gapMs` apart. */
+  async function accept(replay: EdgarReplay, n: number, gapMs = 50): Promise<string[]> {
+    const out: string[] = [];
+    for (const filing of replay.held().slice(0, n)) {
+      replay.accept(filing.accession);
+      out.push(filing.accession);
+      if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+    }
+    return out;
+  }
+
+  it("publishes each filing it sees within seconds: paid answers contain it, with when it changed and when EDGAR accepted it", async () => {
+    const { replay, location, storage } = await setup(30);
+    const gw = testGateway(location);
+    gw.snapshots.watch(100);
+    const { key } = await gw.keys.create(null);
+    const paid = async (path: string) => (await gw.get(path, { headers: { "x-api-key": key } })).json();
+    // AAPL's earnings: in the gateway's memory before the follower publishes anything.
+    expect((await paid("/earnings/summary?ticker=AAPL")).meta.cache).toBe("miss");
+    const follower = inProcess(replay, storage);
+    const accepted = await accept(replay, 12);
+    for (const accession of [WMT_10Q, JNJ_FORM4]) if (!replay.accepted.has(accession)) accepted.push(replay.accept(accession).accession);
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    // A filing may be in a document rebuilt for an earlier one before its own turn comes: each is counted once done.
+    await expect.poll(async () => (await readPublished(storage))!.manifest.follow?.published_filings, { timeout: 10_000 }).toBe(accepted.length);
+
+    // Walmart's 10-Q: in /filings/latest and, through company facts, in /earnings/summary (Q1 of fiscal 2027).
+    await expect.poll(async () => (await paid("/filings/latest?ticker=WMT&form=10-Q&limit=1")).data[0]?.accession_number, { timeout: 10_000 }).toBe(WMT_10Q);
+    const earnings = await paid("/earnings/summary?ticker=WMT&period=quarterly");
+    expect(earnings.data[0]).toMatchObject({ fiscal_year: 2027, fiscal_quarter: "Q1", period_end: "2026-04-30", source_accession: WMT_10Q });
+    // Its meta: the snapshot the follower published, when the document changed, the 10-Q's acceptance time.
+    expect(earnings.meta).toMatchObject({ source_accession: WMT_10Q, accepted_at: "2026-05-29T20:17:26.000Z", snapshot: expect.stringMatching(/Z-follow-/) });
+    expect(Date.parse(earnings.meta.changed_at)).toBeGreaterThan(Date.now() - 120_000);
+    // JNJ's Form 4 (one derivative grant row): fetched, parsed, in /insiders.
+    const insiders = await paid("/insiders?ticker=JNJ");
+    expect(insiders.data.filter((t: { source_accession: string }) => t.source_accession === JNJ_FORM4)).toHaveLength(1);
+    // AAPL's earnings did not change: the same document, still in memory, served from a newer snapshot.
+    const apple = await paid("/earnings/summary?ticker=AAPL");
+    expect(apple.meta).toMatchObject({ cache: "hit", snapshot: gw.snapshots.held!.pointer.build_id });
+
+    // /probe: the follower running, its last poll and lag; per ticker, the last filing it published and its lag.
+    await gw.snapshots.refresh();
+    const probe = (await (await gw.get("/probe")).json()).data;
+    expect(probe.follower).toMatchObject({ state: "running", gaps: [], unconfirmed: 0 });
+    expect(probe.follower.published_filings).toBe(accepted.length);
+    const wmt = (await (await gw.get("/probe?ticker=WMT")).json()).data;
+    expect(wmt.follower.last_update).toMatchObject({ accession: expect.stringMatching(/^\d{10}-\d{2}-\d{6}$/), lag_s: expect.any(Number) });
+    expect(wmt.freshness).toMatchObject({ changed_at: expect.any(String), newest_accepted_at: expect.any(String) });
+
+    const summary = await follower.stop();
+    expect(summary.filings).toBe(accepted.length);
+    await gw.snapshots.refresh();
+    expect((await (await gw.get("/probe")).json()).data.follower.state).toBe("stopped");
+    gw.close();
+  }, 90_000);
+
+  /** `dataset follow` as operators start it, over the replay and a store. */
+  const cli = (replay: EdgarReplay, location: string, extra: string[] = []) => {
+    const child = spawnFollower(["--source", replay.url, "--data", location, "--poll-ms", "100", ...extra], { ...suite.conditional.env, ...FAST });
+    children.push(child);
+    return child;
+  };
+
+  it("killed (SIGKILL) while filings arrive and started again, on S3: nothing is missed", async () => {
+    const { replay, location, storage } = await setup(40, `s3://${suite.s3.bucket}/follow-killed`);
+    const first = cli(replay, location);
+    await first.waitFor("follow_started");
+    await accept(replay, 10, 30); // JNJ's Form 4 and Walmart's 10-Q first: the oldest held back
+    await first.waitFor("follow_published");
+    const arriving = accept(replay, 10, 30);
+    await new Promise((r) => setTimeout(r, 120));
+    first.child.kill("SIGKILL");
+    expect((await first.exited).signal).toBe("SIGKILL");
+    await arriving;
+    await accept(replay, 10, 0); // while it is down
+    // Started again at once: the killed process's lease, on this machine, is not waited out.
+    const second = cli(replay, location);
+    await second.waitFor("follow_started", () => true, 20_000);
+    await expect.poll(() => unpublished(replay, storage), { timeout: 60_000, interval: 300 }).toEqual([]);
+    const published = (await readPublished(storage))!;
+    expect(published.manifest.follow).toMatchObject({ gaps: [], unconfirmed: [] });
+    const insiders = (await readText(storage, documentKeyOf(published.manifest, "JNJ", "insiders")))!;
+    expect(insiders).toContain(`"source_accession":"${JNJ_FORM4}"`);
+    // Stopped gracefully: it publishes what it holds and releases the lease.
+    second.child.kill("SIGTERM");
+    expect((await second.exited).code).toBe(0);
+    expect((await readLease(storage, "writer"))!.released).toBe(true);
+  }, 120_000);
+
+  it("down longer than the feed holds: the gap is recorded, and filled from the daily index once EDGAR publishes it", async () => {
+    const { replay, location, storage } = await setup(40);
+    const first = cli(replay, location);
+    await first.waitFor("follow_started");
+    // All in one second (the feed gives seconds): three published, then 25 while it is down, of which the feed's depth
+    // cuts the second in two — the ones cut off were accepted in the very second the published position reaches into.
+    const second = Math.floor(Date.now() / 1000) * 1000;
+    for (const filing of replay.held().slice(0, 3)) replay.accept(filing.accession, new Date(second));
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    replay.setFeedDepth(10); // the feed now lists the newest 10 entries only
+    const whileDown = replay.held().slice(0, 25).map((f) => replay.accept(f.accession, new Date(second + 1)).accession);
+    const restarted = cli(replay, location);
+    const gap = await restarted.waitFor("feed_gap");
+    // The feed's newest filings are published; the ones it no longer lists wait for the day's index, recorded as a gap.
+    await expect.poll(async () => (await readPublished(storage))!.manifest.follow?.gaps, { timeout: 30_000, interval: 200 }).toEqual([
+      { after: gap.after, before: gap.before, days: gap.days },
+    ]);
+    const waiting = await unpublished(replay, storage);
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting.every((a) => whileDown.includes(a))).toBe(true);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await unpublished(replay, storage)).toEqual(waiting); // not skipped: still waiting, not given up
+    for (const day of gap.days as string[]) replay.publishIndex(day);
+    await restarted.waitFor("gap_filled");
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    await expect.poll(async () => (await readPublished(storage))!.manifest.follow?.gaps, { timeout: 10_000 }).toEqual([]);
+    restarted.child.kill("SIGTERM");
+    await restarted.exited;
+  }, 120_000);
+
+  it("two followers at once: one holds the writer lease, the other exits saying who does; a standby takes over when the first dies", async () => {
+    const { replay, location, storage } = await setup(20);
+    const [a, b] = [cli(replay, location), cli(replay, location)];
+    const loser = await Promise.race([a.exited.then(() => a), b.exited.then(() => b)]);
+    const winner = loser === a ? b : a;
+    expect((await loser.exited).code).toBe(1);
+    expect(loser.text.join("\n")).toMatch(/the writer lease is held by follow-\S+ \(follow, pid \d+ on .*\).*\n.*run this one with --standby/);
+    await winner.waitFor("follow_started");
+    const standby = cli(replay, location, ["--standby"]);
+    await standby.waitFor("follow_waiting_for_lease");
+    await accept(replay, 3, 20);
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    winner.child.kill("SIGKILL");
+    await standby.waitFor("follow_started", () => true, 20_000);
+    await accept(replay, 5, 20);
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    standby.child.kill("SIGTERM");
+    await standby.exited;
+  }, 120_000);
+
+  it("a build asks for the writer lease: the follower yields, the build keeps what the follower published meanwhile, the follower resumes", async () => {
+    const { replay, storage } = await setup(40);
+    const follower = inProcess(replay, storage);
+    await accept(replay, 4, 20);
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    // A build paced at 50 requests a second (its Form 4 look-back alone takes seconds), filings arriving meanwhile.
+    const slow = createHttpSource({ base: replay.url, bucket: new TokenBucket(50), backoffMs: 5 });
+    const build = runBuild({ source: slow, storage, log: memoryLogger(), tickers: TICKERS, workers: 0, leaseWaitMs: 30_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    await accept(replay, 6, 100);
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    const summary = await build;
+    // Tickers the follower published after the build began keep the follower's version.
+    expect(summary.kept_newer).toBeGreaterThan(0);
+    expect(follower.lines.some((l) => l.includes('"follow_yielding"'))).toBe(true);
+    // It takes the lease back once the build has published (it looks every second).
+    await expect.poll(() => follower.lines.some((l) => l.includes('"follow_resumed"')), { timeout: 30_000, interval: 200 }).toBe(true);
+    await expect.poll(async () => (await readPublished(storage))!.manifest.builds?.[0]?.build_id).toBe(summary.build_id);
+    expect(await unpublished(replay, storage)).toEqual([]);
+    await accept(replay, 4, 20);
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    await follower.stop();
+  }, 120_000);
+
+  it("every snapshot it publishes is complete: a reader polling current.json always finds the manifest and each document it names", async () => {
+    const { replay, storage } = await setup(60);
+    const follower = inProcess(replay, storage, { pruneEveryMs: 100 });
+    let reading = true;
+    const seen = new Set<string>();
+    const problems: string[] = [];
+    const reader = (async () => {
+      while (reading) {
+        const published = await readPublished(storage).catch((error: Error) => (problems.push(error.message), null));
+        if (!published || seen.has(published.pointer.build_id)) continue;
+        seen.add(published.pointer.build_id);
+        for (const [ticker, entry] of Object.entries(published.manifest.tickers)) {
+          if (!entry.covered) continue;
+          for (const kind of ["filings", "earnings", "insiders"] as const) {
+            const key = documentKeyOf(published.manifest, ticker, kind);
+            if (!(await storage.hasItem(key))) problems.push(`${published.pointer.build_id}: ${ticker} ${kind} ${key} missing`);
+          }
+        }
+      }
+    })();
+    // Spread over five seconds, so that even on a loaded machine they make many publishes, not a few large ones.
+    await accept(replay, 50, 100);
+    await expect.poll(() => unpublished(replay, storage), { timeout: 60_000, interval: 300 }).toEqual([]);
+    reading = false;
+    await reader;
+    await follower.stop();
+    expect(problems).toEqual([]);
+    expect(seen.size).toBeGreaterThan(5);
+  }, 120_000);
+
+  it("a build and the follower at once keep EDGAR under 10 requests in any second, together", async () => {
+    const { replay, location, storage } = await setup(40);
+    const follower = cli(replay, location);
+    await follower.waitFor("follow_started");
+    const from = replay.log.length;
+    const { spawn } = await import("node:child_process");
+    const build = spawn(process.execPath, ["build/cli.ts", "build", "--source", replay.url, "--out", location, "--tickers", TICKERS.join(","), "--lookback-days", "120", "--workers", "0"], {
+      env: { ...process.env, LOG_LEVEL: "info" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const buildLog: string[] = [];
+    build.stderr!.on("data", (chunk: Buffer) => buildLog.push(chunk.toString()));
+    const built = new Promise<number | null>((resolve) => build.once("exit", resolve));
+    await accept(replay, 15, 200);
+    expect(await built).toBe(0);
+    await expect.poll(() => unpublished(replay, storage), { timeout: 60_000, interval: 300 }).toEqual([]);
+    expect(replay.maxPerSecond(from)).toBeLessThanOrEqual(10);
+    // Each paced at its share while the other ran: the follower (weight 2) 6 a second, the build 3.
+    expect(buildLog.join("")).toMatch(/"event":"request_budget","role":"build","requests_per_s":3,"processes":2/);
+    await follower.waitFor("request_budget", (l) => l.requests_per_s === 6);
+    follower.child.kill("SIGTERM");
+    await follower.exited;
+  }, 180_000);
+});

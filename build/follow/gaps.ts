@@ -1,0 +1,76 @@
+// Filling a feed gap from EDGAR's daily form indexes: which days may list the filings accepted in it, and reading a
+// day once EDGAR has published its index (in the evening). Weekends have none; a weekday whose index is still missing
+// days later was a holiday.
+import type { FeedGap } from "../../schemas/snapshot.ts";
+import { parseDailyFormIndex, type DailyIndexRow } from "../parse/daily-index.ts";
+import { dailyFormIndexPath } from "../sources/paths.ts";
+import { SourceNotFoundError, type Source } from "../sources/source.ts";
+import type { FeedFiling } from "./feed.ts";
+
+const DAY = 86_400_000;
+/** A weekday whose index has not appeared this many days after it had no filings (a holiday). */
+const HOLIDAY_AFTER_DAYS = 3;
+const EASTERN = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" });
+const EASTERN_TIME = new Intl.DateTimeFormat("en-GB", { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+/** The US Eastern calendar date of an instant (EDGAR dates filings in its own time zone). */
+export function easternDate(iso: string | number): string {
+  return EASTERN.format(new Date(iso));
+}
+
+/**
+ * The days whose index may list a filing accepted after `after` and before `before`: every day from the first's to
+ * the second's, and when the gap reaches into an evening (from 17:30 US Eastern EDGAR dates most forms the next
+ * business day), the next weekday.
+ */
+export function gapOf(after: string, before: string): FeedGap {
+  const last = easternDate(before);
+  const days = [easternDate(after)];
+  while (days.at(-1)! < last) days.push(nextDay(days.at(-1)!));
+  if (easternTime(before) >= "17:30") {
+    do days.push(nextDay(days.at(-1)!));
+    while (isWeekend(days.at(-1)!));
+  }
+  return { after, before, days };
+}
+
+/** What a day's index said: its rows, or that it is not there yet, or that the day has none. */
+export type DayIndex = { rows: DailyIndexRow[] } | "pending" | "none";
+
+/** Reads one day's form index (EDGAR publishes it that evening); `today` is the current US Eastern date. */
+export async function readDay(source: Source, day: string, today: string): Promise<DayIndex> {
+  const path = dailyFormIndexPath(day);
+  try {
+    return { rows: parseDailyFormIndex(await source.getText(path), { path }) };
+  } catch (error) {
+    if (!(error instanceof SourceNotFoundError)) throw error;
+    if (isWeekend(day) || Date.parse(today) - Date.parse(day) > HOLIDAY_AFTER_DAYS * DAY) return "none";
+    return "pending";
+  }
+}
+
+/** A day's index rows as filings (an index names a filing once per CIK), for the CIKs `wanted` keeps. */
+export function indexFilings(rows: DailyIndexRow[], wanted: (cik: number) => boolean, seenAt: string): FeedFiling[] {
+  const byAccession = new Map<string, FeedFiling>();
+  for (const row of rows) {
+    if (!wanted(row.cik)) continue;
+    let filing = byAccession.get(row.accession);
+    if (!filing) byAccession.set(row.accession, (filing = { accession: row.accession, form: row.form, filed_at: row.filed_at, accepted_at: null, parties: [], seen_at: seenAt }));
+    if (!filing.parties.some((p) => p.cik === row.cik)) filing.parties.push({ cik: row.cik, role: "index" });
+  }
+  return [...byAccession.values()];
+}
+
+/** The US Eastern time of day of an instant, HH:MM. */
+function easternTime(iso: string): string {
+  return EASTERN_TIME.format(new Date(iso));
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T12:00:00Z`) + DAY).toISOString().slice(0, 10);
+}
+
+function isWeekend(day: string): boolean {
+  const weekday = new Date(`${day}T12:00:00Z`).getUTCDay();
+  return weekday === 0 || weekday === 6;
+}
