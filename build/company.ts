@@ -8,7 +8,7 @@ import { maxBy, type DocumentOrigin, type FactsResult, type FilingsResult } from
 import { describeSubject, NoXbrlHistoryError } from "./errors.ts";
 import { loadForm4s, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
 import type { EncodedDocuments } from "./publish/snapshot.ts";
-import { companyFactsPath, submissionsPagePath, submissionsPath } from "./sources/paths.ts";
+import { companyFactsPath, filerFolderPath, submissionsPagePath, submissionsPath } from "./sources/paths.ts";
 import { SourceNotFoundError, type Source } from "./sources/source.ts";
 
 /** What building one company produced. */
@@ -101,7 +101,7 @@ export async function loadInsiders(ctx: CompanyContext, cik: number, filings: Fi
   const form4 = await loadForm4s(ctx.source, ctx.storage, cik, filings.insider_filings, ctx.form4Since, incremental);
   const insiders = applyAmendments(form4.filings, cik);
   const newestForm4 = maxBy(insiders, (t) => `${t.filed_at ?? ""}|${t.source_accession}`);
-  const meta = { source_api: ctx.source.describe(`Archives/edgar/data/${cik}/`), built_at: ctx.builtAt, source_accession: newestForm4?.source_accession ?? null, filed_at: newestForm4?.filed_at ?? null };
+  const meta = { source_api: ctx.source.describe(filerFolderPath(cik)), built_at: ctx.builtAt, source_accession: newestForm4?.source_accession ?? null, filed_at: newestForm4?.filed_at ?? null };
   const { filings: _parsed, ...stats } = form4;
   return { bytes: await ctx.compute.encode("insiders", { data: insiders, meta }), rows: insiders.length, newest_form4: newestForm4?.filed_at ?? null, form4: stats };
 }

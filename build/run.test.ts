@@ -194,14 +194,14 @@ describeEdgar("dataset build on the shared mirror", () => {
     let keys = await storage.getKeys("snapshots");
     const manifests = keys.filter((k) => k.endsWith(":manifest.json")).map((k) => k.split(":")[1]).sort();
     expect(manifests).toEqual(ids.slice(-2));
-    // The first build's filings and earnings are still current (unchanged since); its insiders document is not, and
+    // The first build's filings, earnings and financials are still current (unchanged since); its insiders document is not, and
     // neither build two nor four wrote anything: their folders are gone or hold only the manifest.
     const current = (await readPublished(storage))!.manifest;
     expect(documentKeyOf(current, "AAPL", "filings")).toMatch(new RegExp(`^snapshots/${ids[0]}/`));
     expect(documentKeyOf(current, "AAPL", "insiders")).toMatch(new RegExp(`^snapshots/${ids[2]}/`));
     const ofFirst = () => keys.filter((k) => k.split(":")[1] === ids[0]).map((k) => k.split(":").at(-1)).sort();
     // The replaced insiders document stays a grace period (a gateway may still hold the manifest naming it).
-    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "insiders.json"]);
+    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "financials.json", "insiders.json"]);
     expect(current.superseded).toEqual([{ key: `snapshots/${ids[0]}/tickers/AAPL/insiders.json`, at: "2026-07-01T12:02:00.000Z" }]);
     expect(keys.some((k) => k.split(":")[1] === ids[1])).toBe(false);
     expect(keys.filter((k) => k.split(":")[1] === ids[3])).toEqual([`snapshots:${ids[3]}:manifest.json`]);
@@ -209,7 +209,7 @@ describeEdgar("dataset build on the shared mirror", () => {
     // Past the grace period, the next publish removes it.
     await build(storage, createDirSource(overlay), { tickers: ["AAPL"], retention: 2, lookbackDays: 3650, now: () => new Date(Date.UTC(2026, 6, 1, 12, 30)) });
     keys = await storage.getKeys("snapshots");
-    expect(ofFirst()).toEqual(["earnings.json", "filings.json"]);
+    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "financials.json"]);
   });
 
   it("reconciles the filings the follower gave up on before it began, for the companies it read afresh", async () => {

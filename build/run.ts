@@ -5,7 +5,6 @@
 // this build ran keeps the follower's newer version. Throws (and publishes nothing) when nothing could be built.
 import pLimit from "p-limit";
 import type { Storage } from "unstorage";
-import { normalizeTicker } from "../schemas/primitives.ts";
 import type { CoverageReason, FollowState, Manifest, ManifestTicker } from "../schemas/snapshot.ts";
 import type { LeaseRecord } from "../storage/lease.ts";
 import { buildingKey, snapshotPrefix } from "../storage/layout.ts";
@@ -14,7 +13,7 @@ import { describeSubject, MalformedInputError } from "./errors.ts";
 import { defaultWorkers, openCompute } from "./compute.ts";
 import { readForm4Index, type Form4Index } from "./form4-index.ts";
 import type { Logger } from "../logging/log.ts";
-import { parseCompanyTickers, type TickerEntry } from "./parse/tickers.ts";
+import { parseCompanyTickers, resolveTicker, type TickerEntry, type TickerMap } from "./parse/tickers.ts";
 import { publishBuild } from "./publish/publish.ts";
 import { pruneStore } from "./publish/prune.ts";
 import { newBuildId, readPublished, refFreshness, refsOf, SnapshotWriter, type DocumentRefs, type Published } from "./publish/snapshot.ts";
@@ -88,7 +87,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     log.log("warn", "previous_snapshot_unreadable", { error: error.message });
     return null;
   });
-  const universe = selectUniverse(parseCompanyTickers(await source.getText(TICKERS_PATH)).byTicker, opts.tickers, log);
+  const universe = selectUniverse(parseCompanyTickers(await source.getText(TICKERS_PATH)), opts.tickers, log);
   const byCik = new Map<number, TickerEntry[]>();
   for (const entry of universe) byCik.set(entry.cik, [...(byCik.get(entry.cik) ?? []), entry]);
   log.log("info", "build_started", { build_id: buildId, source: source.name, tickers: universe.length, companies: byCik.size, form4_since: form4Since });
@@ -291,12 +290,12 @@ function dayBefore(iso: string): string {
   return new Date(Date.parse(iso) - 86_400_000).toISOString().slice(0, 10);
 }
 
-function selectUniverse(byTicker: Map<string, TickerEntry>, wanted: string[] | undefined, log: Logger): TickerEntry[] {
-  if (!wanted?.length) return [...byTicker.values()];
+function selectUniverse(map: TickerMap, wanted: string[] | undefined, log: Logger): TickerEntry[] {
+  if (!wanted?.length) return [...map.byTicker.values()];
   const found = new Map<string, TickerEntry>();
   const unknown: string[] = [];
   for (const raw of wanted) {
-    const entry = byTicker.get(normalizeTicker(raw));
+    const entry = resolveTicker(map, raw);
     if (entry) found.set(entry.ticker, entry);
     else unknown.push(raw);
   }

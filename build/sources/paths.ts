@@ -20,6 +20,11 @@ export function companyFactsPath(cik: number): string {
   return `api/xbrl/companyfacts/CIK${padCik(cik)}.json`;
 }
 
+/** A company's folder of filings: where its Form 4s come from, as a whole. */
+export function filerFolderPath(cik: number): string {
+  return `Archives/edgar/data/${cik}/`;
+}
+
 /**
  * The raw ownership XML of a Form 3/4/5: `primaryDocument` names the XSL rendering (`xslF345X05/form4.xml`);
  * the raw file is its base name at the root of the filing folder (pitfall 30).
@@ -27,13 +32,13 @@ export function companyFactsPath(cik: number): string {
 export function ownershipXmlPath(cik: number, accession: string, primaryDocument: string): string {
   const base = primaryDocument.split("/").pop() ?? "";
   if (!/^[\w.\-]+\.xml$/i.test(base)) throw new Error(`accession ${accession}: primary document "${primaryDocument}" is not an XML file`);
-  return `Archives/edgar/data/${cik}/${accession.replace(/-/g, "")}/${base}`;
+  return `${filerFolderPath(cik)}${accession.replace(/-/g, "")}/${base}`;
 }
 
 /** A filing's full submission text (every document of it, SEC header first), as the daily index names it. */
 export function fullSubmissionPath(cik: number, accession: string): string {
   if (!/^\d{10}-\d{2}-\d{6}$/.test(accession)) throw new Error(`"${accession}" is not an accession number`);
-  return `Archives/edgar/data/${cik}/${accession}.txt`;
+  return `${filerFolderPath(cik)}${accession}.txt`;
 }
 
 /** EDGAR's daily form index for one day (`Archives/edgar/daily-index/2026/QTR4/form.20261120.idx`). */
