@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../logging/log.ts";
-import { runBuild } from "../build/run.ts";
+import { runBuild } from "../build/pipeline/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
 import { openStorage } from "../storage/open.ts";
 import { makeOverlayMirror, MIRROR } from "../test/_edgar-files.ts";

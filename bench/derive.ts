@@ -3,7 +3,7 @@
 // ($EDGAR_MIRROR or ../shared/edgar: whole files, not the cut fixtures).
 import { deriveEarningsBase } from "../build/derive/earnings.ts";
 import { deriveFinancials } from "../build/derive/statements.ts";
-import { parseCompanyFacts } from "../build/parse/companyfacts.ts";
+import { readCompanyFacts } from "../build/derive/company-facts.ts";
 import { MIRROR } from "../test/_edgar-files.ts";
 
 const FOLDER = "api/xbrl/companyfacts";
@@ -28,16 +28,16 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const full = () => {
     [periods, rows] = [0, 0];
     for (const t of texts) {
-      const facts = parseCompanyFacts(t);
+      const facts = readCompanyFacts(t);
       const earnings = deriveEarningsBase(facts);
       periods += earnings.series.periods.length;
       rows += deriveFinancials(facts, earnings).periods.length;
     }
   };
-  const facts = texts.map((t) => parseCompanyFacts(t));
+  const facts = texts.map((t) => readCompanyFacts(t));
   const bases = facts.map((f) => deriveEarningsBase(f));
   const parts = {
-    parse: () => texts.forEach((t) => parseCompanyFacts(t)),
+    parse: () => texts.forEach((t) => readCompanyFacts(t)),
     earnings: () => facts.forEach((f) => deriveEarningsBase(f)),
     statements: () => facts.forEach((f, i) => deriveFinancials(f, bases[i]!)),
   };

@@ -7,10 +7,10 @@
 // any one second, and object-store writes per filing (PUTs, counted at the stand-in). Real time, no compressed clock.
 // ../shared/edgar holds the XML of only a few of these Form 4s: the follower still fetches each one (a request, then a
 // 404 it records), so the request and lag figures are a Form 4's, while most insider documents do not change.
-import { runBuild } from "../build/run.ts";
+import { runBuild } from "../build/pipeline/run.ts";
 import { createHttpSource } from "../build/sources/http.ts";
 import { TokenBucket } from "../build/sources/rate-limit.ts";
-import { main as keys } from "../gateway/keys-cli.ts";
+import { main as keys } from "../gateway/payment/keys-cli.ts";
 import { openStorage } from "../storage/open.ts";
 import { makeOverlayMirror } from "../test/_edgar.ts";
 import { memoryLogger } from "../test/_logger.ts";

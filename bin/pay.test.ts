@@ -3,9 +3,9 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { DEV_PAY_TO } from "../gateway/server.ts";
-import { createUsdcLedger } from "../gateway/payments/ledger.ts";
-import { createLocalFacilitator } from "../gateway/payments/local-facilitator.ts";
+import { DEV_PAY_TO } from "../gateway/serve/server.ts";
+import { createUsdcLedger } from "../gateway/payment/dev-chain/ledger.ts";
+import { createLocalFacilitator } from "../gateway/payment/dev-chain/facilitator.ts";
 import { describeEdgar } from "../test/_edgar.ts";
 import { startTestGateway, type StartedGateway } from "../test/_gateway.ts";
 import { addressOf, ANVIL_KEYS } from "../test/_x402.ts";

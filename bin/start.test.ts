@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBuild } from "../build/run.ts";
+import { runBuild } from "../build/pipeline/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
-import { KeyStore } from "../gateway/keys.ts";
+import { KeyStore } from "../gateway/payment/keys.ts";
 import { memoryLogger } from "../test/_logger.ts";
 import { Manifest } from "../schemas/snapshot.ts";
 import { readJson } from "../storage/json.ts";
@@ -92,7 +92,7 @@ describeEdgar("the offline quick start", () => {
       const line = README.split("\n").find((l) => /^npm run dataset -- build --source dir:\S+ --out data --tickers AAPL --lookback-days \d+/.test(l));
       if (!line) throw new Error("the README has no `--tickers AAPL --lookback-days` build example");
       const args = line.replace(/\s+#.*$/, "").split(/\s+/).slice(4).map((a) => (a === "data" ? data : a));
-      const { stdout } = await promisify(execFile)(process.execPath, ["build/cli.ts", ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "error" } });
+      const { stdout } = await promisify(execFile)(process.execPath, ["build/commands/cli.ts", ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "error" } });
       expect(stdout).toMatch(/1 tickers built \(8 more carried forward unchanged\)/);
       let rows: unknown[] = [];
       for (let i = 0; i < 100 && rows.length === 0; i++) {

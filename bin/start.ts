@@ -2,11 +2,11 @@
 // universe when the store holds no snapshot yet (from live EDGAR, or offline from a folder in EDGAR's layout).
 // Composes builder and gateway, which never import each other.
 import { pathToFileURL } from "node:url";
-import { runBuild } from "../build/run.ts";
+import { runBuild } from "../build/pipeline/run.ts";
 import { loadBuildConfig } from "../build/config.ts";
 import { openSource } from "../build/sources/open.ts";
 import { loadConfig } from "../gateway/config.ts";
-import { listen } from "../gateway/listen.ts";
+import { listen } from "../gateway/serve/listen.ts";
 import { createLogger } from "../logging/log.ts";
 import { CURRENT_KEY } from "../storage/layout.ts";
 import { openStorage } from "../storage/open.ts";

@@ -2,7 +2,7 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { loadConfig } from "./config.ts";
-import { listen } from "./listen.ts";
+import { listen } from "./serve/listen.ts";
 
 /** Parses the flags, validates the environment and serves; returns an exit code on failure. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {

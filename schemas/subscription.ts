@@ -1,5 +1,5 @@
 // The shapes the subscription routes accept, answer and store (issue 7). Stripe's own event shapes are not here:
-// they sit, loose, at the top of gateway/stripe-events.ts, which reads them.
+// they sit, loose, at the top of gateway/subscriptions/stripe-events.ts, which reads them.
 import { z } from "zod";
 
 /** A Stripe object id (`cs_…`, `sub_…`, `cus_…`, `evt_…`): Stripe's alphabet only, so it can name a storage key. */
@@ -32,7 +32,7 @@ export const PortalSession = z.object({ url: z.url() }).meta({ id: "PortalSessio
 /** What the webhook endpoint answers Stripe. */
 export const WebhookAck = z.object({ received: z.literal(true), duplicate: z.boolean() }).meta({ id: "WebhookAck" });
 
-/** Stored per checkout session: the key issued for it, sealed until its one display (gateway/seal.ts says why). */
+/** Stored per checkout session: the key issued for it, sealed until its one display (gateway/subscriptions/seal.ts says why). */
 export const SessionRecord = z.object({
   key_hash: z.string().regex(/^[0-9a-f]{64}$/),
   subscription_id: StripeId,

@@ -4,7 +4,7 @@
 //   manifest     after the manifest is written, before current.json
 // Its look-back is ten years, so that its documents differ from a 90-day build's (AAPL's 2022 Form 4) and are written.
 import type { Storage } from "unstorage";
-import { runBuild } from "../build/run.ts";
+import { runBuild } from "../build/pipeline/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
 import { memoryLogger } from "./_logger.ts";
 import { openStorage } from "../storage/open.ts";

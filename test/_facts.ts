@@ -1,6 +1,7 @@
 // Hand-made company facts for the derivation's fixture tests: a fact as EDGAR files it, the filings that tag facts,
 // a company facts file of them run through the real parser, and the row of a span among the rows derived.
-import { parseCompanyFacts, type CompanyFacts } from "../build/parse/companyfacts.ts";
+import { type CompanyFacts } from "../build/parse/companyfacts.ts";
+import { readCompanyFacts } from "../build/derive/company-facts.ts";
 
 /** One fact as company facts list it (`start` only on durations). */
 export interface Fact {
@@ -27,7 +28,7 @@ export function companyFacts(taxonomies: Record<string, Record<string, Record<st
   const facts = Object.fromEntries(
     Object.entries(taxonomies).map(([taxonomy, concepts]) => [taxonomy, Object.fromEntries(Object.entries(concepts).map(([name, units]) => [name, { units }]))]),
   );
-  return parseCompanyFacts(JSON.stringify({ cik: 1234, entityName: "Example Corp", facts }));
+  return readCompanyFacts(JSON.stringify({ cik: 1234, entityName: "Example Corp", facts }));
 }
 
 /** The row of a span (and `also`), or an error naming the spans there are. */

@@ -1,4 +1,4 @@
-// The follower as operators run it — `node build/cli.ts follow …` in a process of its own — for tests that kill it,
+// The follower as operators run it — `node build/commands/cli.ts follow …` in a process of its own — for tests that kill it,
 // start it again, or run two at once: its structured log lines as they come, and its exit.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -22,7 +22,7 @@ export interface FollowerProcess {
 
 /** Starts `dataset follow` with `args` over `env` (added to this process's environment). */
 export function spawnFollower(args: string[], env: Record<string, string> = {}): FollowerProcess {
-  const child = spawn(process.execPath, ["build/cli.ts", "follow", ...args], { env: { ...process.env, LOG_LEVEL: "info", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["build/commands/cli.ts", "follow", ...args], { env: { ...process.env, LOG_LEVEL: "info", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   const lines: LogLine[] = [];
   const text: string[] = [];
   const waiting = new Set<() => void>();

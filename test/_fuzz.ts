@@ -1,7 +1,7 @@
 // The hostile suite (issue 8, grown in issue 17): random and hostile requests to every route — methods HEAD and odd
 // ones included, query strings, keys, x402 payloads (malformed, or genuine with one field changed), MCP requests and
 // batches with `_meta`, the subscription routes and Stripe events signed or not — and the properties every answer
-// keeps. Shared by gateway/fuzz.test.ts (20,000 cases in `npm test`) and bench/fuzz.ts (the long run); no vitest here.
+// keeps. Shared by gateway/serve/fuzz.test.ts (20,000 cases in `npm test`) and bench/fuzz.ts (the long run); no vitest here.
 import assert from "node:assert/strict";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import fc from "fast-check";
@@ -10,8 +10,8 @@ import { ERROR_CODES, type ErrorCode } from "../schemas/errors.ts";
 import { buildTestData, testGateway } from "./_gateway.ts";
 import { removeDir } from "./_s3.ts";
 import { signedEvent, startStripe, subscriptionObject, type StripeStandIn } from "./_stripe.ts";
-import { createUsdcLedger } from "../gateway/payments/ledger.ts";
-import { createLocalFacilitator } from "../gateway/payments/local-facilitator.ts";
+import { createUsdcLedger } from "../gateway/payment/dev-chain/ledger.ts";
+import { createLocalFacilitator } from "../gateway/payment/dev-chain/facilitator.ts";
 import { addressOf, ANVIL_KEYS, decodePaymentRequired, payerClient } from "./_x402.ts";
 
 /**

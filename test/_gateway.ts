@@ -5,15 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FacilitatorClient } from "@x402/core/server";
 import { serve } from "h3";
-import { runBuild } from "../build/run.ts";
+import { runBuild } from "../build/pipeline/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
 import { loadConfig } from "../gateway/config.ts";
-import { createGateway, type Gateway } from "../gateway/server.ts";
+import { createGateway, type Gateway } from "../gateway/serve/server.ts";
 import { memoryLogger } from "./_logger.ts";
 import { openStorage } from "../storage/open.ts";
 import { makeOverlayMirror } from "./_edgar-files.ts";
 
-/** Tickers every gateway test can rely on (see build/run.test.ts for what each exercises). */
+/** Tickers every gateway test can rely on (see build/pipeline/run.test.ts for what each exercises). */
 export const GATEWAY_TICKERS = ["AAPL", "WMT", "HD", "DIS", "UA", "UAA", "JNJ", "MSFT", "TSM", "BRK-B"];
 
 /** Builds the test snapshot into a new folder; returns the folder and the mirror (both for removal). */

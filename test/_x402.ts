@@ -8,10 +8,10 @@ import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core
 import { wrapFetchWithPayment } from "@x402/fetch";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { UsdcLedger } from "../gateway/payments/ledger.ts";
+import type { UsdcLedger } from "../gateway/payment/dev-chain/ledger.ts";
 import { payer } from "../bin/x402-buyer.ts";
 import { SettleReceipt } from "../schemas/payment.ts";
-import { createLocalFacilitator } from "../gateway/payments/local-facilitator.ts";
+import { createLocalFacilitator } from "../gateway/payment/dev-chain/facilitator.ts";
 import { serveFacilitator, type FacilitatorServer } from "./_facilitator-server.ts";
 
 /** Anvil's well-known accounts #0–#3 (mnemonic "test test … junk"): public test keys, worthless anywhere real. */

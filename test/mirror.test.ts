@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { deriveEarnings, deriveEarningsBase } from "../build/derive/earnings.ts";
 import { deriveFinancials } from "../build/derive/statements.ts";
-import { parseCompanyFacts } from "../build/parse/companyfacts.ts";
+import { readCompanyFacts } from "../build/derive/company-facts.ts";
 import { parseSubmissions } from "../build/parse/submissions.ts";
 import { describeMirror, EDGAR_DIR, MIRROR, readEdgar } from "./_edgar.ts";
 import { fixtureBytes, readFixtureProvenance } from "./fixtures/cut-edgar.ts";
@@ -21,14 +21,14 @@ describeMirror("the fixtures against the whole shared mirror", () => {
   });
 
   it.each(lines.filter((l) => l.how === "facts"))("$path: the cut derives the same earnings as the whole file", ({ path }) => {
-    const whole = deriveEarnings(parseCompanyFacts(MIRROR.read(path)));
-    expect(deriveEarnings(parseCompanyFacts(readEdgar(path)))).toEqual(whole);
+    const whole = deriveEarnings(readCompanyFacts(MIRROR.read(path)));
+    expect(deriveEarnings(readCompanyFacts(readEdgar(path)))).toEqual(whole);
     expect(whole.periods.length).toBeGreaterThan(0);
   });
 
   it.each(lines.filter((l) => l.how === "facts"))("$path: the cut derives the same statements (balance sheet, cash flow, TTM) as the whole file", ({ path }) => {
     const statements = (text: string) => {
-      const facts = parseCompanyFacts(text);
+      const facts = readCompanyFacts(text);
       return deriveFinancials(facts, deriveEarningsBase(facts));
     };
     const whole = statements(MIRROR.read(path));

@@ -73,7 +73,7 @@ describe("no transpiler at run time", () => {
       .flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((f) => `${dir}/${f}`))
       .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
     const readers = modules.filter((f) => read(f).includes("process.env"));
-    expect(readers.sort()).toEqual(["build/cli.ts", "gateway/cli.ts", "gateway/keys-cli.ts"]);
+    expect(readers.sort()).toEqual(["build/commands/cli.ts", "gateway/cli.ts", "gateway/payment/keys-cli.ts"]);
   });
 
   it("no test spawns a program through a loader (a fresh clone has none to load)", () => {
@@ -87,7 +87,7 @@ describe("no transpiler at run time", () => {
   it("every module of the programs loads under Node's own type stripping", async () => {
     // Not loaded: tests and contract suites (vitest), the worker thread's entry (compute.test.ts runs it on threads),
     // and the two scripts that act on import (the benchmark runner, the benchmark's server).
-    const skip = /\.test\.ts$|\.contract\.ts$|^build\/compute-worker\.ts$|^bench\/(run|_gateway-server)\.ts$/;
+    const skip = /\.test\.ts$|\.contract\.ts$|^build\/pipeline\/compute-worker\.ts$|^bench\/(run|_gateway-server)\.ts$/;
     const modules = ["schemas", "storage", "logging", "build", "gateway", "bin", "bench"]
       .flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((f) => `${dir}/${f}`))
       .filter((f) => f.endsWith(".ts") && !skip.test(f));
@@ -100,9 +100,9 @@ describe("no transpiler at run time", () => {
 
   it("the CLIs start and answer as documented", async () => {
     const data = mkdtempSync(join(tmpdir(), "node-cli-"));
-    expect(await node(["build/cli.ts", "--help"])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^usage:\n {2}dataset build/) });
+    expect(await node(["build/commands/cli.ts", "--help"])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^usage:\n {2}dataset build/) });
     expect(await node(["gateway/cli.ts", "--port", "x"])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^serve failed: --port must be a number/) });
-    expect(await node(["gateway/keys-cli.ts", "list", "--data", data])).toMatchObject({ code: 0, stdout: "0 keys\n" });
+    expect(await node(["gateway/payment/keys-cli.ts", "list", "--data", data])).toMatchObject({ code: 0, stdout: "0 keys\n" });
     expect(await node(["bench/run.ts", "nosuch"])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown benchmark "nosuch"; available: /) });
     expect(await node(["bin/start.ts"], { DATA_URL: data, EDGAR_SOURCE: undefined, EDGAR_USER_AGENT: undefined })).toMatchObject({ code: 1, stderr: expect.stringMatching(/EDGAR_SOURCE=dir:test\/fixtures\/edgar npm start/) });
     removeDir(data);

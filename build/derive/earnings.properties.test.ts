@@ -4,7 +4,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
-import { parseCompanyFacts, type EdgarFact as Fact } from "../parse/companyfacts.ts";
+import { type EdgarFact as Fact } from "../parse/companyfacts.ts";
+import { readCompanyFacts } from "./company-facts.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
 import { deriveEarnings } from "./earnings.ts";
 import { checkInvariants } from "./invariants.ts";
@@ -37,7 +38,7 @@ describe("generated companies", () => {
     fc.assert(
       fc.property(companies, ([calendar, disturb, draws]) => {
         const model = modelYears(calendar, draws);
-        const { periods, history } = deriveEarnings(parseCompanyFacts(JSON.stringify(companyFacts(model, disturb))));
+        const { periods, history } = deriveEarnings(readCompanyFacts(JSON.stringify(companyFacts(model, disturb))));
         expect(checkInvariants(periods, METRIC_CONCEPTS).filter((v) => !v.marked)).toEqual([]);
         periods.forEach((p, i) => expect(periodAsOf(p, history[i]!, LATEST, false)).toEqual(p));
         for (const year of model) {
@@ -64,7 +65,7 @@ describe("generated companies", () => {
       fc.property(companies, fc.nat(), ([calendar, disturb, draws], pick) => {
         const model = modelYears(calendar, draws);
         const scaled = pick % (calendar.years * 4);
-        const { periods } = deriveEarnings(parseCompanyFacts(JSON.stringify(companyFacts(model, { ...disturb, revenueThousands: scaled }))));
+        const { periods } = deriveEarnings(readCompanyFacts(JSON.stringify(companyFacts(model, { ...disturb, revenueThousands: scaled }))));
         expect(checkInvariants(periods, METRIC_CONCEPTS).filter((v) => !v.marked)).toEqual([]);
         for (const year of model) {
           year.ends.forEach((end, q) => {
@@ -82,7 +83,7 @@ describe("generated companies", () => {
     fc.assert(
       fc.property(companies, ([calendar, disturb, draws]) => {
         const model = modelYears(calendar, draws);
-        const { periods, history } = deriveEarnings(parseCompanyFacts(JSON.stringify(companyFacts(model, { ...disturb, retag: null }))));
+        const { periods, history } = deriveEarnings(readCompanyFacts(JSON.stringify(companyFacts(model, { ...disturb, retag: null }))));
         for (const year of model) {
           const i = periods.findIndex((p) => p.months === 12 && p.period_end === year.ends[3]);
           const filed = tenKFiled(year);

@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
 import { EarningsPeriod, type Metric } from "../../schemas/earnings.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
-import { parseCompanyFacts } from "../parse/companyfacts.ts";
+import { readCompanyFacts } from "./company-facts.ts";
 import { EARNINGS_CONCEPTS, METRIC_CONCEPTS } from "./concepts.ts";
 import { deriveEarnings } from "./earnings.ts";
 import { checkInvariants } from "./invariants.ts";
@@ -27,7 +27,7 @@ describeEdgar("deriveEarnings on every company facts file of the mirror", () => 
   const files = listEdgar(FOLDER);
   const load = (file: string) => {
     const text = readEdgar(`${FOLDER}/${file}`);
-    const { periods, history } = deriveEarnings(parseCompanyFacts(text));
+    const { periods, history } = deriveEarnings(readCompanyFacts(text));
     return { raw: JSON.parse(text) as RawFile, periods, history };
   };
 
@@ -105,7 +105,7 @@ describeEdgar("deriveEarnings on every company facts file of the mirror", () => 
     const { raw, periods } = load(file);
     const filed = [...new Set(allFacts(raw).map(({ fact }) => fact.filed))].sort();
     const cutoff = filed[Math.floor(filed.length * 0.6)]!;
-    const early = deriveEarnings(parseCompanyFacts(JSON.stringify(filterFiled(raw, cutoff)))).periods;
+    const early = deriveEarnings(readCompanyFacts(JSON.stringify(filterFiled(raw, cutoff)))).periods;
     const later = new Map(periods.map((p) => [`${p.period_start}/${p.period_end}`, p]));
     let compared = 0;
     for (const p of early.filter((e) => !e.label_inferred)) {
@@ -141,7 +141,7 @@ describeEdgar("deriveEarnings on every company facts file of the mirror", () => 
 });
 
 describeEdgar("hand-checked figures", () => {
-  const periodsOf = (cik: string) => deriveEarnings(parseCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`))).periods;
+  const periodsOf = (cik: string) => deriveEarnings(readCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`))).periods;
   const period = (periods: EarningsPeriod[], start: string, end: string) => {
     const p = periods.find((x) => x.period_start === start && x.period_end === end);
     if (!p) throw new Error(`no period ${start}..${end}`);
@@ -272,7 +272,7 @@ describeEdgar("hand-checked figures", () => {
 });
 
 describeEdgar("series that hold together (issue 14), checked against the filings", () => {
-  const seriesOf = (cik: string) => deriveEarnings(parseCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`)));
+  const seriesOf = (cik: string) => deriveEarnings(readCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`)));
   const find = (periods: EarningsPeriod[], start: string, end: string) => periods.filter((p) => p.period_start === start && p.period_end === end);
 
   it("Walmart: the years to January 2014 and 2015 are fiscal 2014 and 2015; its 10-K's own fy 2013 is kept as filed_label", () => {

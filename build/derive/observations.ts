@@ -1,13 +1,10 @@
 // Company facts → observations: each periodic filing's value of each series for each (start, end) duration or, for
 // balance-sheet series, each instant; and each filing's own reporting period. Generic over any list of series
 // (earnings, the statements): no metric named here.
+import { ANNUAL_FORM, PERIODIC_FORM } from "../forms.ts";
 import type { CompanyFacts, EdgarFact } from "../parse/companyfacts.ts";
 import { classifyMonths, type Months } from "./periods.ts";
 
-/** Only periodic reports supply values and labels (DESIGN "Derivation rules"; pitfall 8: a DEF 14A once won the dedup). */
-export const PERIODIC_FORM = /^(10-K|10-Q|20-F|40-F|10-KT|10-QT)(\/A)?$/;
-/** Annual reports: a fiscal year's own values come from these (issue 14: a 10-Q's twelve-month figure is no fiscal year). */
-export const ANNUAL_FORM = /^(10-K|10-KT|20-F|40-F)(\/A)?$/;
 
 /** How a series' unit relates to the company's reporting currency: money, money per share, or a share count. */
 export type UnitKind = "currency" | "per_share" | "shares";

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { LATEST } from "../../schemas/earnings-history.ts";
 import { financialAsOf } from "../../schemas/financials-history.ts";
 import { calendars, modelYears, mulberry, only, shuffle, sum, tenKFiled, type ModelYear } from "../../test/_model-company.ts";
-import { parseCompanyFacts, type EdgarFact as Fact } from "../parse/companyfacts.ts";
+import { type EdgarFact as Fact } from "../parse/companyfacts.ts";
+import { readCompanyFacts } from "./company-facts.ts";
 import { deriveEarningsBase } from "./earnings.ts";
 import { checkFinancials } from "./financial-invariants.ts";
 import { addDays } from "./periods.ts";
@@ -47,7 +48,7 @@ describe("generated companies' statements", () => {
       fc.property(companies, ([calendar, disturb, draws, flows]) => {
         const model = modelYears(calendar, draws);
         const statements = model.map((_, k) => statementsOf(flows.slice(k * 12, k * 12 + 12)));
-        const facts = parseCompanyFacts(JSON.stringify(companyFacts(model, statements, disturb)));
+        const facts = readCompanyFacts(JSON.stringify(companyFacts(model, statements, disturb)));
         const { periods, history } = deriveFinancials(facts, deriveEarningsBase(facts));
         expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
         periods.forEach((p, i) => expect(financialAsOf(p, history[i]!, LATEST, false)).toEqual(p));

@@ -5,7 +5,7 @@ import { LATEST } from "../../schemas/earnings-history.ts";
 import { expandHistory, financialAsOf, storeHistory, StoredFinancialsHistory, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
 import { FinancialPeriod, type StatementMetric } from "../../schemas/financials.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
-import { parseCompanyFacts } from "../parse/companyfacts.ts";
+import { readCompanyFacts } from "./company-facts.ts";
 import { deriveEarningsBase } from "./earnings.ts";
 import { checkFinancials } from "./financial-invariants.ts";
 import { dayNumber } from "./periods.ts";
@@ -20,7 +20,7 @@ type RawFile = { facts: Record<string, Record<string, { units: Record<string, Ra
 
 function load(file: string) {
   const text = readEdgar(`${FOLDER}/${file}`);
-  const facts = parseCompanyFacts(text);
+  const facts = readCompanyFacts(text);
   const base = deriveEarningsBase(facts);
   const { periods, history } = deriveFinancials(facts, base);
   return { raw: JSON.parse(text) as RawFile, earnings: base.series.periods, periods, history };

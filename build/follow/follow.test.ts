@@ -1,6 +1,6 @@
 // The follower end to end (issue 19), on real filings: a loopback EDGAR (test/_edgar-replay.ts) holds back the newest
 // filings of five companies of the fixtures and accepts them while the follower runs — in this process, or as
-// operators run it (`node build/cli.ts follow`, killed and started again, two at once) — on a folder and on S3 behind
+// operators run it (`node build/commands/cli.ts follow`, killed and started again, two at once) — on a folder and on S3 behind
 // the conditional-write stand-in. What is checked is what users get: paid answers that contain each filing, every
 // published snapshot complete, no filing missed.
 import { mkdtempSync } from "node:fs";
@@ -21,7 +21,7 @@ import { testGateway } from "../../test/_gateway.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { useConditionalS3 } from "../../test/_s3-suite.ts";
 import { readPublished } from "../publish/snapshot.ts";
-import { runBuild } from "../run.ts";
+import { runBuild } from "../pipeline/run.ts";
 import { createHttpSource } from "../sources/http.ts";
 import { TokenBucket } from "../sources/rate-limit.ts";
 import { follow, type FollowOptions } from "./follower.ts";
@@ -285,7 +285,7 @@ describeEdgar("the follower", () => {
     await follower.waitFor("follow_started");
     const from = replay.log.length;
     const { spawn } = await import("node:child_process");
-    const build = spawn(process.execPath, ["build/cli.ts", "build", "--source", replay.url, "--out", location, "--tickers", TICKERS.join(","), "--lookback-days", "120", "--workers", "0"], {
+    const build = spawn(process.execPath, ["build/commands/cli.ts", "build", "--source", replay.url, "--out", location, "--tickers", TICKERS.join(","), "--lookback-days", "120", "--workers", "0"], {
       env: { ...process.env, LOG_LEVEL: "info" },
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -9,7 +9,7 @@ import type { FeedGap, FollowedFiling, FollowerStatus, Manifest, ManifestTicker 
 import { readText } from "../../storage/json.ts";
 import { documentKeyOf, form4CacheKey, leaseWantedKey, snapshotPrefix } from "../../storage/layout.ts";
 import { acquireLease, LeaseLostError, readLease, type Lease } from "../../storage/lease.ts";
-import { openCompute, type Compute } from "../compute.ts";
+import { openCompute, type Compute } from "../pipeline/compute.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
 import { parseCompanyTickers, type TickerEntry } from "../parse/tickers.ts";
 import { holderId, publish, WRITER_LEASE } from "../publish/publish.ts";

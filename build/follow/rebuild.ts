@@ -2,9 +2,8 @@
 // documents (submissions and the Form 4's XML); a periodic report rebuilds the company whole (company facts and
 // submissions: every kind, whatever kinds there are); any other form refreshes the filings document.
 import type { ManifestTicker } from "../../schemas/snapshot.ts";
-import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, type CompanyContext } from "../company.ts";
-import { PERIODIC_FORM } from "../derive/observations.ts";
-import { INSIDER_FORMS } from "../form4s.ts";
+import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, type CompanyContext } from "../pipeline/company.ts";
+import { INSIDER_FORMS, PERIODIC_FORM } from "../forms.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
 import type { EncodedDocuments } from "../publish/snapshot.ts";
 

@@ -3,7 +3,7 @@ import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { EARNINGS_CONCEPTS } from "../derive/concepts.ts";
 import { STATEMENT_CONCEPTS } from "../derive/statement-concepts.ts";
 import { EdgarParseError, MalformedInputError, NoXbrlHistoryError } from "../errors.ts";
-import { parseCompanyFacts } from "./companyfacts.ts";
+import { readCompanyFacts } from "../derive/company-facts.ts";
 
 const FOLDER = "api/xbrl/companyfacts";
 
@@ -11,7 +11,7 @@ describeEdgar("parseCompanyFacts on every company facts file of the mirror", () 
   it.each(listEdgar(FOLDER))("%s: keeps exactly the earnings and statement concepts, every fact of them, as filed", (file) => {
     const text = readEdgar(`${FOLDER}/${file}`);
     const raw = JSON.parse(text) as { facts: Record<string, Record<string, { units: Record<string, unknown[]> }>> };
-    const facts = parseCompanyFacts(text);
+    const facts = readCompanyFacts(text);
     expect(facts.cik).toBe(Number(file.slice(3, 13)));
     const expected = Object.entries(raw.facts)
       .filter(([taxonomy]) => taxonomy === "us-gaap" || taxonomy === "ifrs-full" || taxonomy === "dei")
@@ -28,7 +28,7 @@ describeEdgar("parseCompanyFacts on every company facts file of the mirror", () 
 
   it("TSMC (20-F filer): ifrs-full concepts in TWD and USD", () => {
     // api/xbrl/companyfacts/CIK0001046179.json: taxonomies dei and ifrs-full only.
-    const facts = parseCompanyFacts(readEdgar(`${FOLDER}/CIK0001046179.json`), { cik: "0001046179" });
+    const facts = readCompanyFacts(readEdgar(`${FOLDER}/CIK0001046179.json`), { cik: "0001046179" });
     expect(facts.entityName).toBe("Taiwan Semiconductor Manufacturing Company Limited");
     expect(Object.keys(facts.concepts["ifrs-full:Revenue"]!).sort()).toEqual(["TWD", "USD"]);
     // The cover page's shares outstanding is the one dei concept read.
@@ -40,12 +40,12 @@ describeEdgar("parseCompanyFacts on every company facts file of the mirror", () 
     // The scan keeps member spans only; re-laying the same JSON out with whitespace must not change a single fact.
     const text = readEdgar(`${FOLDER}/${file}`);
     const pretty = JSON.stringify(JSON.parse(text), null, "\t").replace(/\n/g, "\r\n");
-    expect(parseCompanyFacts(pretty)).toEqual(parseCompanyFacts(text));
+    expect(readCompanyFacts(pretty)).toEqual(readCompanyFacts(text));
   });
 
   it("truncated JSON is an EdgarParseError naming the CIK, not a crash", () => {
     const text = readEdgar(`${FOLDER}/CIK0000320193.json`);
-    const error = catchError(() => parseCompanyFacts(text.slice(0, text.length / 2), { cik: "0000320193" }));
+    const error = catchError(() => readCompanyFacts(text.slice(0, text.length / 2), { cik: "0000320193" }));
     expect(error).toBeInstanceOf(EdgarParseError);
     expect(error.message).toContain("CIK 320193");
     expect(error.message).toContain("not valid JSON");
@@ -68,26 +68,26 @@ describe("parseCompanyFacts on bad input", () => {
     ["a fact without accn", JSON.stringify(minimal({ "us-gaap": { Revenues: { units: { USD: [{ ...fact(), accn: undefined }] } } } }))],
     ["a fact with a text value", JSON.stringify(minimal({ "us-gaap": { Revenues: { units: { USD: [{ ...fact(), val: "12" }] } } } }))],
   ])("%s → EdgarParseError naming the CIK", (_name, text) => {
-    const error = catchError(() => parseCompanyFacts(text, { cik: 1234 }));
+    const error = catchError(() => readCompanyFacts(text, { cik: 1234 }));
     expect(error).toBeInstanceOf(EdgarParseError);
     expect(error).not.toBeInstanceOf(NoXbrlHistoryError);
     expect(error.message).toContain("CIK 1234");
   });
 
   it("names the CIK from the file when the caller gave none, and the concept that is malformed", () => {
-    const error = catchError(() => parseCompanyFacts(JSON.stringify(minimal({ "us-gaap": { NetIncomeLoss: { units: { USD: [{}] } } } }, "0000001234"))));
+    const error = catchError(() => readCompanyFacts(JSON.stringify(minimal({ "us-gaap": { NetIncomeLoss: { units: { USD: [{}] } } } }, "0000001234"))));
     expect(error).toBeInstanceOf(EdgarParseError);
     expect(error.message).toMatch(/^CIK 1234: us-gaap:NetIncomeLoss: /);
   });
 
   it("a file for another company is refused", () => {
-    const error = catchError(() => parseCompanyFacts(JSON.stringify(minimal({ "us-gaap": { Revenues: revenue } }, 999)), { cik: 1234 }));
+    const error = catchError(() => readCompanyFacts(JSON.stringify(minimal({ "us-gaap": { Revenues: revenue } }, 999)), { cik: 1234 }));
     expect(error).toBeInstanceOf(EdgarParseError);
     expect(error.message).toContain("the file is for CIK 999");
   });
 
   it("a zero-padded CIK in the file is read as a number", () => {
-    expect(parseCompanyFacts(JSON.stringify(minimal({ "us-gaap": { Revenues: revenue } }, "0000001234"))).cik).toBe(1234);
+    expect(readCompanyFacts(JSON.stringify(minimal({ "us-gaap": { Revenues: revenue } }, "0000001234"))).cik).toBe(1234);
   });
 
   it.each([
@@ -95,7 +95,7 @@ describe("parseCompanyFacts on bad input", () => {
     ["empty us-gaap", { "us-gaap": {} }],
     ["us-gaap without any income-statement concept", { "us-gaap": { Assets: { units: { USD: [fact()] } } } }],
   ])("%s → NoXbrlHistoryError naming the CIK", (_name, facts) => {
-    const error = catchError(() => parseCompanyFacts(JSON.stringify(minimal(facts))));
+    const error = catchError(() => readCompanyFacts(JSON.stringify(minimal(facts))));
     expect(error).toBeInstanceOf(NoXbrlHistoryError);
     expect(error.message).toContain("CIK 1234");
   });
@@ -121,20 +121,20 @@ describe("parseCompanyFacts refuses what EDGAR never produces (MalformedInputErr
     ["nesting deeper than EDGAR's, where nothing is read", file({ ...revenues(fact()), dei: { X: { units: { USD: [{ val: [[1]] }] } } } }), /nesting deeper than EDGAR's files have, in facts/],
     ["nesting deeper than EDGAR's, in a concept read", file(revenues({ ...fact(), frame: [[{}]] })), /nesting deeper than EDGAR's files have, in facts\.us-gaap\.Revenues/],
   ])("%s", (_name, text, defect) => {
-    const error = catchError(() => parseCompanyFacts(text, { cik: 1234, path: "api/xbrl/companyfacts/CIK0000001234.json" }));
+    const error = catchError(() => readCompanyFacts(text, { cik: 1234, path: "api/xbrl/companyfacts/CIK0000001234.json" }));
     expect(error).toBeInstanceOf(MalformedInputError);
     expect(error.message).toMatch(/^CIK 1234, api\/xbrl\/companyfacts\/CIK0000001234\.json: /);
     expect((error as MalformedInputError).defect).toMatch(defect);
   });
 
   it("EDGAR's own shapes pass: one-day durations, leap days, instants, a colon inside a label", () => {
-    const facts = parseCompanyFacts(file(revenues({ ...fact(), start: "2024-02-29", end: "2024-02-29" }, { ...fact(), start: undefined })).replace('"label":"Revenues"', '"label":"Revenues: total"'));
+    const facts = readCompanyFacts(file(revenues({ ...fact(), start: "2024-02-29", end: "2024-02-29" }, { ...fact(), start: undefined })).replace('"label":"Revenues"', '"label":"Revenues: total"'));
     expect(facts.concepts["us-gaap:Revenues"]!.USD).toHaveLength(2);
   });
 
   it("a repeated key inside a value the builder never reads is not looked for: finding it would cost the full parse the scanner avoids", () => {
     const text = spoil(file({ ...revenues(fact()), dei: { EntityPublicFloat: { units: { USD: [] } } } }), '"units":{"USD":[]}', '"units":{},"units":{"USD":[]}');
-    expect(parseCompanyFacts(text).concepts["us-gaap:Revenues"]).toBeDefined();
+    expect(readCompanyFacts(text).concepts["us-gaap:Revenues"]).toBeDefined();
   });
 });
 

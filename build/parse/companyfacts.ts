@@ -2,8 +2,6 @@
 // Pure: text in, records out; parses and validates only the concepts it keeps (never all ~500 of them).
 import { z } from "zod";
 import { toCik } from "../../schemas/primitives.ts";
-import { EARNINGS_CONCEPTS } from "../derive/concepts.ts";
-import { STATEMENT_CONCEPTS } from "../derive/statement-concepts.ts";
 import { EdgarParseError, MalformedInputError, NoXbrlHistoryError, notJsonError, type ParseSubject } from "../errors.ts";
 import { isObjectAt, JsonDefect, parseStrict, scanDocument, scanObject } from "./json-members.ts";
 
@@ -11,8 +9,16 @@ import { isObjectAt, JsonDefect, parseStrict, scanDocument, scanObject } from ".
 const TAXONOMIES = ["us-gaap", "ifrs-full"] as const;
 /** Also read: the cover page (dei), for the statements' shares outstanding. */
 const READ: ReadonlySet<string> = new Set([...TAXONOMIES, "dei"]);
-/** The concepts kept: earnings' and the statements' (issue 18). */
-const KEPT: ReadonlySet<string> = new Set([...EARNINGS_CONCEPTS, ...STATEMENT_CONCEPTS]);
+
+/**
+ * Which concepts to read (taxonomy-qualified, `us-gaap:Revenues`): the derivations decide (derive/company-facts.ts).
+ * `kept` are parsed, every other concept scanned; a company none of whose `required` concepts is reported has no
+ * usable history.
+ */
+export interface ConceptSelection {
+  kept: ReadonlySet<string>;
+  required: ReadonlySet<string>;
+}
 /**
  * EDGAR's nesting, objects and arrays counted: the file, facts, a taxonomy, a concept, its units, a unit's facts,
  * a fact. Anything deeper is not a company facts file.
@@ -53,18 +59,18 @@ export type EdgarFact = z.infer<typeof EdgarFact>;
 export interface CompanyFacts {
   cik: number;
   entityName: string;
-  /** Keyed like `us-gaap:Revenues`; only the concepts of EARNINGS_CONCEPTS and STATEMENT_CONCEPTS the company reported. */
+  /** Keyed like `us-gaap:Revenues`; only the selection's concepts the company reported. */
   concepts: Record<string, Record<string, EdgarFact[]>>;
 }
 
 /**
- * Parses a company facts file, keeping only the concepts earnings and the statements need. Only those concepts'
- * values are parsed (json-members.ts): the other ~95 % of the text is scanned, never turned into objects.
+ * Parses a company facts file, keeping only the selected concepts. Only those concepts' values are parsed
+ * (json-members.ts): the other ~95 % of the text is scanned, never turned into objects.
  */
-export function parseCompanyFacts(text: string, subject: { cik?: number | string; path?: string } = {}): CompanyFacts {
+export function parseCompanyFacts(text: string, selection: ConceptSelection, subject: { cik?: number | string; path?: string } = {}): CompanyFacts {
   const named: ParseSubject = { ...(subject.cik === undefined ? {} : { cik: toCik(subject.cik) ?? subject.cik }), ...(subject.path ? { path: subject.path } : {}) };
   try {
-    return readFacts(text, named);
+    return readFacts(text, selection, named);
   } catch (error) {
     if (error instanceof JsonDefect) throw new MalformedInputError(named, error.message);
     throw error instanceof SyntaxError ? notJsonError(text, named, error) : error;
@@ -78,7 +84,7 @@ interface TaxonomyBlock {
   members: number;
 }
 
-function readFacts(text: string, named: ParseSubject): CompanyFacts {
+function readFacts(text: string, selection: ConceptSelection, named: ParseSubject): CompanyFacts {
   if (!/^\s*\{/.test(text)) {
     JSON.parse(text); // throws for text that is not JSON at all (an HTML error page)
     throw new EdgarParseError(named, "not a company facts file: (root): expected an object");
@@ -115,7 +121,7 @@ function readFacts(text: string, named: ParseSubject): CompanyFacts {
             at,
             (name, conceptAt) => {
               block.members++;
-              if (!KEPT.has(`${taxonomy}:${name}`)) return;
+              if (!selection.kept.has(`${taxonomy}:${name}`)) return;
               const { value, end } = parseStrict(text, conceptAt, { room: MAX_DEPTH - 3, path: `facts.${taxonomy}.${name}` });
               block.concepts.set(name, value);
               return end;
@@ -149,7 +155,7 @@ function readFacts(text: string, named: ParseSubject): CompanyFacts {
     for (const [name, value] of block.concepts) {
       const key = `${taxonomy}:${name}`;
       concepts[key] = readConcept(value, key, who);
-      if (EARNINGS_CONCEPTS.has(key)) earningsConcepts++;
+      if (selection.required.has(key)) earningsConcepts++;
     }
   }
   if (financialConcepts === 0) throw new NoXbrlHistoryError(who, "no us-gaap or ifrs-full facts (no XBRL financial history)");

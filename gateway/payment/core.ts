@@ -5,10 +5,10 @@ import { FacilitatorResponseError, type FacilitatorClient, type x402ResourceServ
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { SettleError, VerifyError } from "@x402/core/types";
 import type { PaidRoute } from "../../schemas/api.ts";
-import type { PaidAnswer } from "../answer.ts";
-import { ApiError } from "../errors.ts";
-import type { KeyStore } from "../keys.ts";
-import type { EventLog } from "../snapshot.ts";
+import type { PaidAnswer } from "../serve/answer.ts";
+import { ApiError } from "../serve/errors.ts";
+import type { KeyStore } from "./keys.ts";
+import type { EventLog } from "../serve/snapshot.ts";
 import { FacilitatorRejection } from "./facilitator.ts";
 import { IDEMPOTENCY_WINDOW_MS, IdempotentAnswers } from "./idempotency.ts";
 import { PAYMENT_REQUIRED, type PaymentOffers, type Transport } from "./offers.ts";

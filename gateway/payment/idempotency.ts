@@ -4,9 +4,9 @@ import { createHash } from "node:crypto";
 import type { Storage } from "unstorage";
 import { KeptAnswer } from "../../schemas/payment.ts";
 import { readJson, writeJson } from "../../storage/json.ts";
-import { ApiError } from "../errors.ts";
-import { ByteLru } from "../lru.ts";
-import type { EventLog } from "../snapshot.ts";
+import { ApiError } from "../serve/errors.ts";
+import { ByteLru } from "../serve/lru.ts";
+import type { EventLog } from "../serve/snapshot.ts";
 
 /** How long a paid answer can be fetched again with its payment identifier. */
 export const IDEMPOTENCY_WINDOW_MS = 15 * 60_000;

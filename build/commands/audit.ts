@@ -1,0 +1,195 @@
+// `dataset audit`: is the published snapshot sound? Reads only; returns findings (empty when sound).
+import type { Storage } from "unstorage";
+import { EarningsHistory, LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
+import { expandHistory, financialAsOf, StoredFinancialsHistory } from "../../schemas/financials-history.ts";
+import { FINANCIAL_INVARIANTS } from "../../schemas/financials.ts";
+import {
+  DOCUMENT_KINDS,
+  DOCUMENT_SCHEMAS,
+  LATER_KINDS,
+  type Counts,
+  type DocumentKind,
+  type EarningsDocument,
+  type FinancialsDocument,
+  type ManifestTicker,
+} from "../../schemas/snapshot.ts";
+import { readText } from "../../storage/json.ts";
+import { documentKeyOf } from "../../storage/layout.ts";
+import { METRIC_CONCEPTS } from "../derive/concepts.ts";
+import { checkFinancials } from "../derive/financial-invariants.ts";
+import { checkInvariants, countExceptions } from "../derive/invariants.ts";
+import { documentDigest } from "../publish/digest.ts";
+import { readPublished } from "../publish/snapshot.ts";
+
+const COUNT_OF: Record<DocumentKind, keyof Counts> = {
+  filings: "filings",
+  earnings: "earnings_periods",
+  insiders: "insider_transactions",
+  financials: "financials_periods",
+};
+
+/** The audit's verdict. */
+export interface AuditReport {
+  build_id: string | null;
+  tickers: number;
+  covered: number;
+  findings: string[];
+  /**
+   * Sound but worth a look: covered tickers the latest run did not rebuild (kept from an earlier snapshot after a
+   * source failure — legitimate, so not a finding; `dataset audit --strict` fails on them too).
+   */
+  warnings: string[];
+}
+
+/**
+ * Checks that current.json names a complete snapshot: a manifest, and for every covered ticker each of its
+ * documents where the manifest says (often an earlier publish's folder), valid against its schema, with the content
+ * hash the manifest states and as many rows as it counts; no documents for a ticker that is not covered; and no
+ * company failed on malformed EDGAR input. Warnings name covered tickers the latest build did not rebuild. Earnings
+ * and financials documents also pass their series invariants (earningsFindings, financialsFindings): a broken one is a
+ * finding, a marked exception a warning (`--strict` fails on it). A ticker carried from a snapshot published before
+ * the financials existed (its manifest entry does not name /financials) is not asked for them.
+ */
+export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
+  let published;
+  try {
+    published = await readPublished(storage);
+  } catch (error) {
+    return { build_id: null, tickers: 0, covered: 0, findings: [(error as Error).message], warnings: [] };
+  }
+  if (!published) return { build_id: null, tickers: 0, covered: 0, findings: ["current.json is missing: nothing is published"], warnings: [] };
+  const { manifest, pointer } = published;
+  const findings: string[] = [];
+  const warnings: string[] = [];
+  if (manifest.build_id !== pointer.build_id) findings.push(`current.json names ${pointer.build_id} but its manifest says ${manifest.build_id}`);
+  let covered = 0;
+  // The follower's publishes leave tickers it did not touch as the latest build made them: that build is the yardstick.
+  const lastBuild = manifest.builds?.[0] ?? { build_id: manifest.build_id, built_at: manifest.built_at };
+  for (const [ticker, entry] of Object.entries(manifest.tickers)) {
+    for (const kind of DOCUMENT_KINDS) {
+      const key = documentKeyOf(manifest, ticker, kind);
+      if (entry.covered && LATER_KINDS.has(kind) && entry.endpoints["/financials"] === undefined) continue;
+      if (!entry.covered) {
+        if (entry.documents?.[kind] || (await storage.hasItem(key))) findings.push(`${ticker}: not covered (${entry.reason}) but ${key} exists`);
+        continue;
+      }
+      let doc;
+      try {
+        doc = await readDocument(storage, key, kind, entry.documents?.[kind]?.sha256 ?? null, (finding) => findings.push(`${ticker}: ${finding}`));
+      } catch (error) {
+        findings.push(`${ticker}: ${(error as Error).message}`);
+        continue;
+      }
+      if (!doc) {
+        findings.push(`${ticker}: covered but ${key} is missing`);
+        continue;
+      }
+      const expected = entry.counts[COUNT_OF[kind]];
+      if (doc.data.length !== expected) findings.push(`${ticker}: ${kind}.json has ${doc.data.length} rows, the manifest counts ${expected}`);
+      if (kind === "earnings") earningsFindings(ticker, doc as EarningsDocument, entry, findings, warnings);
+      if (kind === "financials") financialsFindings(ticker, doc as FinancialsDocument, entry, findings, warnings);
+    }
+    // Malformed input is a finding even when earlier documents were kept: EDGAR never produces it, so someone must look.
+    if (entry.input_defect) {
+      const served = entry.covered ? `serves documents from ${entry.documents_from ?? "an earlier build"}` : "not covered";
+      findings.push(`${ticker}: ${entry.input_defect.file}: ${entry.input_defect.defect} (the company failed in ${manifest.build_id}; ${served})`);
+    }
+    if (entry.covered) covered++;
+    const builtAt = entry.freshness.built_at;
+    if (entry.covered && builtAt !== null && builtAt < lastBuild.built_at) {
+      warnings.push(`${ticker}: not rebuilt by ${lastBuild.build_id}, serves documents built ${builtAt}${entry.documents_from ? ` (from ${entry.documents_from})` : ""}${entry.error ? `: ${entry.error}` : ""}`);
+    }
+  }
+  return { build_id: pointer.build_id, tickers: Object.keys(manifest.tickers).length, covered, findings, warnings };
+}
+
+/**
+ * A document as stored, checked against its schema; when the manifest states its content hash, a document that does
+ * not have it is a finding of its own (then its content is checked as it is).
+ */
+async function readDocument(storage: Storage, key: string, kind: DocumentKind, sha256: string | null, finding: (text: string) => void) {
+  const text = await readText(storage, key);
+  if (text === null) return null;
+  if (sha256 !== null) {
+    let actual: string;
+    try {
+      actual = documentDigest(new TextEncoder().encode(text)).sha256;
+    } catch (error) {
+      actual = (error as Error).message;
+    }
+    if (actual !== sha256) finding(`${key} does not hold the content the manifest names (hash ${sha256}): it was changed after publishing`);
+  }
+  const parsed = DOCUMENT_SCHEMAS[kind].safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error(`${key}: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).slice(0, 3).join("; ")}`);
+  return parsed.data;
+}
+
+/** The earnings series invariants over a published document (issue 14 "Enforced and audited"). */
+function earningsFindings(ticker: string, doc: EarningsDocument, entry: ManifestTicker, findings: string[], warnings: string[]): void {
+  seriesFindings(ticker, "earnings", "earnings periods", { findings, warnings }, {
+    rows: doc.data,
+    violations: checkInvariants(doc.data, METRIC_CONCEPTS),
+    counts: countExceptions(doc.data),
+    manifest: entry.earnings_exceptions,
+    history: doc.history,
+    read: (text) => EarningsHistory.parse(JSON.parse(text)),
+    asOf: (row, history) => periodAsOf(row, history, LATEST, false),
+  });
+}
+
+/** The statements' invariants over a published financials document (issue 18), as the earnings'. */
+function financialsFindings(ticker: string, doc: FinancialsDocument, entry: ManifestTicker, findings: string[], warnings: string[]): void {
+  seriesFindings(ticker, "financials", "financials rows", { findings, warnings }, {
+    rows: doc.data,
+    violations: checkFinancials(doc.data),
+    counts: countExceptions(doc.data, FINANCIAL_INVARIANTS),
+    manifest: entry.financials_exceptions,
+    history: doc.history,
+    read: (text) => expandHistory(StoredFinancialsHistory.parse(JSON.parse(text))),
+    asOf: (row, history) => financialAsOf(row, history, LATEST, false),
+  });
+}
+
+/**
+ * A series document against its invariants: an unmarked violation is a finding, marked exceptions are one warning per
+ * ticker; the history section must parse, align with the rows and read back, as of today, to the rows themselves; the
+ * manifest's exception counts must be the document's.
+ */
+function seriesFindings<R extends { period_start: string; period_end: string }, H>(
+  ticker: string,
+  kind: string,
+  what: string,
+  out: { findings: string[]; warnings: string[] },
+  doc: {
+    rows: R[];
+    violations: readonly { rule: string; marked: boolean; message: string }[];
+    counts: Record<string, number>;
+    manifest: Record<string, number> | undefined;
+    history: string | undefined;
+    read: (text: string) => H[];
+    asOf: (row: R, history: H) => unknown;
+  },
+): void {
+  for (const v of doc.violations) if (!v.marked) out.findings.push(`${ticker}: ${kind} invariant ${v.rule} broken and not marked: ${v.message}`);
+  if (doc.counts.periods! > 0) {
+    const rules = Object.entries(doc.counts).filter(([rule, n]) => rule !== "periods" && n > 0).map(([rule, n]) => `${rule} ${n}`);
+    out.warnings.push(`${ticker}: ${doc.counts.periods} ${what} carry marked exceptions (${rules.join(", ")})`);
+  }
+  if (doc.manifest && JSON.stringify(doc.manifest) !== JSON.stringify(doc.counts)) {
+    out.findings.push(`${ticker}: the manifest counts ${kind} exceptions ${JSON.stringify(doc.manifest)}, the document ${JSON.stringify(doc.counts)}`);
+  }
+  if (doc.history === undefined) return;
+  let history: H[];
+  try {
+    history = doc.read(doc.history);
+  } catch (error) {
+    out.findings.push(`${ticker}: ${kind} history section unreadable: ${(error as Error).message.slice(0, 200)}`);
+    return;
+  }
+  if (history.length !== doc.rows.length) {
+    out.findings.push(`${ticker}: ${kind} history has ${history.length} entries for ${doc.rows.length} rows`);
+    return;
+  }
+  const differs = doc.rows.findIndex((row, i) => JSON.stringify(doc.asOf(row, history[i]!)) !== JSON.stringify(row));
+  if (differs >= 0) out.findings.push(`${ticker}: ${kind} row ${differs} (${doc.rows[differs]!.period_start}..${doc.rows[differs]!.period_end}) is not its history read as of today`);
+}

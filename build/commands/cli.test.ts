@@ -1,0 +1,108 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { readText } from "../../storage/json.ts";
+import { CURRENT_KEY, documentKey, documentKeyOf } from "../../storage/layout.ts";
+import { openStorage } from "../../storage/open.ts";
+import { describeEdgar, makeOverlayMirror } from "../../test/_edgar.ts";
+import { removeDir } from "../../test/_s3.ts";
+import { main } from "./cli.ts";
+import { createLogger } from "../../logging/log.ts";
+import { createProgress } from "./progress.ts";
+
+/** Runs the CLI in-process and captures what it prints. */
+async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, "log").mockImplementation((...a) => void out.push(a.join(" ")));
+  const error = vi.spyOn(console, "error").mockImplementation((...a) => void err.push(a.join(" ")));
+  const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  try {
+    const code = await main(argv, { LOG_LEVEL: "error", ...env });
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
+describe("dataset CLI usage", () => {
+  it("prints usage and exits 2 on a missing or unknown command or a bad flag", async () => {
+    expect((await run([])).code).toBe(2);
+    expect(await run(["frobnicate"])).toMatchObject({ code: 2, err: expect.stringMatching(/unknown command "frobnicate"[\s\S]*usage:/) });
+    expect(await run(["build", "--retention", "zero"])).toMatchObject({ code: 2, err: expect.stringMatching(/--retention must be a positive whole number/) });
+    expect(await run(["build", "--workers", "two"])).toMatchObject({ code: 2, err: expect.stringMatching(/--workers must be a whole number \(0 or more\)/) });
+    expect(await run(["build", "--bogus"])).toMatchObject({ code: 2 });
+  });
+
+  it("refuses live without EDGAR_USER_AGENT, naming the variable, and an unknown source", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-"));
+    expect(await run(["build", "--source", "live", "--out", dir])).toMatchObject({ code: 1, err: expect.stringMatching(/EDGAR_USER_AGENT is not set/) });
+    expect(await run(["build", "--source", "ftp://x", "--out", dir])).toMatchObject({ code: 1, err: expect.stringMatching(/unsupported source/) });
+    expect(await run(["audit", "--data", dir])).toMatchObject({ code: 1, out: expect.stringMatching(/FINDING current\.json is missing/) });
+    removeDir(dir);
+  });
+});
+
+describeEdgar("dataset CLI on the shared mirror", () => {
+  let overlay: string;
+  let dir: string;
+  beforeAll(() => {
+    overlay = makeOverlayMirror();
+    dir = mkdtempSync(join(tmpdir(), "cli-"));
+  });
+  afterAll(() => [overlay, dir].forEach(removeDir));
+
+  it("builds, inspects and audits; a damaged snapshot makes audit exit 1 with findings", async () => {
+    const built = await run(["build", "--source", `dir:${overlay}`, "--out", dir, "--tickers", "AAPL,brk.b,JNJ,MSFT", "--lookback-days", "400", "--workers", "1"]);
+    expect(built.code).toBe(0);
+    expect(built.out).toMatch(/published \S+: 4 tickers, 2 covered, not covered: 2 no_xbrl_history; 0 failed/);
+    const inspect = await run(["inspect", "aapl", "--data", dir]);
+    expect(inspect.code).toBe(0);
+    expect(inspect.out).toMatch(/^AAPL — Apple Inc\. \(CIK 320193\)/);
+    expect(inspect.out).toMatch(/coverage {3}covered/);
+    expect(inspect.out).toMatch(/newest filings:\n {2}2026-02-26 {2}4 /);
+    // The statements: Apple's fiscal 2025 (10-K 0000320193-25-000079) and its latest TTM.
+    expect(inspect.out).toMatch(/latest fiscal year's statements \(FY 2025, 2025-09-27; \* derived\):\n {2}balance {4}assets 359,241,000,000 /);
+    expect(inspect.out).toMatch(/\n {2}TTM to 2025-12-27 \(four_quarters\) {2}revenue 435,617,000,000\* /);
+    expect((await run(["inspect", "MSFT", "--data", dir])).out).toMatch(/NOT covered: no_xbrl_history/);
+    expect(await run(["inspect", "ZZZZ", "--data", dir])).toMatchObject({ code: 1, err: expect.stringMatching(/ZZZZ is not in the universe/) });
+    expect(await run(["audit", "--data", dir])).toMatchObject({ code: 0, out: expect.stringMatching(/AAPL: 3 financials rows carry marked exceptions \(reconciled 3\)\n.*4 tickers, 2 covered, 0 findings, 1 warnings/) });
+
+    const storage = openStorage(dir);
+    const { build_id, manifest: manifestPath } = JSON.parse((await readText(storage, CURRENT_KEY))!);
+    // A covered ticker the latest run did not rebuild: a warning (exit 0), a failure only with --strict.
+    const manifest = JSON.parse((await readText(storage, manifestPath))!);
+    const pristine = JSON.stringify(manifest);
+    manifest.tickers.AAPL.freshness.built_at = "2020-01-01T00:00:00.000Z";
+    await storage.setItemRaw(manifestPath, new TextEncoder().encode(JSON.stringify(manifest)));
+    expect(await run(["audit", "--data", dir])).toMatchObject({ code: 0, out: expect.stringMatching(/WARNING AAPL: not rebuilt by [\s\S]*0 findings, 2 warnings$/) });
+    expect(await run(["audit", "--data", dir, "--strict"])).toMatchObject({ code: 1, out: expect.stringMatching(/2 warnings \(strict: warnings fail\)/) });
+    await storage.setItemRaw(manifestPath, new TextEncoder().encode(pristine));
+    await storage.removeItem(documentKeyOf(manifest, "JNJ", "insiders"));
+    await storage.setItemRaw(documentKeyOf(manifest, "AAPL", "filings"), new TextEncoder().encode('{"data":[],"meta":{}}'));
+    await storage.setItemRaw(documentKey(build_id, "MSFT", "filings"), new TextEncoder().encode("{}"));
+    const audit = await run(["audit", "--data", dir]);
+    expect(audit.code).toBe(1);
+    expect(audit.out).toMatch(/FINDING JNJ: covered but \S+insiders\.json is missing/);
+    expect(audit.out).toMatch(/FINDING AAPL: \S+filings\.json does not hold the content the manifest names/);
+    expect(audit.out).toMatch(/FINDING AAPL: \S+filings\.json: meta\.source_api/);
+    expect(audit.out).toMatch(/FINDING MSFT: not covered \(no_xbrl_history\) but \S+ exists/);
+  });
+});
+
+describe("build progress", () => {
+  it("draws a bar on a TTY and writes log lines otherwise", () => {
+    const written: string[] = [];
+    const tty = { isTTY: true, write: (s: string) => void written.push(s) } as unknown as NodeJS.WriteStream;
+    const bar = createProgress(createLogger("info", () => {}), tty);
+    bar.update({ done: 5, total: 10, requests: 20 });
+    expect(written[0]).toMatch(/^\r\[#{15}\.{15}\] 5\/10 tickers {2}\d+\.\d req\/s {2}ETA \d+s/);
+    const lines: string[] = [];
+    const plain = createProgress(createLogger("info", (l) => void lines.push(l)), { isTTY: false } as NodeJS.WriteStream);
+    plain.update({ done: 10, total: 10, requests: 20 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: "info", event: "progress", done: 10, total: 10, requests: 20 });
+  });
+});

@@ -1,0 +1,126 @@
+// One company of the universe, end to end: fetch its EDGAR files, have them made into its documents
+// (documents.ts, through compute), with counts and freshness. Nothing here writes a snapshot (that is publish/).
+import type { Storage } from "unstorage";
+import type { Counts, Endpoints, ExceptionCounts, FinancialExceptionCounts, Freshness } from "../../schemas/snapshot.ts";
+import type { Compute } from "./compute.ts";
+import { applyAmendments } from "../derive/insiders.ts";
+import { maxBy, type DocumentOrigin, type FactsResult, type FilingsResult } from "./documents.ts";
+import { describeSubject, NoXbrlHistoryError } from "../errors.ts";
+import { loadForm4s, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
+import type { EncodedDocuments } from "../publish/snapshot.ts";
+import { companyFactsPath, filerFolderPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
+import { SourceNotFoundError, type Source } from "../sources/source.ts";
+
+/** What building one company produced. */
+export type CompanyOutcome =
+  | {
+      kind: "covered";
+      documents: EncodedDocuments;
+      counts: Counts;
+      earnings_exceptions: ExceptionCounts;
+      financials_exceptions: FinancialExceptionCounts;
+      freshness: Freshness;
+      endpoints: Endpoints;
+      form4: Omit<Form4Load, "filings">;
+      /** Acceptance times of the company's filings by accession (what each document reflects). */
+      accepted: Record<string, string>;
+    }
+  | { kind: "not_covered"; reason: "no_xbrl_history"; evidence: string };
+
+/** The counts, freshness and endpoints of a ticker that is not covered. */
+export const NOT_COVERED = {
+  counts: { filings: 0, earnings_periods: 0, insider_transactions: 0, financials_periods: 0 },
+  freshness: { newest_filing: null, newest_period_end: null, newest_form4: null, built_at: null },
+  endpoints: { "/filings/latest": false, "/earnings/summary": false, "/insiders": false, "/financials": false },
+} as const satisfies { counts: Counts; freshness: Freshness; endpoints: Endpoints };
+
+/** Inputs shared by every company of a build. */
+export interface CompanyContext {
+  source: Source;
+  /** Where parsing, deriving and encoding run (inline or on worker threads). */
+  compute: Compute;
+  storage: Storage;
+  builtAt: string;
+  /** Form 4s filed on or after this date are served (DESIGN: a two-year look-back by default). */
+  form4Since: string;
+  /** The daily-index view of a CIK when this run is incremental for it; undefined means discover from submissions. */
+  incrementalFor?: (cik: number) => IncrementalForm4s | undefined;
+}
+
+/**
+ * Builds one CIK into its four encoded documents. A company without XBRL financial history (company facts
+ * missing, without us-gaap/ifrs-full facts, or without a single periodic-report period) is not covered — the
+ * post-reorganisation shell rule (spec 1.6, pitfall 28) — and costs no further requests. Source, parse and schema
+ * errors propagate: the ticker failed.
+ */
+export async function buildCompany(ctx: CompanyContext, cik: number): Promise<CompanyOutcome> {
+  const origin = (path: string) => ({ source_api: ctx.source.describe(path), built_at: ctx.builtAt });
+  const factsPath = companyFactsPath(cik);
+  let facts: FactsResult;
+  try {
+    facts = await ctx.compute.facts(await ctx.source.getText(factsPath), cik, origin(factsPath));
+  } catch (error) {
+    // What the builder saw, stated as such (issue 16): the 404 and /probe repeat it instead of guessing a cause.
+    if (error instanceof SourceNotFoundError) return notCovered(`the source has no company facts for CIK ${cik} (${factsPath}: not found)`);
+    if (error instanceof NoXbrlHistoryError) return notCovered(`the company facts of CIK ${cik} hold ${withoutSubject(error)}`);
+    throw error;
+  }
+  const { earnings, financials } = facts;
+  if (earnings.bytes === null || financials === null) return notCovered(`the company facts of CIK ${cik} give no period from a periodic report (10-K, 10-Q, 20-F, 40-F)`);
+
+  const filings = await loadFilings(ctx, cik);
+  const insiders = await loadInsiders(ctx, cik, filings, ctx.incrementalFor?.(cik));
+  return {
+    kind: "covered",
+    documents: { filings: filings.bytes, earnings: earnings.bytes, insiders: insiders.bytes, financials: financials.bytes },
+    counts: { filings: filings.filings, earnings_periods: earnings.periods, insider_transactions: insiders.rows, financials_periods: financials.rows },
+    earnings_exceptions: earnings.exceptions,
+    financials_exceptions: financials.exceptions,
+    freshness: {
+      newest_filing: filings.newest_filing,
+      newest_period_end: earnings.newest_period_end,
+      newest_form4: insiders.newest_form4,
+      built_at: ctx.builtAt,
+    },
+    endpoints: { "/filings/latest": filings.filings > 0, "/earnings/summary": true, "/insiders": insiders.rows > 0, "/financials": financials.rows > 0 },
+    form4: insiders.form4,
+    accepted: filings.accepted,
+  };
+}
+
+/** The insiders document of a company, from the Form 4s its filings list (and the indexed ones), with what it shows. */
+export interface InsidersResult {
+  bytes: Uint8Array;
+  rows: number;
+  newest_form4: string | null;
+  form4: Omit<Form4Load, "filings">;
+}
+
+/** Loads the company's Form 4s (parsed once, cached by accession) and makes its insiders document. */
+export async function loadInsiders(ctx: CompanyContext, cik: number, filings: FilingsResult, incremental?: IncrementalForm4s): Promise<InsidersResult> {
+  const form4 = await loadForm4s(ctx.source, ctx.storage, cik, filings.insider_filings, ctx.form4Since, incremental);
+  const insiders = applyAmendments(form4.filings, cik);
+  const newestForm4 = maxBy(insiders, (t) => `${t.filed_at ?? ""}|${t.source_accession}`);
+  const meta = { source_api: ctx.source.describe(filerFolderPath(cik)), built_at: ctx.builtAt, source_accession: newestForm4?.source_accession ?? null, filed_at: newestForm4?.filed_at ?? null };
+  const { filings: _parsed, ...stats } = form4;
+  return { bytes: await ctx.compute.encode("insiders", { data: insiders, meta }), rows: insiders.length, newest_form4: newestForm4?.filed_at ?? null, form4: stats };
+}
+
+function notCovered(evidence: string): CompanyOutcome {
+  return { kind: "not_covered", reason: "no_xbrl_history", evidence };
+}
+
+/** A parse error's message without the "CIK …: " its subject put in front. */
+function withoutSubject(error: NoXbrlHistoryError): string {
+  return error.message.slice(describeSubject(error.subject).length + 2);
+}
+
+/** The filings document; the older submissions pages it needs (compute tells which) are fetched and merged in. */
+export async function loadFilings(ctx: CompanyContext, cik: number): Promise<FilingsResult> {
+  const origin: DocumentOrigin = { source_api: ctx.source.describe(submissionsPath(cik)), built_at: ctx.builtAt };
+  const text = await ctx.source.getText(submissionsPath(cik));
+  const first = await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages: null }, origin);
+  if (!("need_pages" in first)) return first;
+  const pages = await Promise.all(first.need_pages.map(async (name) => ({ name, text: await ctx.source.getText(submissionsPagePath(name)) })));
+  return (await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages }, origin)) as FilingsResult;
+}

@@ -1,0 +1,140 @@
+// A company's documents made from its EDGAR files: parsed, derived, validated against their schemas and serialised
+// where they are made, so that only bytes and a few summary fields leave (compute.ts may run these on a worker).
+import { EarningsHistory } from "../../schemas/earnings-history.ts";
+import type { FilingItem } from "../../schemas/filing.ts";
+import { storeHistory, StoredFinancialsHistory } from "../../schemas/financials-history.ts";
+import { FINANCIAL_INVARIANTS } from "../../schemas/financials.ts";
+import { DOCUMENT_SCHEMAS, type DocumentKind, type ExceptionCounts, type FinancialExceptionCounts } from "../../schemas/snapshot.ts";
+import { encodeJson, validated } from "../../storage/json.ts";
+import { deriveEarningsBase } from "../derive/earnings.ts";
+import { countExceptions } from "../derive/invariants.ts";
+import { deriveFinancials } from "../derive/statements.ts";
+import { INSIDER_FORMS } from "../forms.ts";
+import { readCompanyFacts } from "../derive/company-facts.ts";
+import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "../parse/submissions.ts";
+import { companyFactsPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
+
+/** Where a document's data came from and when it was built (the rest of its meta comes from the data). */
+export interface DocumentOrigin {
+  source_api: string;
+  built_at: string;
+}
+
+/** The earnings document, or none when no period came from a periodic report (the company is then not covered). */
+export interface EarningsResult {
+  bytes: Uint8Array | null;
+  periods: number;
+  newest_period_end: string | null;
+  /** Marked exceptions to the series invariants, by invariant (issue 14: counted in the manifest). */
+  exceptions: ExceptionCounts;
+}
+
+/** The financials document (issue 18): the statements on the earnings' periods. */
+export interface FinancialsResult {
+  bytes: Uint8Array;
+  rows: number;
+  /** Marked exceptions to the statements' invariants, by invariant. */
+  exceptions: FinancialExceptionCounts;
+}
+
+/** Both documents made from company facts, which are parsed and derived once for the two. */
+export interface FactsResult {
+  earnings: EarningsResult;
+  /** Null when there are no earnings (the company is then not covered). */
+  financials: FinancialsResult | null;
+}
+
+/** What the main submissions file needs next: the older pages reaching into the Form 4 look-back, by name. */
+export interface PagesNeeded {
+  need_pages: string[];
+}
+
+/** The filings document, with what the rest of the build needs from the list. */
+export interface FilingsResult {
+  bytes: Uint8Array;
+  filings: number;
+  newest_filing: string | null;
+  /** The Form 4 and 4/A rows, from which the insiders document is fetched. */
+  insider_filings: FilingItem[];
+  /** Acceptance times by accession, for what each document reflects (publish: DocumentRef.accepted_at). */
+  accepted: Record<string, string>;
+}
+
+/**
+ * Company facts text → the earnings and financials documents (throws the parser's typed errors). Each carries a
+ * `history` section (every value each period had, for `as_of` and `history=true`), validated here and stored as JSON
+ * text, so that the gateway's default answer parses and sends `data` alone and reads the history only when asked
+ * (issue 14 "Point in time"). The statements build on the earnings' periods and calendar (one derivation for both).
+ */
+export function factsDocuments(text: string, cik: number, origin: DocumentOrigin): FactsResult {
+  const facts = readCompanyFacts(text, { cik, path: companyFactsPath(cik) });
+  const base = deriveEarningsBase(facts);
+  const { periods, history } = base.series;
+  const exceptions = countExceptions(periods);
+  if (periods.length === 0) return { earnings: { bytes: null, periods: 0, newest_period_end: null, exceptions }, financials: null };
+  const newest = maxBy(periods, (p) => `${p.filed_at}|${p.source_accession}`)!;
+  const meta = { ...origin, source_accession: newest.source_accession, filed_at: newest.filed_at };
+  const earnings: EarningsResult = {
+    bytes: encodeDocument("earnings", { data: periods, meta, history: encodeJson(EarningsHistory, history, "the earnings history") }),
+    periods: periods.length,
+    newest_period_end: periods.reduce<string | null>((max, p) => (max === null || p.period_end > max ? p.period_end : max), null),
+    exceptions,
+  };
+  const statements = deriveFinancials(facts, base);
+  const latest = maxBy(statements.periods, (p) => `${p.filed_at}|${p.source_accession}`);
+  const financials: FinancialsResult = {
+    bytes: encodeDocument("financials", {
+      data: statements.periods,
+      meta: { ...origin, source_accession: latest?.source_accession ?? null, filed_at: latest?.filed_at ?? null },
+      history: encodeJson(StoredFinancialsHistory, storeHistory(statements.history), "the financials history"),
+    }),
+    rows: statements.periods.length,
+    exceptions: countExceptions(statements.periods, FINANCIAL_INVARIANTS),
+  };
+  return { earnings, financials };
+}
+
+/**
+ * Submissions text → the filings document. Without `pages` (null), answers which older pages reach back to
+ * `form4Since` when any do; called again with their texts, merges them in (the recent block holds ≥ 1 year).
+ */
+export function filingsDocument(
+  text: string,
+  cik: number,
+  older: { form4Since: string; pages: { name: string; text: string }[] | null },
+  origin: DocumentOrigin,
+): FilingsResult | PagesNeeded {
+  const main = parseSubmissions(text, { cik, path: submissionsPath(cik) });
+  const wanted = main.olderPages.filter((p) => p.filingTo === null || p.filingTo >= older.form4Since).map((p) => p.name);
+  if (older.pages === null && wanted.length) return { need_pages: wanted };
+  const pages = (older.pages ?? []).map((p) => parseSubmissionsPage(p.text, cik, { path: submissionsPagePath(p.name) }));
+  const filings = pages.length ? mergeFilings(main.filings, ...pages) : main.filings;
+  const meta = { ...origin, source_accession: filings[0]?.accession_number ?? null, filed_at: filings[0]?.filed_at ?? null };
+  return {
+    bytes: encodeDocument("filings", { data: filings, meta }),
+    filings: filings.length,
+    newest_filing: filings[0]?.filed_at ?? null,
+    insider_filings: filings.filter((f) => INSIDER_FORMS.has(f.form)),
+    accepted: Object.fromEntries(filings.filter((f) => f.accepted_at !== null).map((f) => [f.accession_number, f.accepted_at!])),
+  };
+}
+
+/**
+ * Validates a document against its schema and serialises it (the only way a document becomes bytes), `meta` last:
+ * publishing hashes everything but `meta.built_at` to tell a changed document from a rebuilt one (publish/digest.ts).
+ */
+export function encodeDocument(kind: DocumentKind, document: unknown): Uint8Array {
+  const { meta, ...rest } = validated(DOCUMENT_SCHEMAS[kind], document as never, `the ${kind} document`) as { meta: unknown };
+  return new TextEncoder().encode(JSON.stringify({ ...rest, meta }));
+}
+
+/** The item with the greatest key (the first of equals). */
+export function maxBy<T>(items: T[], key: (item: T) => string): T | undefined {
+  let best: T | undefined;
+  let bestKey = "";
+  for (const item of items) {
+    const k = key(item);
+    if (best === undefined || k > bestKey) [best, bestKey] = [item, k];
+  }
+  return best;
+}

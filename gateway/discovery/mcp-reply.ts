@@ -1,0 +1,74 @@
+// The JSON-RPC replies of /mcp, as the parts of their bytes. JSON already written — the tools list, an answer's
+// envelope and the same envelope as a JSON string for content[0].text — goes in as the buffers it already is: never
+// parsed, never re-serialised, never copied per call; the response writes the parts one after another.
+import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import { FastResponse } from "srvx";
+import type { Parts } from "../serve/envelope.ts";
+
+/**
+ * Marks JSON already written: `{[WRITTEN]: bytes}` as a result stands for those bytes; as a result's
+ * structuredContent, `{[WRITTEN]: parts, [WRITTEN_LITERAL]: parts}` stands for the envelope, with the envelope as a
+ * JSON string literal under WRITTEN_LITERAL (as envelopeParts gives them).
+ */
+export const WRITTEN = "\u0000written";
+export const WRITTEN_LITERAL = "\u0000literal";
+
+/** A reply without its id: a result or an error. */
+export interface OpenReply {
+  jsonrpc: "2.0";
+  result?: unknown;
+  error?: unknown;
+}
+
+// Stand-ins serialised in place of the written parts, then cut out (control characters: never in a real value).
+const STRUCTURED = "\u0001structured\u0001";
+const TEXT = "\u0001text\u0001";
+const STRUCTURED_JSON = JSON.stringify(STRUCTURED);
+const TEXT_JSON = JSON.stringify(TEXT);
+const RESULT_HEAD = '{"jsonrpc":"2.0","result":';
+
+/** The reply to the request `id`. */
+export function replyParts(id: JSONRPCRequest["id"], reply: OpenReply): Parts {
+  const tail = `,"id":${JSON.stringify(id)}}`;
+  const result = reply.result as Record<string, unknown> | undefined;
+  const whole = result?.[WRITTEN];
+  if (Buffer.isBuffer(whole)) return [RESULT_HEAD, whole, tail];
+  const written = result?.structuredContent as Record<string, unknown> | undefined;
+  const envelope = written?.[WRITTEN] as Parts | undefined;
+  const literal = written?.[WRITTEN_LITERAL] as Parts | undefined;
+  if (!envelope || !literal) return [`${JSON.stringify(reply).slice(0, -1)}${tail}`];
+  const text = JSON.stringify({ ...reply, result: { ...result, structuredContent: STRUCTURED, content: [{ type: "text", text: TEXT }] } });
+  const [before, middle] = cut(text, STRUCTURED_JSON);
+  const [between, after] = cut(middle, TEXT_JSON);
+  return [before, ...envelope, between, ...literal, `${after.slice(0, -1)}${tail}`];
+}
+
+/** A batch's replies as one JSON array. */
+export function batchParts(replies: Parts[]): Parts {
+  return ["[", ...replies.flatMap((reply, i) => (i ? [",", ...reply] : reply)), "]"];
+}
+
+/**
+ * A 200 whose body is the parts. Adjacent text is joined; a body of one part is sent as it is, any other through
+ * `pipe`, which srvx calls with the response (or a stream, outside Node) to write the parts into: the buffers go to
+ * the socket as they are, in one writev. Copying them into one buffer per reply instead cost a 24 KB allocation per
+ * tool call, and under load V8 answers that much memory outside its heap with a major GC every half second.
+ */
+export function replyResponse(parts: Parts, headers: Record<string, string>): Response {
+  const joined: Parts = [];
+  let length = 0;
+  for (const part of parts) {
+    const last = joined.length - 1;
+    if (typeof part === "string" && typeof joined[last] === "string") joined[last] += part;
+    else joined.push(part);
+    length += typeof part === "string" ? Buffer.byteLength(part) : part.length;
+  }
+  if (joined.length === 1) return new FastResponse(joined[0] as string, { status: 200, headers });
+  const body = { pipe: <T extends NodeJS.WritableStream>(destination: T): T => (joined.forEach((part) => destination.write(part)), destination.end(), destination) };
+  return new FastResponse(body as unknown as BodyInit, { status: 200, headers: { ...headers, "content-length": String(length) } });
+}
+
+function cut(text: string, standIn: string): [string, string] {
+  const at = text.indexOf(standIn);
+  return [text.slice(0, at), text.slice(at + standIn.length)];
+}

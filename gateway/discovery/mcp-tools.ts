@@ -1,0 +1,129 @@
+// The MCP tools: one per route of the table with a `tool`, listed once and called through the same pipelines as HTTP
+// (free answers; the paid pipeline and its payment core). Every outcome is a result the official SDK client accepts
+// after tools/list: an answer's structuredContent matches the declared outputSchema; a refusal or an error is
+// isError with its body as text and no structuredContent.
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ROUTES, type PaidRoute, type RouteEntry } from "../../schemas/api.ts";
+import type { ErrorBody } from "../../schemas/errors.ts";
+import type { DocumentKind } from "../../schemas/snapshot.ts";
+import { paidAnswerParts } from "../serve/answer.ts";
+import { isoAt } from "../serve/clock.ts";
+import type { Parts } from "../serve/envelope.ts";
+import { ApiError, asApiError } from "../serve/errors.ts";
+import { freeAnswer, type FreeRoute } from "../serve/free.ts";
+import { heldDocument, servePaid, type PaidDeps, type PaidQuery } from "../serve/paid.ts";
+import { argumentReader } from "../serve/params.ts";
+import { PaymentRefusal } from "../payment/core.ts";
+import { mcpCredentials, receiptMeta, refusalResult } from "../payment/mcp.ts";
+import { WRITTEN, WRITTEN_LITERAL } from "./mcp-reply.ts";
+import type { EventLog } from "../serve/snapshot.ts";
+import { toolInputSchema, toolOutputSchema } from "./tool-schema.ts";
+
+/** One tool call as the endpoint hands it over: the MCP request's headers, the call's arguments and `_meta`. */
+export interface ToolCall {
+  headers: Headers;
+  args: Record<string, unknown>;
+  meta: Record<string, unknown> | undefined;
+}
+
+type ToolRoute = Extract<RouteEntry, { tool: string }>;
+/** A tool's answer: at once when it can be (the usual keyed call), else a promise. */
+type Handler = (call: ToolCall) => CallToolResult | Promise<CallToolResult>;
+
+/** The tools and how each is answered, built once per gateway. */
+export interface McpTools {
+  /** tools/list's answer. */
+  list: Tool[];
+  /** The handler of a tool by name; undefined for an unknown tool. */
+  handler(name: string): Handler | undefined;
+}
+
+/** Builds the tool table from the route table. */
+export function createTools(deps: PaidDeps & { log: EventLog }): McpTools {
+  const routes = ROUTES.filter((r): r is ToolRoute => r.tool !== null);
+  const handlers = new Map<string, Handler>(
+    routes.map((route) => [route.tool, guarded(isPaid(route) ? paidHandler(deps, route) : freeHandler(deps, route), route, deps.log)]),
+  );
+  const list = routes.map(
+    (route): Tool => ({
+      name: route.tool,
+      title: route.summary,
+      description: isPaid(route)
+        ? `${route.description} Price: ${route.price} per call with x402 (USDC on Base), or free with a subscription API key.`
+        : route.description,
+      inputSchema: toolInputSchema(route) as Tool["inputSchema"],
+      outputSchema: toolOutputSchema(route) as Tool["outputSchema"],
+      annotations: { title: route.summary, readOnlyHint: true, openWorldHint: false },
+    }),
+  );
+  return { list, handler: (name) => handlers.get(name) };
+}
+
+/** An error as a tool result: isError, the error body as text (code, message, hint). */
+export function errorResult(error: unknown): CallToolResult {
+  const api = asApiError(error);
+  return bodyResult({ error: { code: api.code, message: api.message, hint: api.hint } });
+}
+
+/** An error body as a tool result. */
+export function bodyResult(body: ErrorBody): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
+}
+
+/** The usual keyed call is answered at once from the document in memory, as over HTTP; any other takes the pipeline. */
+function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
+  const readArguments = argumentReader(route.query);
+  return (call) => {
+    const query = readArguments(call.args) as PaidQuery;
+    const now = Date.now(); // one clock reading for the key's verdict and the answer's time
+    const held = heldDocument(deps, route, query, call.headers, now);
+    if (!held) return pipeline(deps, route, query, call);
+    const { json, literal } = paidAnswerParts(held.doc, held.snapshot, route, query, isoAt(now));
+    return answerResult(json, literal);
+  };
+}
+
+/**
+ * A paid call through the shared pipeline (a payment, or a key to check first). Its envelope is escaped whole here:
+ * a call that pays waits on the facilitator, which costs far more.
+ */
+async function pipeline(deps: PaidDeps, route: PaidRoute, query: PaidQuery, { headers, meta }: ToolCall): Promise<CallToolResult> {
+  const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta));
+  const result = answerResult([outcome.body], [JSON.stringify(outcome.body.toString("utf8"))]);
+  const receipt = receiptMeta(outcome.receipt);
+  return receipt ? { ...result, _meta: receipt } : result;
+}
+
+function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Handler {
+  const readArguments = argumentReader(route.query);
+  return async ({ args }) => {
+    const text = await freeAnswer(route, readArguments(args), deps.snapshots);
+    return answerResult([text], [JSON.stringify(text)]);
+  };
+}
+
+/** An answer: the envelope as structuredContent, and as text for clients that read only text (both written as is). */
+function answerResult(envelope: Parts, literal: Parts): CallToolResult {
+  return { structuredContent: { [WRITTEN]: envelope, [WRITTEN_LITERAL]: literal }, content: [{ type: "text", text: "" }] };
+}
+
+/** Turns refusals and errors into tool results, never into JSON-RPC failures; the unexpected is logged once. */
+function guarded(handler: Handler, route: ToolRoute, log: EventLog): Handler {
+  const recover = (error: unknown): CallToolResult => {
+    if (error instanceof PaymentRefusal) return refusalResult(error);
+    if (!(error instanceof ApiError)) log("error", "unhandled", { tool: route.tool, error: String((error as Error)?.stack ?? error) });
+    return errorResult(error);
+  };
+  return (call) => {
+    try {
+      const result = handler(call);
+      return result instanceof Promise ? result.catch(recover) : result;
+    } catch (error) {
+      return recover(error);
+    }
+  };
+}
+
+function isPaid(route: RouteEntry): route is PaidRoute {
+  return (route as { document: DocumentKind | null }).document !== null;
+}

@@ -1,0 +1,397 @@
+// Agents on /mcp with the clients they really use: the official SDK Client, which lists the tools first and then
+// validates every result against the tool's output schema, calls every tool for every outcome; an x402 MCP client
+// written from the spec's client rules pays, reads the receipt and retries without paying twice.
+import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { FacilitatorClient } from "@x402/core/server";
+import type { PaymentPayload } from "@x402/core/types";
+import { extractDiscoveryInfo, validateDiscoveryExtension } from "@x402/extensions/bazaar";
+import { generatePaymentId } from "@x402/extensions/payment-identifier";
+import { parsePaymentRequired } from "@x402/core/schemas";
+import { serve } from "h3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PAID_ROUTES, ROUTES, SERVICE } from "../../schemas/api.ts";
+import { envelope } from "../../schemas/envelope.ts";
+import { ErrorBody } from "../../schemas/errors.ts";
+import { describeEdgar } from "../../test/_edgar.ts";
+import { buildTestData, testGateway } from "../../test/_gateway.ts";
+import { removeDir } from "../../test/_s3.ts";
+import {
+  addressOf,
+  ANVIL_KEYS,
+  callPaying,
+  malformedPayments,
+  payerClient,
+  paymentRequiredOf,
+  quietConsole,
+  receiptOf,
+  startLoopbackFacilitator,
+} from "../../test/_x402.ts";
+import { MAX_BATCH } from "./mcp.ts";
+import { createUsdcLedger, type UsdcLedger } from "../payment/dev-chain/ledger.ts";
+import { createLocalFacilitator } from "../payment/dev-chain/facilitator.ts";
+import { DEV_PAY_TO } from "../serve/server.ts";
+
+const PAYER = addressOf(ANVIL_KEYS.payer);
+const TOOLS = ROUTES.filter((r) => r.tool !== null);
+/** Arguments each tool answers with data (JNJ is the overlay's issuer with real Form 4s). */
+const GOOD_ARGS: Record<string, Record<string, unknown>> = {
+  probe_coverage: { ticker: "AAPL" },
+  get_latest_filings: { ticker: "AAPL", limit: 3 },
+  get_earnings_summary: { ticker: "AAPL", period: "FY2023" },
+  get_insider_transactions: { ticker: "JNJ" },
+  get_financials: { ticker: "AAPL", statement: "cash_flow", period: "ttm" },
+  list_tickers: {},
+};
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
+type Served = { gw: ReturnType<typeof testGateway>; base: string; close(): Promise<void> };
+
+/** A gateway served on a loopback port (the SDK client speaks HTTP). */
+async function served(dataDir: string, options: Parameters<typeof testGateway>[1]): Promise<Served> {
+  const gw = testGateway(dataDir, options);
+  const server = serve(gw.app, { port: 0, hostname: "127.0.0.1", silent: true });
+  await server.ready();
+  return { gw, base: server.url!.replace(/\/$/, ""), close: async () => (gw.close(), await server.close(true)) };
+}
+
+/** An agent: the SDK's Client, connected, with the tools listed first (so every result is validated). */
+async function agent(base: string, headers: Record<string, string> = {}) {
+  const client = new Client({ name: "test-agent", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
+  const { tools } = await client.listTools();
+  const call = async (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })) as CallToolResult;
+  return { client, tools, call };
+}
+
+/** The error body of a tool error (content[0].text, or content[1].text after a PaymentRequired); no structuredContent. */
+function errorOf(result: CallToolResult): ErrorBody["error"] {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  const texts = result.content.filter((c) => c.type === "text").map((c) => JSON.parse(c.text) as unknown);
+  const body = texts.find((t) => ErrorBody.safeParse(t).success);
+  if (!body) throw new Error(`no error body in ${JSON.stringify(result).slice(0, 300)}`);
+  return ErrorBody.parse(body).error;
+}
+
+/** A raw JSON-RPC POST to /mcp (for batches and limits the SDK client never sends). */
+async function rpc(base: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${base}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
+}
+
+/** A facilitator that counts verify and settle calls on their way to a real one. */
+function counting(inner: FacilitatorClient): FacilitatorClient & { verifies: number; settles: number } {
+  const out = {
+    verifies: 0,
+    settles: 0,
+    verify: (...a: Parameters<FacilitatorClient["verify"]>) => (out.verifies++, inner.verify(...a)),
+    settle: (...a: Parameters<FacilitatorClient["settle"]>) => (out.settles++, inner.settle(...a)),
+    getSupported: () => inner.getSupported(),
+  };
+  return out;
+}
+
+describeEdgar("MCP at /mcp, as agents use it", () => {
+  let data: { dataDir: string; mirror: string };
+  let main: Served;
+  let ledger: UsdcLedger;
+  let facilitator: ReturnType<typeof counting>;
+  let key: string;
+
+  beforeAll(async () => {
+    data = await buildTestData();
+    ledger = createUsdcLedger();
+    ledger.fund(PAYER, 10_000_000n);
+    facilitator = counting(createLocalFacilitator(ledger));
+    main = await served(data.dataDir, { facilitator });
+    key = (await main.gw.keys.create("mcp")).key;
+  });
+  afterAll(async () => {
+    await main?.close();
+    if (data) [data.dataDir, data.mirror].forEach(removeDir);
+  });
+
+  it("lists one tool per route with a tool, each with the input and output schema of its route", async () => {
+    const { client, tools } = await agent(main.base);
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((r) => r.tool).sort());
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.properties).toHaveProperty("data");
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true });
+    }
+    expect(tools.find((t) => t.name === "get_latest_filings")!.inputSchema.required).toEqual(["ticker"]);
+    await client.close();
+  });
+
+  it("introduces itself with the package's name and version", async () => {
+    const { client } = await agent(main.base);
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { name: string; version: string };
+    expect(client.getServerVersion()).toMatchObject({ name: pkg.name, version: pkg.version });
+    await client.close();
+  });
+
+  it("answers every tool: structuredContent matches its output schema and holds the HTTP endpoint's data", async () => {
+    const { client, call } = await agent(main.base, { authorization: `Bearer ${key}` });
+    for (const route of TOOLS) {
+      const result = await call(route.tool, GOOD_ARGS[route.tool]!);
+      expect(result.isError, route.tool).toBeFalsy();
+      const structured = envelope(route.payload).parse(result.structuredContent);
+      expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+      const query = new URLSearchParams(Object.entries(GOOD_ARGS[route.tool]!).map(([k, v]) => [k, String(v)]));
+      const http = await (await fetch(`${main.base}${route.path}?${query}`, { headers: { authorization: `Bearer ${key}` } })).json();
+      expect(structured.data, route.tool).toEqual(http.data);
+    }
+    await client.close();
+  });
+
+  it.each(TOOLS.map((r) => [r.tool, r] as const))("%s: 400, 401, 402 and 404 are tool errors the SDK client accepts", async (name, route) => {
+    const anonymous = await agent(main.base);
+    expect(errorOf(await anonymous.call(name, { ticker: "../etc" })).code).toBe("invalid_parameter");
+    expect(errorOf(await anonymous.call(name, { ...GOOD_ARGS[name], sort: "asc" })).message).toMatch(/unknown parameter "sort"/);
+    if (route.price) {
+      const unpaid = await anonymous.call(name, GOOD_ARGS[name]!);
+      expect(errorOf(unpaid).code).toBe("payment_required");
+      expect(paymentRequiredOf(unpaid)).toMatchObject({ x402Version: 2, accepts: [{ scheme: "exact", network: "eip155:8453", payTo: DEV_PAY_TO }] });
+      // content[0].text read both ways: as the PaymentRequired itself (the current spec's reference client parses it
+      // so) and through the earlier text's "x402/error" wrapper (code 402, the reason, the data): the same requirements.
+      const text = JSON.parse((unpaid.content[0] as { text: string }).text) as Record<string, { code: number; message: string; data: unknown }>;
+      const bare = parsePaymentRequired(text);
+      expect(bare.success).toBe(true);
+      expect(text["x402/error"]).toMatchObject({ code: 402, message: "Payment required" });
+      expect(parsePaymentRequired(text["x402/error"]!.data).data).toEqual(bare.data);
+      expect(errorOf(await anonymous.call(name, { ticker: "MSFT" })).code).toBe("ticker_not_covered"); // before any payment
+      const badKey = await agent(main.base, { authorization: "Bearer fds_not-a-key" });
+      expect(errorOf(await badKey.call(name, GOOD_ARGS[name]!)).code).toBe("invalid_api_key");
+      await badKey.client.close();
+    }
+    await anonymous.client.close();
+  });
+
+  it("429 as a tool error once an address spends its allowance; keyed and paid calls go on", async () => {
+    // One a minute: the allowance must not refill while a loaded machine signs the payment (at 60 it did, in 2.7 s).
+    const limited = await served(data.dataDir, { env: { FREE_RATE_PER_MINUTE: "1", FREE_BURST: "10" }, facilitator: createLocalFacilitator(ledger) });
+    try {
+      const { key: limitedKey } = await limited.gw.keys.create("limited");
+      const keyed = await agent(limited.base, { authorization: `Bearer ${limitedKey}` });
+      await keyed.call("get_latest_filings", GOOD_ARGS.get_latest_filings!); // the key is now verified and trusted
+      const payer = await agent(limited.base); // an agent that was asked to pay before the allowance ran out
+      const required = paymentRequiredOf(await payer.call("get_insider_transactions", { ticker: "JNJ" }))!;
+      const payload = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(required);
+      const anonymous = await agent(limited.base);
+      const outcomes = [];
+      for (let i = 0; i < 4; i++) outcomes.push(await anonymous.call("probe_coverage", { ticker: "AAPL" }));
+      const refused = outcomes.filter((r) => r.isError);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const result of refused) expect(errorOf(result).code).toBe("rate_limited");
+      await expect(anonymous.client.listTools()).rejects.toThrow(/Too many requests/);
+      for (const route of TOOLS) expect((await keyed.call(route.tool, GOOD_ARGS[route.tool]!)).isError, route.tool).toBeFalsy();
+      const paid = await payer.call("get_insider_transactions", { ticker: "JNJ" }, { "x402/payment": payload });
+      expect(receiptOf(paid)).toMatchObject({ success: true });
+      await Promise.all([keyed.client.close(), payer.client.close(), anonymous.client.close()]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("503 when the store cannot check a key or give the document (a verified payment released), or the facilitator is down", async () => {
+    const { key: fresh, hash } = await main.gw.keys.create("unreadable");
+    const record = join(data.dataDir, "keys", `${hash}.json`);
+    rmSync(record);
+    mkdirSync(record); // reading the key's record now fails (EISDIR): the store cannot answer
+    const keyed = await agent(main.base, { authorization: `Bearer ${fresh}` });
+    expect(errorOf(await keyed.call("get_latest_filings", GOOD_ARGS.get_latest_filings!)).code).toBe("storage_unavailable");
+    await keyed.client.close();
+    rmSync(record, { recursive: true });
+
+    const snapshot = main.gw.snapshots.held!.pointer.build_id;
+    const doc = join(data.dataDir, "snapshots", snapshot, "tickers", "HD", "insiders.json");
+    renameSync(doc, `${doc}.away`);
+    try {
+      const before = ledger.balanceOf(PAYER);
+      const settles = facilitator.settles;
+      const { paid } = await callPayingDirect(main.base, "get_insider_transactions", { ticker: "HD" });
+      expect(errorOf(paid).code).toBe("storage_unavailable");
+      expect([ledger.balanceOf(PAYER), facilitator.settles]).toEqual([before, settles]);
+    } finally {
+      renameSync(`${doc}.away`, doc);
+    }
+
+    const loopback = await startLoopbackFacilitator(ledger);
+    const outage = await served(data.dataDir, { facilitator: loopback.client });
+    try {
+      const anonymous = await agent(outage.base);
+      const required = paymentRequiredOf(await anonymous.call("get_latest_filings", { ticker: "WMT" }))!;
+      const payload = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(required);
+      loopback.setMode("down");
+      expect(errorOf(await anonymous.call("get_latest_filings", { ticker: "WMT" }, { "x402/payment": payload })).code).toBe("facilitator_unavailable");
+      loopback.setMode("reject"); // a 400 without a verdict judges the payment: refused, not an outage
+      const rejected = await anonymous.call("get_latest_filings", { ticker: "WMT" }, { "x402/payment": payload });
+      expect(errorOf(rejected).code).toBe("payment_required");
+      expect(paymentRequiredOf(rejected)?.error).toMatch(/facilitator_rejected_payment/);
+      await anonymous.client.close();
+    } finally {
+      await outage.close();
+      await loopback.close();
+    }
+  });
+
+  describe("x402 over MCP (specs/transports-v2/mcp.md)", () => {
+    it("a client written from the spec's rules pays, reads the receipt; a replay is refused, nothing charged twice", async () => {
+      const { client } = await agent(main.base);
+      const before = [ledger.balanceOf(PAYER), ledger.balanceOf(DEV_PAY_TO)];
+      const { unpaid, paid, payload } = await callPaying(client, payerClient(ANVIL_KEYS.payer), "get_insider_transactions", { ticker: "JNJ" });
+      // Payment required: content[0].text is the PaymentRequired itself; no structuredContent for the SDK to reject.
+      expect(unpaid.structuredContent).toBeUndefined();
+      expect(JSON.parse((unpaid.content[0] as { text: string }).text)).toMatchObject({ x402Version: 2, error: "Payment required" });
+      expect(paid.isError).toBeFalsy();
+      expect((paid.structuredContent as { data: unknown[] }).data).toHaveLength(3);
+      expect(receiptOf(paid)).toMatchObject({ success: true, network: "eip155:8453", payer: PAYER, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      expect([ledger.balanceOf(PAYER), ledger.balanceOf(DEV_PAY_TO)]).toEqual([before[0]! - 10_000n, before[1]! + 10_000n]);
+      const replay = (await client.callTool({ name: "get_insider_transactions", arguments: { ticker: "JNJ" }, _meta: { "x402/payment": payload } })) as CallToolResult;
+      expect(paymentRequiredOf(replay)?.error).toMatch(/nonce_already_used/);
+      expect(ledger.balanceOf(PAYER)).toBe(before[0]! - 10_000n);
+      await client.close();
+    });
+
+    it("a refused payment says why: another price, an unfunded payer", async () => {
+      const { client, call } = await agent(main.base);
+      const cheap = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(paymentRequiredOf(await call("get_latest_filings", { ticker: "AAPL" }))!);
+      const mismatch = await call("get_earnings_summary", { ticker: "AAPL" }, { "x402/payment": cheap }); // $0.01 offered for $0.02
+      expect(paymentRequiredOf(mismatch)?.error).toMatch(/^payment_mismatch/);
+      expect(errorOf(mismatch).message).toMatch(/not accepted \(payment_mismatch/);
+      const { paid: unfunded } = await callPaying(client, payerClient(ANVIL_KEYS.secondPayer), "get_latest_filings", { ticker: "AAPL" });
+      expect(paymentRequiredOf(unfunded)?.error).toMatch(/insufficient/);
+      await client.close();
+    });
+
+    it("a failed settlement withholds the answer; the failed receipt is in _meta and in the PaymentRequired", async () => {
+      const { client } = await agent(main.base);
+      const before = ledger.balanceOf(PAYER);
+      ledger.failNextSettlement();
+      const { paid } = await callPaying(client, payerClient(ANVIL_KEYS.payer), "get_earnings_summary", { ticker: "DIS" });
+      expect(JSON.stringify(paid)).not.toContain("fiscal_year");
+      expect(receiptOf(paid)).toMatchObject({ success: false, errorReason: expect.any(String) });
+      const required = JSON.parse((paid.content[0] as { text: string }).text);
+      expect(required).toMatchObject({ x402Version: 2, error: expect.stringMatching(/^settlement_failed/), "x402/payment-response": { success: false } });
+      expect(errorOf(paid).message).toMatch(/could not be settled/);
+      expect(ledger.balanceOf(PAYER)).toBe(before);
+      await client.close();
+    });
+
+    it("an empty answer is returned and not charged", async () => {
+      const { client } = await agent(main.base);
+      const before = ledger.balanceOf(PAYER);
+      const { paid } = await callPaying(client, payerClient(ANVIL_KEYS.payer), "get_insider_transactions", { ticker: "AAPL" });
+      expect((paid.structuredContent as { data: unknown[] }).data).toEqual([]);
+      expect(receiptOf(paid)).toBeNull();
+      expect(ledger.balanceOf(PAYER)).toBe(before);
+      await client.close();
+    });
+
+    it("every PaymentRequired names the service, offers payment-identifier and describes its tool in Bazaar's MCP form", async () => {
+      const { call, tools, client } = await agent(main.base);
+      for (const route of PAID_ROUTES) {
+        const required = paymentRequiredOf(await call(route.tool, { ticker: "AAPL" }))!;
+        expect(required.resource).toMatchObject({ url: "https://api.example.test/mcp", serviceName: SERVICE.name, tags: [...SERVICE.tags] });
+        expect(required.extensions?.["payment-identifier"]).toMatchObject({ info: { required: false } });
+        const bazaar = required.extensions!.bazaar as Parameters<typeof validateDiscoveryExtension>[0];
+        expect(validateDiscoveryExtension(bazaar)).toMatchObject({ valid: true });
+        const payload = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(required);
+        const info = extractDiscoveryInfo(payload, required.accepts[0]!); // as a cataloguing facilitator reads it
+        expect(info).toMatchObject({ resourceUrl: "https://api.example.test/mcp", serviceName: SERVICE.name, toolName: route.tool, discoveryInfo: { input: { type: "mcp", toolName: route.tool, transport: "streamable-http" } } });
+        expect((info!.discoveryInfo.input as { inputSchema: unknown }).inputSchema).toEqual(tools.find((t) => t.name === route.tool)!.inputSchema);
+      }
+      await client.close();
+    });
+
+    it("a retry with the same payment identifier gets the same answer and receipt and is charged once", async () => {
+      const id = generatePaymentId();
+      const { client, call } = await agent(main.base);
+      const before = ledger.balanceOf(PAYER);
+      const first = await callPaying(client, payerClient(ANVIL_KEYS.payer, id), "get_latest_filings", { ticker: "HD", limit: 5 });
+      expect(first.paid.isError).toBeFalsy();
+      expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
+      // The answer was lost: the very payload again, then a newly signed one with the same identifier.
+      const again = await call("get_latest_filings", { ticker: "HD", limit: 5 }, { "x402/payment": first.payload });
+      const resigned = await callPaying(client, payerClient(ANVIL_KEYS.payer, id), "get_latest_filings", { ticker: "HD", limit: 5 });
+      for (const retry of [again, resigned.paid]) {
+        expect(retry.structuredContent).toEqual(first.paid.structuredContent);
+        expect(receiptOf(retry)).toEqual(receiptOf(first.paid));
+      }
+      expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
+      const other = await callPaying(client, payerClient(ANVIL_KEYS.payer, id), "get_latest_filings", { ticker: "HD", limit: 6 });
+      expect(errorOf(other.paid).code).toBe("idempotency_conflict");
+      expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
+      await client.close();
+    });
+
+    it("the same payload 20 times in one JSON-RPC batch: one answer with data, one verification, one settlement", async () => {
+      const { call, client } = await agent(main.base);
+      const payload = await payerClient(ANVIL_KEYS.payer).createPaymentPayload(paymentRequiredOf(await call("get_insider_transactions", { ticker: "JNJ" }))!);
+      await client.close();
+      const [balance, verifies, settles] = [ledger.balanceOf(PAYER), facilitator.verifies, facilitator.settles];
+      const batch = Array.from({ length: 20 }, (_, id) => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "get_insider_transactions", arguments: { ticker: "JNJ" }, _meta: { "x402/payment": payload } },
+      }));
+      const res = await rpc(main.base, batch, { "mcp-protocol-version": "2025-03-26" });
+      expect(res.status).toBe(200);
+      const replies = (await res.json()) as { id: number; result: CallToolResult }[];
+      expect(replies.map((r) => r.id).sort((a, b) => a - b)).toEqual(batch.map((m) => m.id));
+      const answered = replies.filter((r) => !r.result.isError);
+      expect(answered).toHaveLength(1);
+      expect(receiptOf(answered[0]!.result)).toMatchObject({ success: true });
+      for (const reply of replies.filter((r) => r.result.isError)) expect(paymentRequiredOf(reply.result)?.error).toMatch(/^payment_in_flight/);
+      expect([ledger.balanceOf(PAYER), facilitator.verifies, facilitator.settles]).toEqual([balance - 10_000n, verifies + 1, settles + 1]);
+    });
+
+    it("malformed payments in _meta are 402 tool errors naming the fault: never a 5xx, nothing on stderr", async () => {
+      const { call, client } = await agent(main.base);
+      const valid = (await payerClient(ANVIL_KEYS.payer).createPaymentPayload(paymentRequiredOf(await call("get_latest_filings", { ticker: "WMT" }))!)) as PaymentPayload;
+      const before = [ledger.balanceOf(PAYER), facilitator.verifies];
+      const quiet = quietConsole();
+      try {
+        for (const { name, value } of malformedPayments(valid)) {
+          const result = await call("get_latest_filings", { ticker: "WMT" }, { "x402/payment": value });
+          expect(errorOf(result).code, name).toBe("payment_required");
+          expect(paymentRequiredOf(result)?.error, name).toMatch(/^invalid_(payload|payment_identifier)/);
+        }
+      } finally {
+        expect(quiet.restore()).toEqual([]);
+      }
+      expect([ledger.balanceOf(PAYER), facilitator.verifies]).toEqual(before);
+      await client.close();
+    });
+  });
+
+  it("transport limits: a batch over the cap, GET and a wrong Accept are refused as the SDK's transport would", async () => {
+    const list = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+    const capped = await rpc(main.base, Array.from({ length: MAX_BATCH }, (_, i) => list(i)));
+    expect((await capped.json()) as unknown[]).toHaveLength(MAX_BATCH);
+    const over = await rpc(main.base, Array.from({ length: MAX_BATCH + 1 }, (_, i) => list(i)));
+    expect(over.status).toBe(400);
+    expect(await over.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
+    const get = await fetch(`${main.base}/mcp`);
+    expect([get.status, get.headers.get("allow")]).toEqual([405, "POST"]);
+    const html = await fetch(`${main.base}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, accept: "text/html" }, body: JSON.stringify(list(1)) });
+    expect(html.status).toBe(406);
+    const notJson = await fetch(`${main.base}/mcp`, { method: "POST", headers: MCP_HEADERS, body: "{" });
+    expect([notJson.status, (await notJson.json()).error.code]).toEqual([400, -32700]);
+  });
+
+  /** An agent that pays over MCP without a key, on a given gateway. */
+  async function callPayingDirect(base: string, name: string, args: Record<string, unknown>) {
+    const { client } = await agent(base);
+    try {
+      return await callPaying(client, payerClient(ANVIL_KEYS.payer), name, args);
+    } finally {
+      await client.close();
+    }
+  }
+});

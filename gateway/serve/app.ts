@@ -1,0 +1,81 @@
+// The HTTP app: routes from the table, each request through one pipeline, read top to bottom —
+// method → parameters → coverage → payment → document → filter → envelope → settle (DESIGN "Gateway").
+import { H3, HTTPResponse, type H3Event, type HTTPError } from "h3";
+import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES } from "../../schemas/api.ts";
+import { billingHandlers, billingHeads } from "../subscriptions/routes.ts";
+import { ALLOW_ORIGIN, withCors } from "./cors.ts";
+import { ApiError, errorResponse } from "./errors.ts";
+import type { FreeRoute } from "./free.ts";
+import { withoutBody } from "./head.ts";
+import { buildLlmsTxt } from "../discovery/llms.ts";
+import { createMcpEndpoint } from "../discovery/mcp.ts";
+import { buildOpenApi } from "../discovery/openapi.ts";
+import type { PaidQuery } from "./paid.ts";
+import { queryReader } from "./params.ts";
+import { PaymentRefusal } from "../payment/core.ts";
+import { refusalResponse } from "../payment/http.ts";
+import { freeStep, JSON_TYPE, otherMethod, paidStep, type AppDeps, type RouteMethod } from "./steps.ts";
+
+type Handler = (event: H3Event) => Response | HTTPResponse | Promise<Response>;
+
+/** Longer paths with their query are refused before routing (no parameter of this API comes near it). */
+const MAX_URL_LENGTH = 4096;
+
+/** Creates the gateway app (no port: `app.fetch(request)` answers; `serve(app)` listens). */
+export function createApp(deps: AppDeps): H3 {
+  const openapi = JSON.stringify(buildOpenApi(deps.publicBaseUrl));
+  const llms = buildLlmsTxt(deps.publicBaseUrl);
+  const app = new H3({
+    silent: true, // unexpected errors are logged below, once, as structured lines
+    onRequest: (event) => {
+      // The path and query as sent (the full URL would be a new string per request, origin included).
+      const length = event.url.pathname.length + event.url.search.length;
+      if (length > MAX_URL_LENGTH) throw new ApiError("uri_too_long", `The URL's path and query are ${length} characters long.`);
+    },
+    onError: (error, event) => {
+      const response = errorAnswer(error, event);
+      return event.req.method === "HEAD" ? withoutBody(response) : response;
+    },
+  });
+
+  /** Registers `route`: its own method to `handler` (HEAD to `head` if given), any other through the one prelude (steps.ts). */
+  const register = (route: RouteMethod, handler: Handler, head?: Handler) =>
+    app.all(route.path, (event) => {
+      if (event.req.method === route.method) return handler(event);
+      return head && event.req.method === "HEAD" ? head(event) : otherMethod(app, event, route);
+    });
+
+  for (const route of ROUTES) {
+    const readQuery = queryReader(route.query);
+    // Not async: the usual paid call is answered synchronously, and any other goes to h3 as its own promise.
+    register(route, route.document
+      ? (event) => paidStep(deps, event, route, readQuery(event) as PaidQuery)
+      : (event) => freeStep(deps, event, route as FreeRoute, readQuery));
+  }
+  const [openapiRoute, llmsRoute] = DISCOVERY_ROUTES;
+  const discovery = (body: string, type: Record<string, string>) => (event: H3Event) => {
+    deps.limiter.take(event);
+    return new HTTPResponse(body, { headers: { ...type, "cache-control": "public, max-age=300" } });
+  };
+  register(openapiRoute, discovery(openapi, JSON_TYPE));
+  register(llmsRoute, discovery(llms, { "content-type": "text/plain; charset=utf-8", ...ALLOW_ORIGIN }));
+  const billing = billingHandlers(deps.billing);
+  // The subscription pages answer HEAD themselves: a GET there creates a Checkout Session or shows a key once.
+  const billingHead = billingHeads(deps.billing);
+  for (const route of SUBSCRIPTION_ROUTES) {
+    const head = billingHead[route.path as keyof typeof billingHead];
+    register(route, async (event) => withCors(await billing[route.path](event)), head && (async (event) => withCors(await head(event))));
+  }
+  register({ method: "POST", path: "/mcp" }, createMcpEndpoint({ snapshots: deps.snapshots, payments: deps.payments, limiter: deps.limiter, log: deps.log }));
+  return app;
+
+  function errorAnswer(error: HTTPError, event: H3Event): Response {
+    const cause = error.cause ?? error;
+    if (cause instanceof PaymentRefusal) return refusalResponse(cause);
+    if (cause instanceof ApiError) return errorResponse(cause);
+    if (error.status === 404) return errorResponse(new ApiError("not_found", `No endpoint at ${event.url.pathname.slice(0, 80)}.`));
+    if (error.status === 400) return errorResponse(new ApiError("invalid_parameter", "The request URL is malformed."));
+    deps.log("error", "unhandled", { path: event.url.pathname, error: String((cause as Error)?.stack ?? cause) });
+    return errorResponse(cause);
+  }
+}

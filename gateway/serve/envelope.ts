@@ -1,0 +1,117 @@
+// The success envelope `{data, meta}` assembled from pre-serialised bytes: a document is never stringified per
+// request. The `data` bytes of each distinct filter of a document are joined once and kept with the document.
+import type { Meta } from "../../schemas/envelope.ts";
+import type { DocumentKind } from "../../schemas/snapshot.ts";
+import { projection, selectRows, type FilterQuery } from "./filters.ts";
+import type { Answer, PreparedDocument } from "./document.ts";
+import { pointInTimeRows } from "./point-in-time.ts";
+import type { LoadedSnapshot } from "./snapshot.ts";
+const FILTER_KEYS = new WeakMap<FilterQuery, string>();
+const OPEN = Buffer.from('{"data":[');
+const OPEN_META = Buffer.from('],"meta":{"retrieved_at":"');
+// The same as text, and escaped as the inside of a JSON string (with its opening quote), for envelopeParts.
+const OPEN_TEXT = OPEN.toString();
+const OPEN_META_TEXT = OPEN_META.toString();
+const QUOTED_OPEN = `"${escaped(OPEN_TEXT)}`;
+const ESCAPED_OPEN_META = escaped(OPEN_META_TEXT);
+/** The meta tails as text, plain and escaped with the string's closing quote (a tail lives as long as its document). */
+const TAIL_TEXTS = new WeakMap<Buffer, { plain: string; escaped: string }>();
+
+/** Bytes as written one after another: buffers as they are, text as UTF-8. */
+export type Parts = (Buffer | string)[];
+
+/** The answer to a filter, joined from the rows' JSON on first use and remembered with the document. */
+export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): Answer {
+  return doc.answer(filterKey(query), () => makeAnswer(doc, kind, query));
+}
+
+function makeAnswer(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): Answer {
+  // A point-in-time answer (as_of, history) is made from the document's history section and a financials answer of
+  // one statement from its rows, serialised here, once per filter; the default answer joins the rows' stored JSON.
+  const asOf = pointInTimeRows(doc, kind, query);
+  const project = projection(kind, query);
+  const rows = asOf ?? doc.rows;
+  const indices = selectRows(kind, rows, query);
+  let data = "";
+  for (let i = 0; i < indices.length; i++) {
+    const row = rows[indices[i]!]!;
+    data += (i ? "," : "") + (project ? JSON.stringify(project(row)) : asOf ? JSON.stringify(row) : doc.rowJson[indices[i]!]);
+  }
+  return { bytes: Buffer.from(data), rows: indices.length };
+}
+
+/** The filter's key, made once per query object (the query memo in params.ts hands out the same object). */
+function filterKey(query: FilterQuery): string {
+  let key = FILTER_KEYS.get(query);
+  if (key === undefined) {
+    key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}\u0000${query.as_of ?? ""}\u0000${query.history ?? ""}\u0000${query.statement ?? ""}`;
+    FILTER_KEYS.set(query, key);
+  }
+  return key;
+}
+
+/**
+ * The meta after `retrieved_at` (cache state, provenance, snapshot, freshness), serialised once per document, cache
+ * state and snapshot: an unchanged document is served from one snapshot to the next, its meta names the one serving
+ * it. `changed_at` is when its content was made (an unchanged one is never rewritten); `accepted_at` comes from the
+ * manifest's reference to it (the same for every ticker sharing it).
+ */
+export function metaTail(doc: PreparedDocument, cache: Meta["cache"], snapshot: LoadedSnapshot, ticker: string, kind: DocumentKind): Buffer {
+  return doc.metaTail(snapshot, cache, () => tailBytes(doc, cache, snapshot, ticker, kind));
+}
+
+function tailBytes(doc: PreparedDocument, cache: Meta["cache"], snapshot: LoadedSnapshot, ticker: string, kind: DocumentKind): Buffer {
+  const { source_api, source_accession, filed_at, built_at } = doc.meta;
+  const accepted_at = snapshot.manifest.tickers[ticker]?.documents?.[kind]?.accepted_at ?? null;
+  const rest: Omit<Meta, "retrieved_at"> = {
+    cache,
+    source_api,
+    source_accession,
+    filed_at,
+    built_at: snapshot.pointer.built_at,
+    snapshot: snapshot.pointer.build_id,
+    changed_at: built_at,
+    accepted_at,
+  };
+  return Buffer.from(`",${JSON.stringify(rest).slice(1)}}`);
+}
+
+/** The envelope's bytes: the answer's data, then the meta, of which only `retrieved_at` is written per response. */
+export function envelopeBytes(answer: Answer, tail: Buffer, retrievedAt: string): Buffer {
+  const last = answer.last;
+  if (last?.tail === tail && last.retrievedAt === retrievedAt) return last.body;
+  const body = Buffer.allocUnsafe(OPEN.length + answer.bytes.length + OPEN_META.length + retrievedAt.length + tail.length);
+  let at = OPEN.copy(body, 0);
+  at += answer.bytes.copy(body, at);
+  at += OPEN_META.copy(body, at);
+  at += body.write(retrievedAt, at, "latin1"); // an ISO timestamp: ASCII
+  tail.copy(body, at);
+  answer.last = { tail, retrievedAt, body };
+  return body;
+}
+
+/**
+ * The envelope as parts, the answer's data as its shared bytes (no buffer is made per response): as JSON and as a
+ * JSON string literal, quotes included (MCP's structuredContent and content[0].text). The escaped data is made once
+ * per answer, the escaped tail once per document and cache state; JSON escapes each character on its own, so the
+ * escaped parts make the escaped whole.
+ */
+export function envelopeParts(answer: Answer, tail: Buffer, retrievedAt: string): { json: Parts; literal: Parts } {
+  let text = TAIL_TEXTS.get(tail);
+  if (!text) TAIL_TEXTS.set(tail, (text = { plain: tail.toString(), escaped: `${escaped(tail.toString())}"` }));
+  answer.escaped ??= Buffer.from(escaped(answer.bytes.toString()));
+  return {
+    json: [OPEN_TEXT, answer.bytes, `${OPEN_META_TEXT}${retrievedAt}${text.plain}`],
+    literal: [QUOTED_OPEN, answer.escaped, `${ESCAPED_OPEN_META}${retrievedAt}${text.escaped}`], // an ISO time: nothing to escape
+  };
+}
+
+/** JSON text escaped as the inside of a JSON string. */
+function escaped(json: string): string {
+  return JSON.stringify(json).slice(1, -1);
+}
+
+/** The envelope around a small payload computed per request (health, probe). */
+export function envelopeOf(data: unknown, meta: Meta): string {
+  return JSON.stringify({ data, meta });
+}

@@ -1,0 +1,135 @@
+// GET /financials over a real snapshot: the statements one by one, TTM, as_of and history, errors before payment, and
+// the same answer through the MCP SDK's own client as over HTTP.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { FinancialPeriod } from "../../schemas/financials.ts";
+import { FinancialsDocument } from "../../schemas/snapshot.ts";
+import { readText } from "../../storage/json.ts";
+import { documentKey } from "../../storage/layout.ts";
+import { openStorage } from "../../storage/open.ts";
+import { describeEdgar } from "../../test/_edgar.ts";
+import { startKeyedGateway, type KeyedGateway } from "../../test/_gateway.ts";
+import { decodePaymentRequired } from "../../test/_x402.ts";
+
+describeEdgar("GET /financials and get_financials", () => {
+  let started: KeyedGateway;
+  let gw: KeyedGateway["gw"];
+  beforeAll(async () => {
+    started = await startKeyedGateway("statements");
+    gw = started.gw;
+  });
+  afterAll(() => started?.close());
+  const get = (path: string) => started.get(path);
+  const financials = async (query: string): Promise<FinancialPeriod[]> => {
+    const res = await get(`/financials?${query}`);
+    expect(res.status).toBe(200);
+    return (await res.json()).data;
+  };
+  // Apple's fiscal 2024 (10-K 0000320193-24-000123) and fiscal 2016 (10-K 0001628280-16-020309).
+  const fy = (rows: FinancialPeriod[], end: string) => rows.find((p) => p.period_end === end && p.months === 12 && p.ttm === null);
+
+  it("the default answer is the stored rows but the TTM rows, byte for byte: every statement, newest first", async () => {
+    const text = await (await get("/financials?ticker=AAPL")).text();
+    const key = documentKey(JSON.parse(text).meta.snapshot, "AAPL", "financials");
+    const stored = JSON.parse((await readText(openStorage(started.dataDir), key))!) as FinancialsDocument;
+    expect(FinancialsDocument.safeParse(stored).success).toBe(true);
+    expect(text.slice(0, text.indexOf(',"meta":'))).toBe(`{"data":${JSON.stringify(stored.data.filter((p) => p.ttm === null))}`);
+    expect(stored.data.some((p) => p.ttm !== null)).toBe(true);
+    expect(text).not.toContain('"history"');
+  });
+
+  it("statement=balance&period=annual: fiscal years with their balance sheet alone", async () => {
+    const rows = await financials("ticker=AAPL&statement=balance&period=annual");
+    expect(rows.length).toBeGreaterThan(10);
+    for (const p of rows) {
+      expect(p).toMatchObject({ months: 12, fiscal_quarter: "FY", ttm: null });
+      expect(Object.keys(p)).not.toContain("income");
+      expect(Object.keys(p)).not.toContain("cash_flow");
+    }
+    expect(fy(rows, "2024-09-28")!.balance).toMatchObject({
+      total_assets: { value: 364_980e6 },
+      total_liabilities: { value: 308_030e6 },
+      equity: { value: 56_950e6 },
+      cash: { value: 29_943e6 },
+      shares_outstanding: { value: 15_115_823_000, as_of: "2024-10-18" },
+    });
+  });
+
+  it("statement=cash_flow&period=quarterly: discrete quarters, the derived ones marked, no year to date among them", async () => {
+    const rows = await financials("ticker=AAPL&statement=cash_flow&period=quarterly");
+    expect(rows.every((p) => p.months === 3 && p.cash_flow && !("balance" in p))).toBe(true);
+    const q4 = rows.find((p) => p.period_end === "2024-09-28")!;
+    expect(q4).toMatchObject({ fiscal_year: 2024, fiscal_quarter: "Q4", cash_flow: { operating_cash_flow: { value: 26_811e6, derived: true } } });
+    const q1 = rows.find((p) => p.period_end === "2024-12-28")!;
+    expect(q1.cash_flow!.operating_cash_flow).toMatchObject({ value: 29_935e6, derived: false });
+  });
+
+  it("period=ttm: trailing-twelve-month rows only, the latest first, each listing its periods", async () => {
+    const rows = await financials("ticker=AAPL&period=ttm&statement=cash_flow");
+    expect(rows.length).toBeGreaterThan(40);
+    expect(rows.every((p) => p.ttm !== null && p.months === 12)).toBe(true);
+    expect(rows[0]).toMatchObject({ period_end: "2025-12-27", ttm: { basis: "four_quarters" }, cash_flow: { operating_cash_flow: { value: 135_472e6 } } });
+    expect(rows.find((p) => p.period_end === "2024-09-28")).toMatchObject({ ttm: { basis: "fiscal_year" }, cash_flow: { operating_cash_flow: { value: 118_254e6 } } });
+    // Without period=ttm, no TTM row: a fiscal year is never confused with a trailing twelve months.
+    expect((await financials("ticker=AAPL&period=annual")).every((p) => p.ttm === null)).toBe(true);
+  });
+
+  it("as_of: Apple's fiscal 2016 dividends as first filed, then as its 10-K of 2017-11-03 restated them; history lists both", async () => {
+    // Fiscal 2016 dividends paid: 11,965 million in the 10-K of 2016-10-26 (0001628280-16-020309), 12,150 million
+    // (dividends and dividend equivalents) in the 10-K of 2017-11-03 (0000320193-17-000070), which restated no quarter.
+    const before = fy(await financials("ticker=AAPL&statement=cash_flow&as_of=2017-11-02"), "2016-09-24")!;
+    expect(before.cash_flow!.dividends_paid).toMatchObject({ value: 11_965e6, restated: false });
+    expect(before.reconciled).toBe(true);
+    const after = fy(await financials("ticker=AAPL&statement=cash_flow&as_of=2017-11-03"), "2016-09-24")!;
+    expect(after.cash_flow!.dividends_paid).toMatchObject({ value: 12_150e6, restated: true, original_value: 11_965e6, source_accession: "0000320193-17-000070" });
+    expect(after.reconciled).toBe(false);
+    const all = fy(await financials("ticker=AAPL&statement=cash_flow&period=2016&history=true"), "2016-09-24")!;
+    expect(all.cash_flow!.dividends_paid!.history!.map((e) => [e.value, e.accession])).toEqual([
+      [11_965e6, "0001628280-16-020309"],
+      [12_150e6, "0000320193-17-000070"],
+      [12_150e6, "0000320193-18-000145"],
+    ]);
+    expect(await financials("ticker=AAPL&as_of=2099-12-31")).toEqual(await financials("ticker=AAPL"));
+    expect(await financials("ticker=AAPL&as_of=1990-01-01")).toEqual([]);
+  });
+
+  it("bad parameters are 400 naming them; an uncovered ticker is 404; no payment is 402 at USD 0.03 — none of them charged", async () => {
+    for (const [query, name] of [["statement=ledger", "statement"], ["period=ttm4", "period"], ["as_of=2024-13-01", "as_of"], ["history=maybe", "history"], ["limit=5", "limit"]] as const) {
+      const res = await get(`/financials?ticker=AAPL&${query}`);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatchObject({ code: "invalid_parameter", message: expect.stringContaining(name) });
+    }
+    for (const ticker of ["ZZZZ", "MSFT"]) {
+      const res = await gw.get(`/financials?ticker=${ticker}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("payment-required")).toBeNull();
+    }
+    const unpaid = await gw.get("/financials?ticker=AAPL");
+    expect(unpaid.status).toBe(402);
+    expect(decodePaymentRequired(unpaid.headers.get("payment-required"))).toMatchObject({ accepts: [{ amount: "30000", scheme: "exact", network: "eip155:8453" }] });
+  });
+
+  it("/probe prices it and says it answers for the ticker", async () => {
+    const probe = (await (await gw.get("/probe?ticker=AAPL")).json()).data;
+    expect(probe.endpoints["/financials"]).toBe(true);
+    expect(probe.counts.financials_periods).toBeGreaterThan(100);
+    expect(probe.pricing.endpoints["/financials"]).toMatchObject({ usd: "$0.03", amount: "30000" });
+  });
+
+  it("get_financials: the same answer as HTTP, its input from the same schema, its result past the SDK's output check", async () => {
+    const client = new Client({ name: "statements-agent", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${started.key}` } } }));
+    const tool = (await client.listTools()).tools.find((t) => t.name === "get_financials")!;
+    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(["as_of", "history", "period", "statement", "ticker"]);
+    expect(tool.description).toContain("$0.03");
+    for (const args of [{ ticker: "WMT", statement: "balance", period: "2025" }, { ticker: "HD", period: "ttm" }, { ticker: "AAPL", statement: "cash_flow", as_of: "2017-11-03", history: true }]) {
+      const result = (await client.callTool({ name: "get_financials", arguments: args })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const query = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)])).toString();
+      expect((result.structuredContent as { data: FinancialPeriod[] }).data).toEqual(await financials(query));
+    }
+    await client.close();
+  });
+});

@@ -1,0 +1,49 @@
+// The free routes' answers, for the HTTP routes and the MCP tools alike: each free route of the table answers here
+// once, so a free route given a `tool` in schemas/api.ts is an MCP tool with no code of its own.
+import type { RouteEntry } from "../../schemas/api.ts";
+import type { Meta } from "../../schemas/envelope.ts";
+import type { DocumentKind } from "../../schemas/snapshot.ts";
+import { isoNow } from "./clock.ts";
+import { envelopeOf } from "./envelope.ts";
+import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
+import type { LoadedSnapshot, SnapshotStore } from "./snapshot.ts";
+import { coveredTickers } from "./tickers.ts";
+
+/** A route of the table that is not paid. */
+export type FreeRoute = Exclude<RouteEntry, { document: DocumentKind }>;
+
+type Answer = (query: { ticker?: string }, snapshots: SnapshotStore) => Promise<string>;
+
+const ANSWERS: Record<FreeRoute["path"], Answer> = {
+  // Health reads memory only: what is held, or that nothing is.
+  "/health": async (_query, snapshots) => envelopeOf(healthPayload(snapshots.held), meta("hit")),
+  "/probe": async (query, snapshots) => {
+    const { snapshot, cache } = await readSnapshot(snapshots);
+    const data = query.ticker ? tickerProbe(snapshot, query.ticker, snapshots.writer) : serviceProbe(snapshot, snapshots.writer);
+    return envelopeOf(data, snapshotMeta(snapshot, cache));
+  },
+  "/tickers": async (_query, snapshots) => {
+    const { snapshot, cache } = await readSnapshot(snapshots);
+    return envelopeOf(coveredTickers(snapshot), snapshotMeta(snapshot, cache));
+  },
+};
+
+/** A free route's envelope `{data, meta}` as JSON text, for a query already validated against the route's schema. */
+export function freeAnswer(route: FreeRoute, query: { ticker?: string }, snapshots: SnapshotStore): Promise<string> {
+  return ANSWERS[route.path](query, snapshots);
+}
+
+/** The snapshot served, and whether memory held it ("hit") or this call read it from storage ("miss"). */
+export async function readSnapshot(snapshots: SnapshotStore): Promise<{ snapshot: LoadedSnapshot; cache: Meta["cache"] }> {
+  const cache = snapshots.held ? "hit" : "miss";
+  return { snapshot: await snapshots.current(), cache };
+}
+
+function meta(cache: Meta["cache"]): Meta {
+  return { retrieved_at: isoNow(), cache };
+}
+
+/** The meta of an answer read from a snapshot: which one, and when it was built. */
+function snapshotMeta(snapshot: LoadedSnapshot, cache: Meta["cache"]): Meta {
+  return { ...meta(cache), built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id };
+}
