@@ -41,6 +41,7 @@ export class SnapshotStore {
   #loaded: LoadedSnapshot | null = null;
   #writer: WriterView = { record: null, status: null, live: false };
   #loading: Promise<LoadedSnapshot | null> | null = null;
+  #next: Promise<LoadedSnapshot | null> | null = null;
   #timer: NodeJS.Timeout | null = null;
 
   constructor(storage: Storage, options: { cacheBytes?: number; log?: EventLog } = {}) {
@@ -81,9 +82,14 @@ export class SnapshotStore {
     return this.#writer;
   }
 
-  /** Re-reads current.json and loads a new manifest when it changed; storage errors keep the held snapshot. */
+  /**
+   * Re-reads current.json (and the writer lease) and loads a new manifest when it changed; storage errors keep the
+   * held snapshot. A reload already in flight may have read before this call: one more, after it, answers every
+   * caller that asked meanwhile.
+   */
   refresh(): Promise<LoadedSnapshot | null> {
-    this.#loading ??= this.#reload().finally(() => (this.#loading = null));
+    if (this.#loading) return (this.#next ??= this.#loading.catch(() => null).then(() => ((this.#next = null), this.refresh())));
+    this.#loading = this.#reload().finally(() => (this.#loading = null));
     return this.#loading;
   }
 
