@@ -56,6 +56,11 @@ export function padCik(cik: number): string {
   return String(cik).padStart(10, "0");
 }
 
+/** True for a timestamp IsoDateTime accepts: its own pattern (all its check is), without a zod parse per cell. */
+export function isIsoDateTime(text: string): boolean {
+  return IsoDateTime._zod.def.pattern!.test(text);
+}
+
 /** True for a `YYYY-MM-DD` string naming a real calendar date: IsoDate's own rule, without a zod parse per cell. */
 export function isIsoDate(text: string): boolean {
   return z.core.regexes.date.test(text);

@@ -133,6 +133,13 @@ describe("strict reading: repeated keys and nesting", () => {
     );
   });
 
+  it("finds a repeated key even where colons inside strings, written plain or escaped, make up for the lost member's", () => {
+    // The parsed value keeps "a" once and the string's colon: as many colons as the text, had the escape not been seen.
+    expect(() => strict('{"a":1,"a":2,"b":"\\u003a"}')).toThrow('duplicate key "a" in (root)');
+    expect(() => strict('{"t":"06:01:36","t":"06:01:36"}')).toThrow('duplicate key "t" in (root)');
+    expect(strict('{"t":"2024-11-01T06:01:36.000Z","u":"\\u003A"}')).toEqual({ t: "2024-11-01T06:01:36.000Z", u: ":" });
+  });
+
   it("the scanner refuses a repeated key in every object it walks, even when it skips the values", () => {
     expect(() => scanDocument('{"a":{"x":1},"b":2,"a":[]}', () => undefined)).toThrow('duplicate key "a" in (root)');
     const text = '{"facts":{"dei":{},"us-gaap":{},"dei":{}}}';

@@ -2,7 +2,7 @@
 // Pure: text or object in, records out. URLs are absolute (www.sec.gov Archives), items a list.
 import { z } from "zod";
 import type { FilingItem } from "../../schemas/filing.ts";
-import { isIsoDate, IsoDateTime, toCik } from "../../schemas/primitives.ts";
+import { isIsoDate, isIsoDateTime, toCik } from "../../schemas/primitives.ts";
 import { EdgarParseError, MalformedInputError, notJsonError, type ParseSubject } from "../errors.ts";
 import { JsonDefect, parseDocumentStrict } from "./json-members.ts";
 
@@ -139,8 +139,8 @@ function readBlock(block: FilingsBlock, cik: number, subject: ParseSubject): Fil
       accession_number: accession,
       form,
       filed_at: filedAt,
-      accepted_at: dateTime(block.acceptanceDateTime?.[i], { ...subject, accession }, i),
-      report_date: strictDate(block.reportDate?.[i], { ...subject, accession }, `reportDate at row ${i}`),
+      accepted_at: dateTime(block.acceptanceDateTime?.[i], subject, accession, i),
+      report_date: strictDate(block.reportDate?.[i], subject, `reportDate at row ${i}`, accession),
       primary_document: primary,
       primary_document_description: text(block.primaryDocDescription?.[i]),
       url: primary ? `${folder}/${SAFE_PATH.test(primary) ? primary : primary.split("/").map(encodeURIComponent).join("/")}` : null,
@@ -160,19 +160,22 @@ function text(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
-/** A date as EDGAR writes it, or null when blank; an impossible one (2023-02-30, or not a date at all) is a defect. */
-function strictDate(value: unknown, subject: ParseSubject, where: string): string | null {
+/**
+ * A date as EDGAR writes it, or null when blank; an impossible one (2023-02-30, or not a date at all) is a defect (of
+ * the filing `accession`, when given).
+ */
+function strictDate(value: unknown, subject: ParseSubject, where: string, accession?: string): string | null {
   const t = text(value);
   if (t === null) return null;
-  if (!isIsoDate(t)) throw new MalformedInputError(subject, `impossible date ${JSON.stringify(t)} in ${where}`);
+  if (!isIsoDate(t)) throw new MalformedInputError(accession === undefined ? subject : { ...subject, accession }, `impossible date ${JSON.stringify(t)} in ${where}`);
   return t;
 }
 
-/** An acceptance time, or null when blank; one that is not a real instant is a defect. */
-function dateTime(value: unknown, subject: ParseSubject, row: number): string | null {
+/** An acceptance time, or null when blank; one that is not a real instant is a defect of the filing. */
+function dateTime(value: unknown, subject: ParseSubject, accession: string, row: number): string | null {
   const t = text(value);
   if (t === null) return null;
-  if (!IsoDateTime.safeParse(t).success) throw new MalformedInputError(subject, `impossible acceptanceDateTime ${JSON.stringify(t)} at row ${row}`);
+  if (!isIsoDateTime(t)) throw new MalformedInputError({ ...subject, accession }, `impossible acceptanceDateTime ${JSON.stringify(t)} at row ${row}`);
   return t;
 }
 
