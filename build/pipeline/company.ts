@@ -98,7 +98,7 @@ export interface InsidersResult {
 
 /** Loads the company's Form 4s (parsed once, cached by accession) and makes its insiders document. */
 export async function loadInsiders(ctx: CompanyContext, cik: number, filings: FilingsResult, incremental?: IncrementalForm4s): Promise<InsidersResult> {
-  const form4 = await loadForm4s(ctx.source, ctx.storage, cik, filings.insider_filings, ctx.form4Since, incremental);
+  const form4 = await loadForm4s(ctx.source, ctx.storage, ctx.compute, cik, filings.insider_filings, ctx.form4Since, incremental);
   const insiders = applyAmendments(form4.filings, cik);
   const newestForm4 = maxBy(insiders, (t) => `${t.filed_at ?? ""}|${t.source_accession}`);
   const meta = { source_api: ctx.source.describe(filerFolderPath(cik)), built_at: ctx.builtAt, source_accession: newestForm4?.source_accession ?? null, filed_at: newestForm4?.filed_at ?? null };

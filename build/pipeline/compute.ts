@@ -1,12 +1,14 @@
 // The builder's CPU work — documents.ts: parsing a company's EDGAR JSON, deriving, validating and serialising its
-// documents — behind one interface, run inline or on worker threads. Fetching and writing stay on the main thread.
+// documents; and parsing each Form 4's XML — behind one interface, run inline or on worker threads. Fetching and
+// writing stay on the main thread.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { encodeDocument, factsDocuments, filingsDocument } from "./documents.ts";
 import { EdgarParseError, MalformedInputError, NoXbrlHistoryError, type ParseSubject } from "../errors.ts";
+import { parseOwnershipXml } from "../parse/form4.ts";
 
 /** The steps themselves (documents.ts); the worker thread serves exactly these. */
-const STEPS = { facts: factsDocuments, filings: filingsDocument, encode: encodeDocument } as const;
+const STEPS = { facts: factsDocuments, filings: filingsDocument, encode: encodeDocument, form4: parseOwnershipXml } as const;
 type Steps = typeof STEPS;
 type Step = keyof Steps;
 

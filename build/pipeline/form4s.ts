@@ -7,11 +7,11 @@ import { readJson, writeJson } from "../../storage/json.ts";
 import { form4CacheKey } from "../../storage/layout.ts";
 import { EdgarParseError, MalformedInputError } from "../errors.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
-import { parseOwnershipXml } from "../parse/form4.ts";
 import { ownershipXmlFromSubmission } from "../parse/full-submission.ts";
 import { INSIDER_FORMS } from "../forms.ts";
 import { fullSubmissionPath, ownershipXmlPath } from "../sources/paths.ts";
 import { SourceNotFoundError, type Source } from "../sources/source.ts";
+import type { Compute } from "./compute.ts";
 
 /** What loading an issuer's Form 4s found, for the manifest. */
 export interface Form4Load {
@@ -46,6 +46,7 @@ export interface IncrementalForm4s {
 export async function loadForm4s(
   source: Source,
   storage: Storage,
+  compute: Pick<Compute, "form4">,
   cik: number,
   filings: FilingItem[],
   since: string,
@@ -84,7 +85,7 @@ export async function loadForm4s(
       }
       out.fetched++;
       try {
-        const parsed = parseOwnershipXml(xml, { accession: filing.accession, filedAt: filing.filed_at, path });
+        const parsed = await compute.form4(xml, { accession: filing.accession, filedAt: filing.filed_at, path });
         await writeJson(storage, key, OwnershipFiling, parsed);
         out.filings.push(parsed);
       } catch (error) {
