@@ -1,6 +1,7 @@
 // Builder configuration (`dataset`, and the first build of `npm start`), read once from the environment at start and
 // validated, beside gateway/config.ts; a command's flags override it. Library modules are handed what they need.
 import { z } from "zod";
+import { parseEnv } from "../schemas/env.ts";
 import { storageEnvOf, type StorageEnv } from "../storage/open.ts";
 
 /** The follower's intervals, overridable for tests and the benchmark only (live EDGAR wants the defaults). */
@@ -39,11 +40,7 @@ export interface BuildConfig {
 
 /** Reads and validates the environment; throws one message listing every bad variable. */
 export function loadBuildConfig(env: Record<string, string | undefined>): BuildConfig {
-  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
-  if (!parsed.success) {
-    throw new Error(`bad configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(Env, env);
   const timing = e as unknown as Record<string, number | undefined>;
   const followTiming = Object.fromEntries(Object.entries(FOLLOW_TIMING).flatMap(([key, name]) => (timing[name] === undefined ? [] : [[key, timing[name]]])));
   return { dataUrl: e.DATA_URL, source: e.EDGAR_SOURCE, userAgent: e.EDGAR_USER_AGENT ?? null, logLevel: e.LOG_LEVEL, storageEnv: storageEnvOf(env), followTiming };

@@ -1,6 +1,7 @@
 // Gateway configuration, read once from the environment and validated (DESIGN "Configuration").
 // Secrets (facilitator credentials, Stripe keys) never reach `describeConfig`, which is what gets logged.
 import { z } from "zod";
+import { parseEnv } from "../schemas/env.ts";
 import { storageEnvOf, type StorageEnv } from "../storage/open.ts";
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
@@ -67,11 +68,7 @@ export interface GatewayConfig {
 
 /** Reads and validates the environment; throws one message listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>, overrides: { port?: number; dataUrl?: string } = {}): GatewayConfig {
-  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
-  if (!parsed.success) {
-    throw new Error(`bad configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(Env, env);
   const production = e.NODE_ENV === "production";
   if (production && !e.X402_PAY_TO) {
     throw new Error("NODE_ENV=production needs X402_PAY_TO (and X402_FACILITATOR_URL): dev-mode payments with test USDC are refused in production");
