@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve, sep } from "node:path";
+import { peak } from "./_arrival-clock.ts";
 import { EDGAR_DIR } from "./_edgar.ts";
 
 /** What the server does to one request instead of (or before) answering it normally. */
@@ -88,14 +89,7 @@ export async function startMirror(root = EDGAR_DIR, serve?: Serve): Promise<Mirr
       plan = p;
       counts.clear();
     },
-    maxPerSecond(from = 0) {
-      let max = 0;
-      for (let i = from, j = from; j < log.length; j++) {
-        while (log[j]!.at - log[i]!.at >= 1000) i++;
-        max = Math.max(max, j - i + 1);
-      }
-      return max;
-    },
+    maxPerSecond: (from = 0) => peak(log.slice(from).map((e) => e.at)),
     close: () => new Promise((r) => server.close(() => r())),
   };
 }

@@ -201,7 +201,7 @@ async function joinBudget(storage: Storage, role: string, weight: number, specs:
     id: holderId(role),
     role,
     weight,
-    onChange: (share) => log.log("info", "request_budget", { role, requests_per_s: Math.round(share.rate * 10) / 10, processes: share.processes }),
+    onChange: (share) => log.log("info", "request_budget", { role, slots: share.slots, requests_per_s: Math.round(share.rate * 10) / 10, processes: share.processes }),
   });
 }
 

@@ -1,31 +1,50 @@
-// A token bucket that spaces request starts so no one-second window holds more than `perSecond` of them.
-// SEC fair access: "no more than 10 requests per second, regardless of the number of machines used".
+// A token bucket that spaces request starts so that no one-second window holds more than its slots of arrivals,
+// even when some arrive late. SEC fair access: "no more than 10 requests per second, regardless of the number of
+// machines used".
+
+/** SEC's ceiling: requests arriving in any one second, from all our processes together. */
+export const SEC_REQUESTS_PER_SECOND = 10;
+
+/**
+ * How much later than its start a request may arrive, relative to the others, and still be counted where we meant:
+ * network jitter, a busy event loop or a descheduled process on a loaded machine (pitfall 43). A bucket of n slots
+ * spaces starts (1000 + this) / n ms apart, so n + 1 arrivals in one second need one delayed by more than this.
+ */
+export const ARRIVAL_JITTER_MS = 200;
 
 /** Waits for a token before each request; shared by every HTTP source of the process. */
 export class TokenBucket {
-  readonly #marginMs: number;
+  readonly #jitterMs: number;
+  #slots = 0;
   #intervalMs = 0;
   #nextAt = 0;
   #lastStart = -Infinity;
+  #heldUntil = 0;
 
   /**
-   * @param perSecond the ceiling; tokens come one at a time (capacity 1), spaced a little wider than
-   *   1000/perSecond so that network jitter on arrival cannot put perSecond + 1 requests in one second.
+   * @param slots at most this many arrivals in any one second (tokens come one at a time, capacity 1)
+   * @param jitterMs how late an arrival may be without breaking that ceiling
    */
-  constructor(perSecond: number, marginMs = 5) {
-    this.#marginMs = marginMs;
-    this.setRate(perSecond);
+  constructor(slots: number, jitterMs = ARRIVAL_JITTER_MS) {
+    this.#jitterMs = jitterMs;
+    this.setSlots(slots);
   }
 
   /** Changes the ceiling from the next token on (a process's share of a budget others now use too). */
-  setRate(perSecond: number): void {
-    if (!(perSecond > 0)) throw new Error("rate must be positive");
-    this.#intervalMs = 1000 / perSecond + this.#marginMs;
+  setSlots(slots: number): void {
+    if (!(slots > 0)) throw new Error("slots must be positive");
+    this.#slots = slots;
+    this.#intervalMs = (1000 + this.#jitterMs) / slots;
   }
 
-  /** The ceiling now, in requests a second. */
+  /** The most arrivals in any one second. */
+  get slots(): number {
+    return this.#slots;
+  }
+
+  /** The steady pace, requests a second (below the slots by the jitter allowance). */
   get rate(): number {
-    return 1000 / (this.#intervalMs - this.#marginMs);
+    return 1000 / this.#intervalMs;
   }
 
   /** Resolves when the caller may start its request. */
@@ -34,16 +53,22 @@ export class TokenBucket {
     const at = Math.max(now, this.#nextAt);
     this.#nextAt = at + this.#intervalMs;
     if (at > now) await sleep(at - now);
-    // Timers that come due during a busy event loop fire together: space the actual starts as well.
-    for (let wait = this.#lastStart + this.#intervalMs - performance.now(); wait > 0; wait = this.#lastStart + this.#intervalMs - performance.now()) {
+    // Timers that come due during a busy event loop fire together: space the actual starts as well. A hold set
+    // while this caller slept holds it too.
+    for (let wait = this.#startsAfter() - performance.now(); wait > 0; wait = this.#startsAfter() - performance.now()) {
       await sleep(wait);
     }
     this.#lastStart = performance.now();
   }
 
-  /** Holds every caller back until `ms` from now (after a 429 or a Traffic Limit page). */
+  #startsAfter(): number {
+    return Math.max(this.#heldUntil, this.#lastStart + this.#intervalMs);
+  }
+
+  /** Holds every caller back until `ms` from now (after a 429 or a Traffic Limit page, or with no slot to use). */
   pause(ms: number): void {
-    this.#nextAt = Math.max(this.#nextAt, performance.now() + ms);
+    this.#heldUntil = Math.max(this.#heldUntil, performance.now() + ms);
+    this.#nextAt = Math.max(this.#nextAt, this.#heldUntil);
   }
 }
 
@@ -51,11 +76,5 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/**
- * Our pace against SEC: 9 a second, under its 10 (edgartools defaults to 9 too), so that a request delayed on its
- * way (network jitter, a busy event loop) cannot put an eleventh arrival in one second (pitfall 43).
- */
-export const SEC_REQUESTS_PER_SECOND = 9;
-
-/** The process-wide bucket at our SEC pace. */
+/** The process-wide bucket: all of SEC's ceiling, for a process that shares it with no other. */
 export const SEC_BUCKET = new TokenBucket(SEC_REQUESTS_PER_SECOND);
