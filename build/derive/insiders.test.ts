@@ -155,4 +155,24 @@ describeEdgar("applyAmendments on the real Form 4s of the mirror", () => {
     const dates = rows.map((r) => r.transaction_date ?? "");
     expect(dates).toEqual([...dates].sort().reverse());
   });
+
+  it("a real Form 4 amended: Jassy's filing re-declared as its own 4/A (the mirror holds no real 4/A) supersedes every original row, and only those", () => {
+    const path = "Archives/edgar/data/1018724/000137454526000008/0001374545-26-000008.xml";
+    const xml = readEdgar(path);
+    const original = parseOwnershipXml(xml, { accession: "0001374545-26-000008", filedAt: "2026-05-22" });
+    // What EDGAR's X0609 schema has a 4/A add: its form, and the date of the original submission after the period.
+    const amendedXml = xml
+      .replace("<documentType>4</documentType>", "<documentType>4/A</documentType>")
+      .replace(/(<periodOfReport>[^<]*<\/periodOfReport>)/, "$1\n    <dateOfOriginalSubmission>2026-05-22</dateOfOriginalSubmission>");
+    const amendment = parseOwnershipXml(amendedXml, { accession: "0001374545-26-000011", filedAt: "2026-06-01" });
+    expect(amendment).toMatchObject({ form: "4/A", date_of_original_submission: "2026-05-22" });
+    const other = parseOwnershipXml(readEdgar("Archives/edgar/data/1018724/000155797926000006/0001557979-26-000006.xml"), { accession: "0001557979-26-000006", filedAt: "2026-05-22" });
+    const rows = applyAmendments([original, amendment, other], 1018724);
+    const of = (accession: string) => rows.filter((r) => r.source_accession === accession);
+    expect(of(original.accession).length).toBe(original.transactions.length);
+    expect(of(original.accession).every((r) => r.superseded_by === amendment.accession)).toBe(true);
+    expect(of(amendment.accession).every((r) => r.superseded_by === null && r.form === "4/A")).toBe(true);
+    // Another owner's filing of that day is untouched.
+    expect(of(other.accession).every((r) => r.superseded_by === null)).toBe(true);
+  });
 });
