@@ -147,13 +147,23 @@ function colonsIn(s: string): number {
   return count;
 }
 
-/** Whether a colon may be written as an escape (`\u003a`) between `start` and `end`. */
+/**
+ * Where the last text read writes a colon as an escape (`\u003a`): found in one search of the whole text, since a
+ * search per value ran on to the end of the text whenever it found none (nearly always), once per kept value.
+ */
+let escapes: { text: string; at: number[] } = { text: "", at: [] };
+
+/** Whether a colon may be written as an escape between `start` and `end`. */
 function escapedColon(text: string, start: number, end: number): boolean {
-  for (let i = text.indexOf("\\u003", start); i !== -1 && i < end; i = text.indexOf("\\u003", i + 1)) {
-    const c = text.charCodeAt(i + 5);
-    if (c === 0x61 || c === 0x41) return true;
+  if (escapes.text !== text) {
+    const at: number[] = [];
+    for (let i = text.indexOf("\\u003"); i !== -1; i = text.indexOf("\\u003", i + 1)) {
+      const c = text.charCodeAt(i + 5);
+      if (c === 0x61 || c === 0x41) at.push(i);
+    }
+    escapes = { text, at };
   }
-  return false;
+  return escapes.at.some((i) => i >= start && i < end);
 }
 
 /** Walks the value at `at` with the scanner, which throws JsonDefect naming the repeated key and where it is. */
