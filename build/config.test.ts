@@ -8,7 +8,7 @@ describe("builder configuration", () => {
       source: "live",
       userAgent: null,
       logLevel: "info",
-      storageEnv: { S3_ENDPOINT: undefined, S3_FORCE_PATH_STYLE: undefined, AWS_REGION: undefined },
+      storageEnv: {},
       followTiming: {},
     });
   });
@@ -39,5 +39,16 @@ describe("builder configuration", () => {
   it("refuses a bad value, naming the variable", () => {
     expect(() => loadBuildConfig({ LOG_LEVEL: "loud" })).toThrow(/^bad configuration: LOG_LEVEL /);
     expect(() => loadBuildConfig({ FOLLOW_LEASE_TTL_MS: "0" })).toThrow(/^bad configuration: FOLLOW_LEASE_TTL_MS must be a positive whole number/);
+  });
+
+  it("validates the store's variables with its own and names every bad one in one message", () => {
+    expect(() => loadBuildConfig({ DATA_URL: "http://x", S3_ENDPOINT: "bad", S3_FORCE_PATH_STYLE: "maybe", LOG_LEVEL: "loud" })).toThrow(
+      /^bad configuration: DATA_URL must be a folder, fs:PATH or s3:\/\/bucket\/prefix, not "http:\/\/x"; S3_ENDPOINT must be an http\(s\) URL; S3_FORCE_PATH_STYLE must be true or false \(or 1 or 0\); LOG_LEVEL /,
+    );
+  });
+
+  it("shortens only the follower intervals the follower's tests need (FOLLOW_*_MS, tests only)", () => {
+    const env = { FOLLOW_LEASE_TTL_MS: "3000", FOLLOW_RENEW_MS: "500", FOLLOW_GAP_RETRY_MS: "300", FOLLOW_PRUNE_MS: "1000" };
+    expect(loadBuildConfig(env).followTiming).toEqual({ leaseTtlMs: 3000, renewMs: 500, gapRetryMs: 300, pruneEveryMs: 1000 });
   });
 });

@@ -20,6 +20,16 @@ describe("gateway configuration", () => {
     expect(attempt).toThrow(/PUBLIC_BASE_URL Invalid URL/);
   });
 
+  it("validates the store's variables with its own and names every bad one in one message", () => {
+    const attempt = () => loadConfig({ PORT: "bad", DATA_URL: "s3://b/x", S3_ENDPOINT: "bad", S3_FORCE_PATH_STYLE: "maybe", AWS_REGION: "US East" });
+    expect(attempt).toThrow(
+      /^bad configuration: PORT must be a port number; DATA_URL must name an S3 bucket .*; S3_ENDPOINT must be an http\(s\) URL; S3_FORCE_PATH_STYLE must be true or false \(or 1 or 0\); AWS_REGION must be a region name/,
+    );
+    const config = loadConfig({ DATA_URL: "s3://filing-data/prod", S3_ENDPOINT: "http://127.0.0.1:4568", S3_FORCE_PATH_STYLE: "true", AWS_SECRET_ACCESS_KEY: "never-copied" });
+    expect(config).toMatchObject({ dataUrl: "s3://filing-data/prod", storageEnv: { S3_ENDPOINT: "http://127.0.0.1:4568", S3_FORCE_PATH_STYLE: "true" } });
+    expect(JSON.stringify(config)).not.toContain("never-copied");
+  });
+
   it("never shows credentials in what it logs", () => {
     const config = loadConfig({
       NODE_ENV: "production",

@@ -2,7 +2,7 @@
 // Secrets (facilitator credentials, Stripe keys) never reach `describeConfig`, which is what gets logged.
 import { z } from "zod";
 import { parseEnv } from "../schemas/env.ts";
-import { storageEnvOf, type StorageEnv } from "../storage/open.ts";
+import { storageEnvOf, StorageVariables, type StorageEnv } from "../storage/open.ts";
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
 
@@ -10,7 +10,7 @@ const Env = z.object({
   PORT: z.string().regex(/^\d{1,5}$/, "must be a port number").transform(Number).default(3000),
   HOST: z.string().default("127.0.0.1"),
   PUBLIC_BASE_URL: z.url().optional(),
-  DATA_URL: z.string().min(1).default("data"),
+  ...StorageVariables.shape,
   X402_PAY_TO: Address.optional(),
   X402_FACILITATOR_URL: z.url().optional(),
   CDP_API_KEY_ID: z.string().optional(),
@@ -46,7 +46,7 @@ export interface GatewayConfig {
   host: string;
   publicBaseUrl: string;
   dataUrl: string;
-  /** S3 settings for a `s3://` DATA_URL (credentials stay with the AWS SDK's own chain). */
+  /** S3 settings for a `s3://` DATA_URL, validated (credentials stay with the AWS SDK's own chain). */
   storageEnv: StorageEnv;
   /** Production payments when set; dev mode (in-memory test USDC) when null. */
   payTo: `0x${string}` | null;
@@ -84,7 +84,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: {
     host: e.HOST,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${port}`).replace(/\/+$/, ""),
     dataUrl: overrides.dataUrl ?? e.DATA_URL,
-    storageEnv: storageEnvOf(env),
+    storageEnv: storageEnvOf(e),
     payTo: (e.X402_PAY_TO as `0x${string}` | undefined) ?? null,
     facilitatorUrl: e.X402_FACILITATOR_URL ?? null,
     cdp: e.CDP_API_KEY_ID && e.CDP_API_KEY_SECRET ? { keyId: e.CDP_API_KEY_ID, keySecret: e.CDP_API_KEY_SECRET } : null,

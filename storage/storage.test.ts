@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { removeDir } from "../test/_s3.ts";
 import { useConditionalS3 } from "../test/_s3-suite.ts";
 import { createIfAbsent } from "./claim.ts";
-import { describeLocation, openStorage } from "./open.ts";
+import { describeLocation, openStorage, storageEnvOf, StorageVariables } from "./open.ts";
 import { storageContract } from "./storage.contract.ts";
 
 describe("storage: local folder", () => {
@@ -60,8 +60,30 @@ describe("storage locations", () => {
   it("names what it opens and refuses what it cannot", () => {
     expect(describeLocation("data").kind).toBe("fs");
     expect(describeLocation("s3://bucket/prefix/x", {}).kind).toBe("s3");
-    expect(() => describeLocation("http://example.com/data")).toThrow(/unsupported storage location/);
-    expect(() => describeLocation("fs:")).toThrow(/empty storage location/);
-    expect(() => describeLocation("s3://bucket/p", { S3_ENDPOINT: "not a url" })).toThrow(/S3_ENDPOINT must be a URL/);
+    expect(() => describeLocation("http://example.com/data")).toThrow(/^storage location must be a folder, fs:PATH or s3:\/\/bucket\/prefix, not "http:\/\/example\.com\/data"$/);
+    expect(() => describeLocation("fs:")).toThrow(/^storage location must name a folder/);
+    expect(() => describeLocation("s3://b/x")).toThrow(/^storage location must name an S3 bucket \(3–63 lowercase/);
+  });
+});
+
+describe("the store's variables (one schema in every program's configuration)", () => {
+  const parse = (env: Record<string, string>) => StorageVariables.safeParse(env);
+  const named = (env: Record<string, string>) => (parse(env).error?.issues ?? []).map((i) => `${i.path.join(".")} ${i.message}`);
+
+  it("names every bad one: a location that opens nothing, an endpoint that is no URL, a flag that is neither true nor false, a region", () => {
+    expect(named({ DATA_URL: "http://x", S3_ENDPOINT: "bad", S3_FORCE_PATH_STYLE: "maybe", AWS_REGION: "US East" })).toEqual([
+      'DATA_URL must be a folder, fs:PATH or s3://bucket/prefix, not "http://x"',
+      "S3_ENDPOINT must be an http(s) URL",
+      "S3_FORCE_PATH_STYLE must be true or false (or 1 or 0)",
+      "AWS_REGION must be a region name such as us-east-1 (auto for R2)",
+    ]);
+    expect(named({ DATA_URL: "s3://b/x" })).toEqual(['DATA_URL must name an S3 bucket (3–63 lowercase letters, digits, dots and hyphens), not "s3://b/x"']);
+  });
+
+  it("accepts what S3-compatible stores use, and hands down only the S3 settings", () => {
+    const ok = parse({ DATA_URL: "s3://filing-data/prod", S3_ENDPOINT: "https://acct.r2.cloudflarestorage.com", S3_FORCE_PATH_STYLE: "1", AWS_REGION: "auto", AWS_SECRET_ACCESS_KEY: "never-copied" });
+    expect(ok.success).toBe(true);
+    expect(storageEnvOf(ok.data!)).toEqual({ S3_ENDPOINT: "https://acct.r2.cloudflarestorage.com", S3_FORCE_PATH_STYLE: "1", AWS_REGION: "auto" });
+    expect(parse({}).data).toEqual({ DATA_URL: "data" });
   });
 });

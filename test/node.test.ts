@@ -1,4 +1,4 @@
-// What users run (issue 16): Node 22.18+ and 24, every program on Node's own type stripping (no transpiler, only
+// What users run (issue 16): Node 22.18+ on 22, 23.6+ and 24, every program on Node's own type stripping (no transpiler, only
 // erasable syntax), and CI running the README's two commands on a clean checkout.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
@@ -22,10 +22,14 @@ const node = (args: string[], env: Record<string, string | undefined> = {}) =>
   );
 
 describe("the Node versions users run, in CI", () => {
-  it("engines states the floor, Node 22.18 (type stripping on by default), and this run meets it", () => {
-    expect(pkg.engines.node).toBe(">=22.18.0");
-    const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
-    expect(major > 22 || (major === 22 && minor >= 18)).toBe(true);
+  it("engines admits exactly the Node versions that strip types by default (22.18+ on 22, 23.6+, 24+), and this run is one", () => {
+    // Type stripping is on by default from 23.6.0 and, backported, from 22.18.0; 23.0–23.5 need a flag.
+    const admitted = ["22.18.0", "22.23.1", "23.6.0", "23.11.0", "24.0.0", "24.21.0", "25.2.0"];
+    const refused = ["20.19.5", "22.17.1", "23.0.0", "23.5.0"];
+    expect(Object.fromEntries([...admitted, ...refused].map((v) => [v, satisfies(v, pkg.engines.node)]))).toEqual(
+      Object.fromEntries([...admitted.map((v) => [v, true]), ...refused.map((v) => [v, false])]),
+    );
+    expect(satisfies(process.versions.node, pkg.engines.node)).toBe(true);
   });
 
   it("ci.yml: the README's install and test commands on a clean checkout, on the floor, the latest 22 and 24", () => {
@@ -35,7 +39,7 @@ describe("the Node versions users run, in CI", () => {
     };
     expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
     const [job] = Object.values(workflow.jobs);
-    expect(job!.strategy.matrix.node).toEqual([pkg.engines.node.slice(2), "22", "24"]);
+    expect(job!.strategy.matrix.node).toEqual([floor(pkg.engines.node), "22", "24"]);
     const setup = job!.steps.find((s) => s.uses?.startsWith("actions/setup-node"))!;
     expect(setup.with!["node-version"]).toBe("${{ matrix.node }}");
     expect(job!.steps.filter((s) => s.run).map((s) => s.run)).toEqual(["npm ci", "npm test"]);
@@ -68,18 +72,40 @@ describe("no transpiler at run time", () => {
     expect(tsconfig.compilerOptions).toMatchObject({ erasableSyntaxOnly: true, verbatimModuleSyntax: true, allowImportingTsExtensions: true });
   });
 
-  it("only a program's entry reads the environment; every other module is handed its configuration", () => {
-    const modules = ["schemas", "storage", "logging", "build", "gateway"]
-      .flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((f) => `${dir}/${f}`))
-      .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
-    const readers = modules.filter((f) => read(f).includes("process.env"));
-    expect(readers.sort()).toEqual(["build/commands/cli.ts", "gateway/cli.ts", "gateway/payment/keys-cli.ts"]);
+  it("only the configurations read variables; a program's entry hands them the whole environment (bin/ too)", () => {
+    // The configurations and parseEnv, their one reading of it; bin/config.ts is bin/'s (npm start, the buyer).
+    const configurations = ["schemas/env.ts", "gateway/config.ts", "build/config.ts", "bin/config.ts"];
+    const entries = ["build/commands/cli.ts", "gateway/cli.ts", "gateway/payment/keys-cli.ts", "bin/start.ts", "bin/pay.ts"];
+    const modules = tsFiles(["schemas", "storage", "logging", "build", "gateway", "bin"]).filter((f) => !f.endsWith(".test.ts") && !configurations.includes(f));
+    // A variable read by name: process.env.X, process.env[…], env.X, env[…], or destructured from env.
+    const reads = modules.flatMap((f) => {
+      const found = read(f).match(/\bprocess\.env\s*[.[]|\benv\.[A-Z][A-Z0-9_]*|\benv\s*\[|\}\s*=\s*(?:process\.)?env\b/g);
+      return found ? [`${f}: ${[...new Set(found)].join(", ")}`] : [];
+    });
+    expect(reads).toEqual([]);
+    expect(modules.filter((f) => read(f).includes("process.env") && !entries.includes(f))).toEqual([]);
   });
 
+  it("a bad environment stops each program at start, every bad variable named in one message, without a stack trace", async () => {
+    const data = mkdtempSync(join(tmpdir(), "node-env-"));
+    const storage = { DATA_URL: "s3://b/x", S3_ENDPOINT: "bad", S3_FORCE_PATH_STYLE: "maybe", AWS_REGION: "US East" };
+    const named = /DATA_URL must name an S3 bucket .*; S3_ENDPOINT must be an http\(s\) URL; S3_FORCE_PATH_STYLE must be true or false \(or 1 or 0\); AWS_REGION must be a region name/;
+    const gateway = await node(["gateway/cli.ts"], { ...storage, PORT: "bad" });
+    expect(gateway).toMatchObject({ code: 1, stderr: expect.stringMatching(/^serve failed: bad configuration: PORT must be a port number; /) });
+    expect(gateway.stderr).toMatch(named);
+    const builder = await node(["build/commands/cli.ts", "audit"], { ...storage, LOG_LEVEL: "loud" });
+    expect(builder).toMatchObject({ code: 1, stderr: expect.stringMatching(/^dataset audit failed: bad configuration: /) });
+    expect(builder.stderr).toMatch(named);
+    expect(builder.stderr).toMatch(/; LOG_LEVEL /);
+    const keys = await node(["gateway/payment/keys-cli.ts", "list"], { DATA_URL: "http://x" });
+    expect(keys).toMatchObject({ code: 2, stderr: expect.stringMatching(/^bad configuration: DATA_URL must be a folder, fs:PATH or s3:\/\/bucket\/prefix, not "http:\/\/x"\nusage: /) });
+    expect(await node(["gateway/payment/keys-cli.ts", "list", "--data", data], { S3_FORCE_PATH_STYLE: "maybe" })).toMatchObject({ code: 2, stdout: "" });
+    for (const result of [gateway, builder, keys]) expect(result.stderr).not.toMatch(/^\s+at /m);
+    removeDir(data);
+  }, 60_000);
+
   it("no test spawns a program through a loader (a fresh clone has none to load)", () => {
-    const sources = ["schemas", "storage", "logging", "build", "gateway", "bin", "bench", "test"]
-      .flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((f) => `${dir}/${f}`))
-      .filter((f) => f.endsWith(".ts") && !f.startsWith("test/fixtures/"));
+    const sources = tsFiles(["schemas", "storage", "logging", "build", "gateway", "bin", "bench", "test"]).filter((f) => !f.startsWith("test/fixtures/"));
     const loaders = sources.filter((f) => /["']--(import|loader|require)["']/.test(read(f)));
     expect(loaders).toEqual([]);
   });
@@ -88,9 +114,7 @@ describe("no transpiler at run time", () => {
     // Not loaded: tests and contract suites (vitest), the worker thread's entry (compute.test.ts runs it on threads),
     // and the two scripts that act on import (the benchmark runner, the benchmark's server).
     const skip = /\.test\.ts$|\.contract\.ts$|^build\/pipeline\/compute-worker\.ts$|^bench\/(run|_gateway-server)\.ts$/;
-    const modules = ["schemas", "storage", "logging", "build", "gateway", "bin", "bench"]
-      .flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((f) => `${dir}/${f}`))
-      .filter((f) => f.endsWith(".ts") && !skip.test(f));
+    const modules = tsFiles(["schemas", "storage", "logging", "build", "gateway", "bin", "bench"]).filter((f) => !skip.test(f));
     expect(modules.length).toBeGreaterThan(80);
     const loader = "for (const m of JSON.parse(process.argv[1])) await import(m); console.log('loaded');";
     const result = await node(["--input-type=module", "-e", loader, JSON.stringify(modules.map((m) => pathToFileURL(join(ROOT, m)).href))]);
@@ -108,3 +132,27 @@ describe("no transpiler at run time", () => {
     removeDir(data);
   }, 60_000);
 });
+
+/** Every TypeScript file under `dirs`, as a path from the project root. */
+function tsFiles(dirs: string[]): string[] {
+  return dirs.flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((f) => `${dir}/${f}`)).filter((f) => f.endsWith(".ts"));
+}
+
+/** The engines range's floor: the version of its first `>=` or `^` comparator. */
+function floor(range: string): string {
+  return /^(?:>=|\^)(\d+\.\d+\.\d+)/.exec(range)![1]!;
+}
+
+/** Whether `version` satisfies `range`, in the subset of npm's ranges that engines uses: `^x.y.z`, `>=x.y.z`, `<x.y.z`, `||`. */
+function satisfies(version: string, range: string): boolean {
+  const number = (v: string) => v.split(".").reduce((n, part) => n * 1000 + Number(part), 0);
+  return range.split("||").some((alternative) =>
+    alternative.trim().split(/\s+/).every((comparator) => {
+      const match = /^(\^|>=|<)(\d+\.\d+\.\d+)$/.exec(comparator);
+      if (!match) throw new Error(`engines comparator "${comparator}" is outside the subset this test reads`);
+      const [op, bound] = [match[1]!, match[2]!];
+      if (op === "<") return number(version) < number(bound);
+      return number(version) >= number(bound) && (op === ">=" || version.split(".")[0] === bound.split(".")[0]);
+    }),
+  );
+}

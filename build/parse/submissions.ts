@@ -1,15 +1,13 @@
 // Submissions JSON (data.sec.gov/submissions/CIK##########.json and its older pages) → filing items.
-// Pure: text or object in, records out. URLs are absolute (www.sec.gov Archives), items a list.
+// Pure: text or object in, records out. URLs are absolute (www.sec.gov Archives, written by sources/paths.ts), items a list.
 import { z } from "zod";
 import type { FilingItem } from "../../schemas/filing.ts";
 import { isIsoDate, isIsoDateTime, toCik } from "../../schemas/primitives.ts";
 import { EdgarParseError, MalformedInputError, notJsonError, type ParseSubject } from "../errors.ts";
+import { filingDocumentPath, filingFolderPath, filingIndexPath, liveUrl } from "../sources/paths.ts";
 import { JsonDefect, parseDocumentStrict } from "./json-members.ts";
 
-const ARCHIVES = "https://www.sec.gov/Archives/edgar/data";
 const ACCESSION = /^\d{10}-\d{2}-\d{6}$/;
-/** A document path that needs no percent-encoding (nearly all of them: `aapl-20240928.htm`). */
-const SAFE_PATH = /^[\w.\-/]+$/;
 /** EDGAR's nesting, objects and arrays counted: the file, `filings`, `recent`, a column (or `files`, a page entry). */
 const MAX_DEPTH = 4;
 /** An older page is one level of columns. */
@@ -133,7 +131,7 @@ function readBlock(block: FilingsBlock, cik: number, subject: ParseSubject): Fil
     if (typeof filedAt !== "string") throw new EdgarParseError({ ...subject, accession }, `bad filingDate ${JSON.stringify(filedAt)}`);
     if (!isIsoDate(filedAt)) throw new MalformedInputError({ ...subject, accession }, `impossible filingDate ${JSON.stringify(filedAt)} at row ${i}`);
     if (typeof form !== "string") throw new EdgarParseError({ ...subject, accession }, `bad form ${JSON.stringify(form)}`);
-    const folder = `${ARCHIVES}/${cik}/${accession.replace(/-/g, "")}`;
+    const folder = filingFolderPath(cik, accession);
     const primary = text(block.primaryDocument?.[i]);
     out[i] = {
       accession_number: accession,
@@ -143,8 +141,8 @@ function readBlock(block: FilingsBlock, cik: number, subject: ParseSubject): Fil
       report_date: strictDate(block.reportDate?.[i], subject, `reportDate at row ${i}`, accession),
       primary_document: primary,
       primary_document_description: text(block.primaryDocDescription?.[i]),
-      url: primary ? `${folder}/${SAFE_PATH.test(primary) ? primary : primary.split("/").map(encodeURIComponent).join("/")}` : null,
-      index_url: `${folder}/${accession}-index.htm`,
+      url: primary ? liveUrl(filingDocumentPath(folder, primary)) : null,
+      index_url: liveUrl(filingIndexPath(folder, accession)),
       items: (text(block.items?.[i]) ?? "").split(",").map((s) => s.trim()).filter(Boolean),
       size: typeof block.size?.[i] === "number" ? (block.size[i] as number) : null,
       is_xbrl: block.isXBRL?.[i] === 1 || block.isXBRL?.[i] === true,

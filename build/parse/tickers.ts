@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { normalizeTicker, Ticker, toCik } from "../../schemas/primitives.ts";
 import { EdgarParseError, parseJsonText } from "../errors.ts";
+import { TICKERS_PATH } from "../sources/paths.ts";
 
 // EDGAR's two shapes, loose: {"0": {cik_str, ticker, title}, …} and {fields: [...], data: [[…], …]}.
 const TickersObject = z.record(z.string(), z.object({ cik_str: z.unknown(), ticker: z.string(), title: z.string() }));
@@ -21,7 +22,7 @@ export interface TickerMap {
   byCik: Map<number, string[]>;
 }
 
-const SUBJECT = { path: "files/company_tickers.json" };
+const SUBJECT = { path: TICKERS_PATH };
 
 /** Parses SEC's ticker file; a ticker listed twice keeps its first CIK (EDGAR lists by size, largest first). */
 export function parseCompanyTickers(input: string | unknown): TickerMap {

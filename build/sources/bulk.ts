@@ -2,18 +2,18 @@
 // entry, in place (never extracted to disk); every other path (Form 4 XML, daily indexes) comes from a delegate.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { inflateRaw as inflateRawCallback } from "node:zlib";
 import yauzl from "yauzl";
 import { decodeText } from "./decode.ts";
-import { TICKERS_PATH } from "./paths.ts";
+import { COMPANY_FACTS_FOLDER, SUBMISSIONS_FOLDER, TICKERS_PATH } from "./paths.ts";
 import { newStats, SourceError, SourceNotFoundError, type Source, type SourceStats } from "./source.ts";
 
 const inflateRaw = promisify(inflateRawCallback);
 
 /** The archives a bulk folder holds, by the EDGAR folder whose files they carry. */
-export const BULK_ARCHIVES = { "submissions/": "submissions.zip", "api/xbrl/companyfacts/": "companyfacts.zip" } as const;
+export const BULK_ARCHIVES = { [SUBMISSIONS_FOLDER]: "submissions.zip", [COMPANY_FACTS_FOLDER]: "companyfacts.zip" } as const;
 
 /** A bulk source also owns open archive files, so whoever opens it closes it. */
 export interface BulkSource extends Source {
@@ -34,7 +34,7 @@ export function createBulkSource(folder: string, delegate: Source): BulkSource {
     if (!opened) archives.set(file, (opened = openArchive(join(folder, file))));
     return opened;
   };
-  const tickersFile = join(folder, "company_tickers.json");
+  const tickersFile = join(folder, basename(TICKERS_PATH));
   return {
     name: `bulk:${folder} (form4: ${delegate.name})`,
     // Reads from the archives and the delegate's requests add up to what this build asked for.

@@ -1,28 +1,50 @@
-// EDGAR paths, the only module that builds them (same layout under www.sec.gov, data.sec.gov or a mirror root).
+// EDGAR paths, the only module that writes them (same layout under www.sec.gov, data.sec.gov or a mirror root).
+// Constants and pure functions only, importing nothing but schemas/: parsers read it too, so it must never fetch.
 import { padCik } from "../../schemas/primitives.ts";
 
 /** SEC's ticker → CIK map. */
 export const TICKERS_PATH = "files/company_tickers.json";
+/** The folder of every company's submissions files (a bulk archive: submissions.zip). */
+export const SUBMISSIONS_FOLDER = "submissions/";
+/** The folder of every company's XBRL company facts (a bulk archive: companyfacts.zip). */
+export const COMPANY_FACTS_FOLDER = "api/xbrl/companyfacts/";
+/** A document name that needs no percent-encoding in a URL (nearly all of them: `aapl-20240928.htm`). */
+const SAFE_DOCUMENT = /^[\w.\-/]+$/;
 
 /** A company's main submissions file. */
 export function submissionsPath(cik: number): string {
-  return `submissions/CIK${padCik(cik)}.json`;
+  return `${SUBMISSIONS_FOLDER}CIK${padCik(cik)}.json`;
 }
 
 /** An older submissions page, by the name the main file gives in `filings.files`. */
 export function submissionsPagePath(name: string): string {
   if (!/^CIK\d{10}-submissions-\d{3}\.json$/.test(name)) throw new Error(`unexpected submissions page name "${name}"`);
-  return `submissions/${name}`;
+  return `${SUBMISSIONS_FOLDER}${name}`;
 }
 
 /** A company's XBRL company facts. */
 export function companyFactsPath(cik: number): string {
-  return `api/xbrl/companyfacts/CIK${padCik(cik)}.json`;
+  return `${COMPANY_FACTS_FOLDER}CIK${padCik(cik)}.json`;
 }
 
 /** A company's folder of filings: where its Form 4s come from, as a whole. */
 export function filerFolderPath(cik: number): string {
   return `Archives/edgar/data/${cik}/`;
+}
+
+/** A filing's folder (`Archives/edgar/data/320193/000032019324000123/`): its documents and its index page. */
+export function filingFolderPath(cik: number, accession: string): string {
+  return `${filerFolderPath(cik)}${accession.replace(/-/g, "")}/`;
+}
+
+/** A document of a filing, percent-encoded where its name needs it (`primaryDocument` of the submissions). */
+export function filingDocumentPath(folder: string, document: string): string {
+  return `${folder}${SAFE_DOCUMENT.test(document) ? document : document.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** A filing's index page (`…/000032019324000123/0000320193-24-000123-index.htm`), the page EDGAR links a filing to. */
+export function filingIndexPath(folder: string, accession: string): string {
+  return `${folder}${accession}-index.htm`;
 }
 
 /**
@@ -32,13 +54,18 @@ export function filerFolderPath(cik: number): string {
 export function ownershipXmlPath(cik: number, accession: string, primaryDocument: string): string {
   const base = primaryDocument.split("/").pop() ?? "";
   if (!/^[\w.\-]+\.xml$/i.test(base)) throw new Error(`accession ${accession}: primary document "${primaryDocument}" is not an XML file`);
-  return `${filerFolderPath(cik)}${accession.replace(/-/g, "")}/${base}`;
+  return `${filingFolderPath(cik, accession)}${base}`;
 }
 
-/** A filing's full submission text (every document of it, SEC header first), as the daily index names it. */
+/** A filing's full submission text (every document of it, SEC header first). */
 export function fullSubmissionPath(cik: number, accession: string): string {
   if (!/^\d{10}-\d{2}-\d{6}$/.test(accession)) throw new Error(`"${accession}" is not an accession number`);
   return `${filerFolderPath(cik)}${accession}.txt`;
+}
+
+/** The full submission as a daily index's File Name column names it: from the EDGAR root, which is Archives/. */
+export function indexedSubmissionFile(cik: number, accession: string): string {
+  return fullSubmissionPath(cik, accession).slice("Archives/".length);
 }
 
 /** EDGAR's daily form index for one day (`Archives/edgar/daily-index/2026/QTR4/form.20261120.idx`). */
@@ -62,6 +89,6 @@ export function currentFeedPath(type: string, start: number, count = FEED_PAGE_S
 
 /** Which live host serves a path: data.sec.gov for the JSON APIs, www.sec.gov for files and Archives. */
 export function liveUrl(path: string): string {
-  const host = path.startsWith("submissions/") || path.startsWith("api/") ? "https://data.sec.gov" : "https://www.sec.gov";
+  const host = path.startsWith(SUBMISSIONS_FOLDER) || path.startsWith("api/") ? "https://data.sec.gov" : "https://www.sec.gov";
   return `${host}/${path}`;
 }

@@ -17,11 +17,11 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     if (data) [data.dataDir, data.mirror].forEach(removeDir);
   });
 
-  it("/openapi.json is valid OpenAPI 3.1.0 (swagger-parser), version 1.0.0", async () => {
+  it("/openapi.json is valid OpenAPI 3.1.0 (swagger-parser), its version the package's", async () => {
     const res = await gw.get("/openapi.json");
     expect(res.status).toBe(200);
     const doc = await res.json();
-    expect(doc).toMatchObject({ openapi: "3.1.0", info: { version: "1.0.0" }, servers: [{ url: "https://api.example.test" }] });
+    expect(doc).toMatchObject({ openapi: "3.1.0", info: { version: (await import("../../package.json", { with: { type: "json" } })).default.version }, servers: [{ url: "https://api.example.test" }] });
     await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
   });
 

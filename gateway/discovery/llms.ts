@@ -9,7 +9,8 @@ export function buildLlmsTxt(publicBaseUrl: string): string {
     "# Filing Data Service",
     "",
     "> US public-company filing data from SEC EDGAR as JSON: a filings index, earnings derived from XBRL company facts " +
-      "(restatements resolved, fiscal labels of the original filing, Q4 derived and marked), financial statements (balance " +
+      "(restatements resolved, fiscal labels from the company's fiscal calendar — the original filing's fy/fp where they " +
+      "agree with it, label_source says which — Q4 derived and marked), financial statements (balance " +
       "sheet, cash flow as discrete quarters, trailing twelve months) on the same periods, and Form 4 insider transactions. " +
       "Every value carries the accession number of the filing it came from.",
     "",
@@ -27,8 +28,10 @@ export function buildLlmsTxt(publicBaseUrl: string): string {
     "",
     ...ROUTES.map((route) => {
       const price = route.price ? `${route.price} per call (${usdToAtomic(route.price)} USDC atomic units)` : "free";
+      // A free route's description says "Free." for OpenAPI, which states no price; here the price is said once, first.
+      const description = route.price ? route.description : route.description.replace(/(^|\s)Free\.(?=\s|$)/, "").trim();
       const params = describeParams(route.query);
-      return `- [GET ${route.path}](${publicBaseUrl}${route.path}): ${route.summary} — ${price}. ${route.description}${params ? ` Parameters: ${params}.` : ""}`;
+      return `- [GET ${route.path}](${publicBaseUrl}${route.path}): ${route.summary} — ${price}. ${description}${params ? ` Parameters: ${params}.` : ""}`;
     }),
     "",
     "## Paying per call (x402 v2)",

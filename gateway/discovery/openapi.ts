@@ -15,6 +15,7 @@ import {
 } from "../../schemas/api.ts";
 import { envelope } from "../../schemas/envelope.ts";
 import { ErrorBody } from "../../schemas/errors.ts";
+import packageJson from "../../package.json" with { type: "json" };
 
 const JSON_MEDIA = "application/json";
 
@@ -76,7 +77,8 @@ export function buildOpenApi(publicBaseUrl: string): object {
     openapi: "3.1.0",
     info: {
       title: "Filing Data Service",
-      version: "1.0.0",
+      // The package's version, as the MCP server states it: one version for every description of the service.
+      version: packageJson.version,
       description:
         "US public-company filing data from SEC EDGAR as JSON: filings, earnings and financial statements (balance sheet, " +
         "cash flow, TTM) from XBRL company facts, Form 4 insider transactions. Call /probe (free) first. Paid endpoints take x402 v2 (USDC on Base, scheme exact) per call, " +

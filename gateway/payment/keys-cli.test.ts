@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runBuild } from "../../build/pipeline/run.ts";
 import { createDirSource } from "../../build/sources/dir.ts";
 import { memoryLogger } from "../../test/_logger.ts";
@@ -180,6 +180,25 @@ describe("keys CLI", () => {
     expect(await keysMain(["revoke", "fds_nope", "--data", data], {}, print)).toBe(1);
     expect(await keysMain(["frob", "--data", data], {}, print)).toBe(2);
     removeDir(data);
+  });
+});
+
+describe("keys CLI configuration", () => {
+  it("validates the store's variables as the gateway does: a bad one is exit 2 naming each, a failed command exit 1, never a throw", async () => {
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: string) => void errors.push(line));
+    try {
+      const print = () => {};
+      expect(await keysMain(["list"], { DATA_URL: "http://x", S3_FORCE_PATH_STYLE: "maybe" }, print)).toBe(2);
+      expect(errors.pop()).toMatch(/^bad configuration: DATA_URL must be a folder, fs:PATH or s3:\/\/bucket\/prefix, not "http:\/\/x"; S3_FORCE_PATH_STYLE must be true or false \(or 1 or 0\)\nusage: /);
+      expect(await keysMain(["list", "--data", "s3://b"], {}, print)).toBe(2);
+      expect(errors.pop()).toMatch(/^storage location must name an S3 bucket/);
+      // A store that cannot be read: an S3 endpoint that refuses connections.
+      expect(await keysMain(["list", "--data", "s3://filing-data/x"], { S3_ENDPOINT: "http://127.0.0.1:1", S3_FORCE_PATH_STYLE: "true" }, print)).toBe(1);
+      expect(errors.pop()).toMatch(/^keys list failed: /);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

@@ -2,25 +2,39 @@
 // subscription keys with their status. `create` prints the new key once, alone on its last line; nothing else does.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { openStorage, storageEnvOf } from "../../storage/open.ts";
+import { parseEnv } from "../../schemas/env.ts";
+import { openStorage, storageEnvOf, StorageVariables } from "../../storage/open.ts";
 import { KeyStore, keyUsable, type KeyRecord } from "./keys.ts";
 
 const USAGE = "usage: keys create [--label TEXT] | keys revoke KEY|ID | keys list   [--data DEST] (default $DATA_URL or data/)";
 
-/** Runs one keys command; returns the exit code. */
+/** Runs one keys command; returns the exit code (2 for a bad command line or environment, 1 for a failed command). */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, print = console.log): Promise<number> {
   let parsed;
+  let keys;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { data: { type: "string" }, label: { type: "string" } } });
+    // The keys CLI's whole configuration is the store's: the same variables the gateway and the builder validate.
+    const config = parseEnv(StorageVariables, env);
+    keys = new KeyStore(openStorage(parsed.values.data ?? config.DATA_URL, storageEnvOf(config)));
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
   const [command, arg] = parsed.positionals;
-  const keys = new KeyStore(openStorage(parsed.values.data ?? env.DATA_URL ?? "data", storageEnvOf(env)));
+  try {
+    return await run(keys, command, arg, parsed.values.label, print);
+  } catch (error) {
+    console.error(`keys ${command} failed: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+/** One command against the store; an unknown one is a usage error (2). */
+async function run(keys: KeyStore, command: string | undefined, arg: string | undefined, label: string | undefined, print: (line: string) => void): Promise<number> {
   if (command === "create") {
-    const { key, id } = await keys.create(parsed.values.label ?? null);
-    print(`created key ${id}${parsed.values.label ? ` (${parsed.values.label})` : ""}; it is shown once, store it now:`);
+    const { key, id } = await keys.create(label ?? null);
+    print(`created key ${id}${label ? ` (${label})` : ""}; it is shown once, store it now:`);
     print(key);
     return 0;
   }

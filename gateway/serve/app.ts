@@ -52,7 +52,7 @@ export function createApp(deps: AppDeps): H3 {
       ? (event) => paidStep(deps, event, route, readQuery(event) as PaidQuery)
       : (event) => freeStep(deps, event, route as FreeRoute, readQuery));
   }
-  const [openapiRoute, llmsRoute] = DISCOVERY_ROUTES;
+  const [openapiRoute, llmsRoute, mcpRoute] = DISCOVERY_ROUTES;
   const discovery = (body: string, type: Record<string, string>) => (event: H3Event) => {
     deps.limiter.take(event);
     return new HTTPResponse(body, { headers: { ...type, "cache-control": "public, max-age=300" } });
@@ -66,7 +66,7 @@ export function createApp(deps: AppDeps): H3 {
     const head = billingHead[route.path as keyof typeof billingHead];
     register(route, async (event) => withCors(await billing[route.path](event)), head && (async (event) => withCors(await head(event))));
   }
-  register({ method: "POST", path: "/mcp" }, createMcpEndpoint({ snapshots: deps.snapshots, payments: deps.payments, limiter: deps.limiter, log: deps.log }));
+  register(mcpRoute, createMcpEndpoint({ snapshots: deps.snapshots, payments: deps.payments, limiter: deps.limiter, log: deps.log }));
   return app;
 
   function errorAnswer(error: HTTPError, event: H3Event): Response {
