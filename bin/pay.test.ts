@@ -82,6 +82,29 @@ describeEdgar("npm run pay", () => {
     expect(broke.line).toMatch(/^refused: tool error payment_required — .*; the signed payment was not settled$/);
   });
 
+  it("PAYMENT_ID: the repeated request is the kept answer, not charged again, with the first payment's receipt (HTTP and MCP)", async () => {
+    for (const [path, tool] of [["/filings/latest?ticker=HD&limit=1", []], ["/mcp", ["get_latest_filings", '{"ticker":"WMT","limit":2}']]] as const) {
+      const env = { PAYMENT_ID: `pay_${tool.length ? "mcp" : "http"}_0123456789abcdef` };
+      const first = await pay(path, env, [...tool]);
+      expect(first).toMatchObject({ code: 0, spent: 10_000n });
+      expect(first.line).toMatch(/^paid: /);
+      const again = await pay(path, env, [...tool]);
+      expect(again).toMatchObject({ code: 0, spent: 0n, body: first.body });
+      const receipt = /receipt: (\{.*\})$/.exec(first.line)![1];
+      expect(again.line).toBe(
+        `not charged again: ${tool.length ? "tool result" : "HTTP 200"}, the answer kept for PAYMENT_ID ${env.PAYMENT_ID} (paid earlier); the signed payment was not settled; its receipt: ${receipt}`,
+      );
+    }
+  });
+
+  it("a bad PAYER_PRIVATE_KEY or PAYMENT_ID: one line naming it, exit 2, no stack trace, nothing signed", async () => {
+    const short = await pay("/filings/latest?ticker=AAPL", { PAYER_PRIVATE_KEY: "0x1234" });
+    expect(short).toMatchObject({ code: 2, spent: 0n, body: "", line: "bad configuration: PAYER_PRIVATE_KEY must be 0x and 64 hex digits (a 32-byte private key)" });
+    const zero = await pay("/filings/latest?ticker=AAPL", { PAYER_PRIVATE_KEY: `0x${"0".repeat(64)}`, PAYMENT_ID: "short" });
+    expect(zero.line).toBe("bad configuration: PAYER_PRIVATE_KEY is not a valid secp256k1 private key; PAYMENT_ID must be 16 to 128 letters, digits, - or _");
+    expect(zero.code).toBe(2);
+  });
+
   it("without a URL: usage, exit 2; an unreachable service: failed, exit 1", async () => {
     expect(await pay("")).toMatchObject({ code: 2, line: expect.stringMatching(/^usage: npm run pay -- /) });
     const gone = await promisify(execFile)(process.execPath, ["bin/pay.ts", "http://127.0.0.1:9/probe"]).catch((e: { code: number; stderr: string }) => e);

@@ -1,7 +1,7 @@
 // `npm run pay -- URL` (an HTTP endpoint) or `npm run pay -- URL/mcp TOOL '{"ticker":"AAPL"}'` (an MCP tool): a real
 // x402 v2 buyer for trying the paid flow, which says what happened — paid (with the receipt), not charged (an empty
-// answer, or no payment asked), or refused (status and error code). It signs with PAYER_PRIVATE_KEY, or with a public
-// test key (anvil #0) that only dev mode's in-memory test USDC accepts; PAYMENT_ID names the payment (retries are free).
+// answer, no payment asked, or the kept answer of a PAYMENT_ID paid earlier), or refused (status and error code).
+// It signs with PAYER_PRIVATE_KEY, or with a public test key that only dev mode's test USDC accepts (bin/config.ts).
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -11,9 +11,9 @@ import type { PaymentPayload } from "@x402/core/types";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { USDC_BASE, USDC_DECIMALS } from "../schemas/api.ts";
-import { paymentRequiredOf, payer } from "./x402-buyer.ts";
+import { loadPayConfig, type PayConfig } from "./config.ts";
+import { callPaying, paymentRequiredOf, payer } from "./x402-buyer.ts";
 
-const ANVIL_TEST_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const USAGE = [
   'usage: npm run pay -- "http://127.0.0.1:3000/earnings/summary?ticker=AAPL"',
   "       npm run pay -- http://127.0.0.1:3000/mcp get_earnings_summary '{\"ticker\":\"AAPL\"}'",
@@ -38,8 +38,8 @@ interface Receipt {
 }
 
 /** Requests `url`, paying a 402 with x402, and tells what happened. */
-export async function pay(url: string, env: NodeJS.ProcessEnv = process.env): Promise<PayOutcome> {
-  const { buyer, who } = signer(env);
+export async function pay(url: string, config: PayConfig): Promise<PayOutcome> {
+  const { buyer, who } = signer(config);
   let signed: PaymentPayload | null = null;
   // The wrapper hides whether it signed: watch the requests it sends for a PAYMENT-SIGNATURE.
   const watching: typeof fetch = async (input, init) => {
@@ -58,25 +58,24 @@ export async function pay(url: string, env: NodeJS.ProcessEnv = process.env): Pr
   const header = res.headers.get("payment-response");
   const receipt = header ? (decodePaymentResponseHeader(header) as Receipt) : null;
   const refusal = res.ok ? null : `HTTP ${res.status} ${errorOf(body)}`;
-  return outcome(`HTTP ${res.status}`, refusal, signed, receipt, rowsOf(body), body, who);
+  const replayed = res.headers.get("idempotent-replayed") === "true";
+  return outcome({ status: `HTTP ${res.status}`, refusal, signed, receipt, replayed, rows: rowsOf(body), body, who, config });
 }
 
 /** Calls an MCP tool as an agent does (the SDK's Client, tools listed first), paying when asked; tells what happened. */
-export async function payTool(url: string, tool: string, args: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Promise<PayOutcome> {
-  const { buyer, who } = signer(env);
+export async function payTool(url: string, tool: string, args: Record<string, unknown>, config: PayConfig): Promise<PayOutcome> {
+  const { buyer, who } = signer(config);
   const client = new Client({ name: "filing-data-buyer", version: "1.0.0" });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     await client.listTools();
-    let result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
-    const required = paymentRequiredOf(result);
-    const signed = required ? await buyer.createPaymentPayload(required) : null;
-    if (signed) result = (await client.callTool({ name: tool, arguments: args, _meta: { "x402/payment": signed } })) as CallToolResult;
+    const { paid: result, payload: signed } = await callPaying(client, buyer, tool, args);
     const receipt = (result._meta?.["x402/payment-response"] ?? null) as Receipt | null;
     const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
     const body = result.isError ? text : JSON.stringify(result.structuredContent);
     const refusal = result.isError ? `tool error ${toolErrorOf(result)}` : null;
-    return outcome("tool result", refusal, signed, receipt, rowsOf(body), body, who);
+    const replayed = result._meta?.["idempotent-replayed"] === true;
+    return outcome({ status: "tool result", refusal, signed, receipt, replayed, rows: rowsOf(body), body, who, config });
   } catch (error) {
     return { kind: "failed", line: `failed: ${url} ${tool}: ${(error as Error).message}`, body: "" };
   } finally {
@@ -84,19 +83,36 @@ export async function payTool(url: string, tool: string, args: Record<string, un
   }
 }
 
+/** What one paid call came back with, whichever transport carried it. */
+interface Answered {
+  status: string;
+  refusal: string | null;
+  signed: PaymentPayload | null;
+  receipt: Receipt | null;
+  /** The service served the answer kept for this payment identifier: its receipt is of the earlier payment. */
+  replayed: boolean;
+  rows: number | null;
+  body: string;
+  who: string;
+  config: PayConfig;
+}
+
 /** The one reading of a paid call for both transports: refused, paid (settled), or not charged (and why). */
-function outcome(status: string, refusal: string | null, signed: PaymentPayload | null, receipt: Receipt | null, rows: number | null, body: string, who: string): PayOutcome {
+function outcome({ status, refusal, signed, receipt, replayed, rows, body, who, config }: Answered): PayOutcome {
   const unsettled = signed ? "; the signed payment was not settled" : "";
   if (refusal) return { kind: "refused", line: `refused: ${refusal}${receipt?.errorReason ? ` (${receipt.errorReason})` : ""}${unsettled}`, body };
+  if (receipt?.success && signed && replayed) {
+    const line = `not charged again: ${status}, the answer kept for PAYMENT_ID ${config.paymentId} (paid earlier)${unsettled}; its receipt: ${JSON.stringify(receipt)}`;
+    return { kind: "not_charged", line, body };
+  }
   if (receipt?.success && signed) return { kind: "paid", line: `paid: ${status}, ${price(signed)} by ${who}; receipt: ${JSON.stringify(receipt)}`, body };
   if (signed) return { kind: "not_charged", line: `not charged: ${status}, ${rows === 0 ? "an empty answer (0 rows)" : "no settlement receipt"}${unsettled}`, body };
   return { kind: "not_charged", line: `not charged: ${status}, no payment was asked (a free endpoint, or an API key)`, body };
 }
 
-function signer(env: NodeJS.ProcessEnv): { buyer: ReturnType<typeof payer>; who: string } {
-  const key = (env.PAYER_PRIVATE_KEY ?? ANVIL_TEST_KEY) as `0x${string}`;
-  const who = `${privateKeyToAccount(key).address}${env.PAYER_PRIVATE_KEY ? "" : " (public test key: dev mode only)"}`;
-  return { buyer: payer(key, env.PAYMENT_ID), who };
+function signer(config: PayConfig): { buyer: ReturnType<typeof payer>; who: string } {
+  const who = `${privateKeyToAccount(config.privateKey).address}${config.testKey ? " (public test key: dev mode only)" : ""}`;
+  return { buyer: payer(config.privateKey, config.paymentId ?? undefined), who };
 }
 
 /** "$0.02 USDC (20000 atomic units) to 0x… on eip155:8453", from the requirements the payment signed. */
@@ -141,7 +157,16 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error(USAGE);
     process.exit(2);
   }
-  const result = tool ? await payTool(url, tool, JSON.parse(args ?? "{}") as Record<string, unknown>) : await pay(url);
+  let config: PayConfig;
+  let toolArgs: Record<string, unknown> = {};
+  try {
+    config = loadPayConfig(process.env);
+    if (args !== undefined) toolArgs = JSON.parse(args) as Record<string, unknown>;
+  } catch (error) {
+    console.error(error instanceof SyntaxError ? `the tool's arguments are not JSON: ${args}\n${USAGE}` : (error as Error).message);
+    process.exit(2);
+  }
+  const result = tool ? await payTool(url, tool, toolArgs, config) : await pay(url, config);
   console.error(result.line);
   if (result.body) console.log(result.body);
   process.exitCode = result.kind === "refused" || result.kind === "failed" ? 1 : 0;

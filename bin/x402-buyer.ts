@@ -27,44 +27,47 @@ export function payer(privateKey: Hex, paymentId?: string): x402Client {
 }
 
 /**
- * The PaymentRequired of a tool result, looked for as the spec's client rules say: `structuredContent`, then
- * `structuredContent["x402/error"].data`, then `content[0].text` parsed as JSON (a PaymentRequired, or the
- * `x402/error` wrapper). Null when the result asks for no payment.
+ * The PaymentRequired of a tool result, looked for as the spec's client rules say: `structuredContent`, else
+ * `content[0].text` parsed as JSON. Null when the result asks for no payment.
  */
 export function paymentRequiredOf(result: CallToolResult): PaymentRequired | null {
   if (!result.isError) return null;
-  const structured = result.structuredContent;
-  const candidates: unknown[] = [structured, (structured?.["x402/error"] as { data?: unknown } | undefined)?.data];
   const first = result.content[0];
-  if (first?.type === "text") {
-    try {
-      const parsed = JSON.parse(first.text) as Record<string, unknown> | null;
-      candidates.push(parsed, (parsed?.["x402/error"] as { data?: unknown } | undefined)?.data);
-    } catch {
-      // not JSON: no payment asked here
+  for (const candidate of [result.structuredContent, first?.type === "text" ? first.text : undefined]) {
+    let value: unknown = candidate;
+    if (typeof candidate === "string") {
+      try {
+        value = JSON.parse(candidate);
+      } catch {
+        continue; // not JSON: no payment asked here
+      }
     }
-  }
-  for (const candidate of candidates) {
-    const parsed = parsePaymentRequired(candidate);
+    const parsed = parsePaymentRequired(value);
     if (parsed.success && parsed.data.x402Version === 2) return parsed.data as PaymentRequired;
   }
   return null;
+}
+
+/** A tool called as an x402 MCP client calls it: the first result, and when it asked for payment, what was paid. */
+export interface ToolCallPaid {
+  unpaid: CallToolResult;
+  /** The requirements the first result asked for; null when it asked for none (a free tool, a key, an error). */
+  required: PaymentRequired | null;
+  /** The payload signed for them; null when nothing was asked. */
+  payload: PaymentPayload | null;
+  /** The result of the paid call; the first result again when nothing was asked. */
+  paid: CallToolResult;
 }
 
 /**
  * Calls a tool as an x402 MCP client does: unpaid first; when the result asks for payment, signs the requirements
  * and calls again with the payload in `_meta["x402/payment"]` (the receipt comes back in `_meta["x402/payment-response"]`).
  */
-export async function callPaying(
-  client: Client,
-  buyer: x402Client,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<{ unpaid: CallToolResult; paid: CallToolResult; payload: PaymentPayload; required: PaymentRequired }> {
+export async function callPaying(client: Client, buyer: x402Client, name: string, args: Record<string, unknown>): Promise<ToolCallPaid> {
   const unpaid = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const required = paymentRequiredOf(unpaid);
-  if (!required) throw new Error(`${name} asked for no payment: ${JSON.stringify(unpaid).slice(0, 300)}`);
+  if (!required) return { unpaid, required, payload: null, paid: unpaid };
   const payload = await buyer.createPaymentPayload(required);
   const paid = (await client.callTool({ name, arguments: args, _meta: { "x402/payment": payload } })) as CallToolResult;
-  return { unpaid, paid, payload, required };
+  return { unpaid, required, payload, paid };
 }

@@ -69,3 +69,37 @@ export const KeptAnswer = z.object({
   expires_at: z.number().int(),
 });
 export type KeptAnswer = z.infer<typeof KeptAnswer>;
+
+/**
+ * The PaymentRequired as a paid tool's outputSchema admits it (x402 spec §5.1; loose: extensions add keys). The
+ * official SDK client validates any structuredContent against the tool's outputSchema, error results included.
+ */
+export const PaymentRequiredResult = z.looseObject({
+  x402Version: z.literal(2),
+  error: z.string().optional(),
+  resource: z.looseObject({ url: z.string() }),
+  accepts: z
+    .array(z.looseObject({ scheme: z.string(), network: z.string(), amount: z.string(), asset: z.string(), payTo: z.string(), maxTimeoutSeconds: z.number() }))
+    .min(1),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+
+// A facilitator's replies (x402 spec §7: /verify, /settle, /supported), read as the spec writes them (loose:
+// facilitators add fields).
+export const VerifyReply = z.looseObject({ isValid: z.boolean(), invalidReason: z.string().nullish(), invalidMessage: z.string().nullish(), payer: z.string().nullish() });
+export const SettleReply = z.looseObject({
+  success: z.boolean(),
+  transaction: z.string(),
+  network: z.string(),
+  payer: z.string().nullish(),
+  errorReason: z.string().nullish(),
+  errorMessage: z.string().nullish(),
+  amount: z.string().nullish(),
+});
+export const SupportedReply = z.looseObject({
+  kinds: z.array(z.looseObject({ x402Version: z.number(), scheme: z.string(), network: z.string(), extra: z.record(z.string(), z.unknown()).optional() })),
+  extensions: z.array(z.string()).default([]),
+  signers: z.record(z.string(), z.array(z.string())).default({}),
+});
+/** The EXTENSION-RESPONSES header: base64 of a JSON object keyed by extension. */
+export const ExtensionResponses = z.record(z.string(), z.unknown());

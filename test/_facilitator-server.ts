@@ -1,5 +1,5 @@
 // A facilitator on a loopback port for tests: any FacilitatorClient (the dev one over the in-memory ledger) behind
-// the x402 facilitator wire API, with a switch to make it slow, down or refusing.
+// the x402 facilitator wire API, with a switch to make it slow, down or refusing, and one to add extension responses.
 import { H3, HTTPError, readBody, serve, type H3Event } from "h3";
 import { isPaymentPayloadV2, isPaymentRequirementsV2 } from "@x402/core/schemas";
 import type { FacilitatorClient } from "@x402/core/server";
@@ -14,6 +14,8 @@ export type FacilitatorServer = {
   url: string;
   /** Changes how every later request is answered. */
   setMode(mode: FacilitatorMode): void;
+  /** Sends `responses` (null: nothing) as the EXTENSION-RESPONSES header of every later /verify and /settle answer. */
+  setExtensionResponses(responses: Record<string, unknown> | null): void;
   /** Stops listening and drops open connections; later requests are refused. */
   close(): Promise<void>;
 };
@@ -25,11 +27,13 @@ export async function serveFacilitator(
 ): Promise<FacilitatorServer> {
   const slowMs = options.slowMs ?? 5_000;
   let mode: FacilitatorMode = "ok";
+  let extensions: string | null = null;
   const app = new H3()
     .use(async (event) => {
       if (mode === "down") return new Response("facilitator down", { status: 503 });
       if (mode === "slow") await sleep(slowMs);
       if (mode === "reject" && event.url.pathname !== "/supported") return Response.json({ error: "request refused" }, { status: 400 });
+      if (extensions !== null && event.url.pathname !== "/supported") event.res.headers.set("extension-responses", extensions);
     })
     .get("/supported", () => facilitator.getSupported())
     .post("/verify", async (event) => {
@@ -45,6 +49,7 @@ export async function serveFacilitator(
   return {
     url: new URL(server.url ?? "").origin,
     setMode: (next) => void (mode = next),
+    setExtensionResponses: (responses) => void (extensions = responses && Buffer.from(JSON.stringify(responses)).toString("base64")),
     close: () => server.close(true),
   };
 }

@@ -338,7 +338,7 @@ function checkAnswer(world: FuzzWorld, c: FuzzCase, res: Response, bytes: Buffer
       assert.fail(`${what}: the body is not JSON: ${bytes.toString("utf8").slice(0, 120)}`);
     }
   };
-  if (mcp && !(status === 405 || status === 414)) return checkMcp(res, bytes, json, what, presentsKey(world, c));
+  if (mcp && !(status === 405 || status === 414)) return checkMcp(world, res, bytes, json, what, presentsKey(world, c));
   if (c.path === "/subscribe/success" && /^text\/html/.test(res.headers.get("content-type") ?? "")) {
     // The success page answers a browser with a page: the key (200), "confirming" (202) or "already shown" (410).
     assert.ok([200, 202, 410].includes(status), `${what}: the success page answered ${status}`);
@@ -346,15 +346,8 @@ function checkAnswer(world: FuzzWorld, c: FuzzCase, res: Response, bytes: Buffer
   }
   if (status >= 400) {
     assert.match(res.headers.get("content-type") ?? "", /^application\/json/, `${what}: errors are JSON`);
-    const error = (json() as { error?: { code?: unknown; message?: unknown; hint?: unknown } }).error;
-    assert.ok(error && typeof error.code === "string" && Object.hasOwn(ERROR_CODES, error.code), `${what}: not the error body: ${bytes.toString().slice(0, 200)}`);
-    assert.ok(typeof error.message === "string" && error.message.length > 0, `${what}: error without a message`);
-    assert.ok(typeof error.hint === "string" && error.hint.length > 0, `${what}: error without a hint`);
-    assert.equal(status, ERROR_CODES[error.code as ErrorCode].status, `${what}: ${error.code} answered with another status`);
-    if (status >= 500) {
-      assert.ok(DOCUMENTED_5XX.has(error.code as ErrorCode), `${what}: an undocumented 5xx (${error.code}): ${error.message}`);
-      world.fiveHundreds[error.code] = (world.fiveHundreds[error.code] ?? 0) + 1;
-    }
+    const code = errorBodyCode(world, json(), what);
+    assert.equal(status, ERROR_CODES[code].status, `${what}: ${code} answered with another status`);
     return;
   }
   if (/^application\/json/.test(res.headers.get("content-type") ?? "")) json();
@@ -373,10 +366,38 @@ function presentsKey(world: FuzzWorld, c: FuzzCase): boolean {
 }
 
 /**
- * An MCP answer: JSON-RPC 2.0 messages; tool errors carry the error body or the payment requirements; a paid tool's
- * data (an array, where the probe's is an object) only for the real key.
+ * The error body `{error: {code, message, hint}}`: a known code, a message and a hint; a 5xx code only if documented
+ * (and counted). Its code.
  */
-function checkMcp(res: Response, bytes: Buffer, json: () => unknown, what: string, keyed: boolean): void {
+function errorBodyCode(world: FuzzWorld, body: unknown, what: string): ErrorCode {
+  const error = (body as { error?: { code?: unknown; message?: unknown; hint?: unknown } } | null)?.error;
+  assert.ok(error && typeof error.code === "string" && Object.hasOwn(ERROR_CODES, error.code), `${what}: not the error body: ${JSON.stringify(body)?.slice(0, 200)}`);
+  assert.ok(typeof error.message === "string" && error.message.length > 0, `${what}: error without a message`);
+  assert.ok(typeof error.hint === "string" && error.hint.length > 0, `${what}: error without a hint`);
+  const code = error.code as ErrorCode;
+  if (ERROR_CODES[code].status >= 500) {
+    assert.ok(DOCUMENTED_5XX.has(code), `${what}: an undocumented 5xx (${code}): ${error.message}`);
+    world.fiveHundreds[code] = (world.fiveHundreds[code] ?? 0) + 1;
+  }
+  return code;
+}
+
+/** JSON text, parsed; a failed assertion naming `what` otherwise. */
+function parsed(text: string | undefined, what: string): unknown {
+  try {
+    return JSON.parse(text ?? "");
+  } catch {
+    assert.fail(`${what}: not JSON: ${String(text).slice(0, 120)}`);
+  }
+}
+
+/**
+ * An MCP answer: JSON-RPC 2.0 messages; every tool error carries the error body where the README says: a payment
+ * refusal has the x402 PaymentRequired as structuredContent and, exactly, as content[0].text, then the body
+ * (payment_required) in content[1].text; any other error has no structuredContent and the body in content[0].text.
+ * A paid tool's data (an array, where the probe's is an object) only for the real key.
+ */
+function checkMcp(world: FuzzWorld, res: Response, bytes: Buffer, json: () => unknown, what: string, keyed: boolean): void {
   const status = res.status;
   if (status === 202) return assert.equal(bytes.length, 0, `${what}: a notification's 202 has no body`);
   assert.ok(status === 200 || (status >= 400 && status < 500), `${what}: MCP answered ${status}`);
@@ -396,14 +417,19 @@ function checkMcp(res: Response, bytes: Buffer, json: () => unknown, what: strin
       assert.ok(keyed, `${what}: a paid tool answered without the key`);
     }
     if (result.isError) {
-      assert.ok(result.content?.[0]?.type === "text", `${what}: a tool error without its text`);
+      const texts = (result.content ?? []).map((c) => (c.type === "text" ? c.text : undefined));
       const s = result.structuredContent;
-      if (s === undefined) continue; // the SDK's own refusal of arguments or of an unknown tool: text only
-      const error = (s as { error?: { code?: string } }).error;
-      const isErrorBody = typeof error?.code === "string" && Object.hasOwn(ERROR_CODES, error.code);
-      const isPaymentRequired = s.x402Version === 2 && Array.isArray(s.accepts);
-      assert.ok(isErrorBody || isPaymentRequired, `${what}: a tool error that is neither the error body nor PaymentRequired: ${JSON.stringify(s).slice(0, 200)}`);
-      if (isErrorBody) assert.ok(!ERROR_CODES[error!.code as ErrorCode] || ERROR_CODES[error!.code as ErrorCode].status < 500 || DOCUMENTED_5XX.has(error!.code as ErrorCode), `${what}: a tool error with an undocumented 5xx code ${error!.code}`);
+      if (s === undefined) {
+        assert.equal(texts.length, 1, `${what}: a tool error is its error body alone: ${JSON.stringify(result).slice(0, 200)}`);
+        const code = errorBodyCode(world, parsed(texts[0], `${what} content[0].text`), what);
+        assert.notEqual(code, "payment_required", `${what}: a payment refusal without its PaymentRequired`);
+        continue;
+      }
+      const resource = s.resource as { url?: unknown } | undefined;
+      assert.ok(s.x402Version === 2 && Array.isArray(s.accepts) && s.accepts.length > 0 && typeof resource?.url === "string", `${what}: a tool error's structuredContent is not a PaymentRequired: ${JSON.stringify(s).slice(0, 200)}`);
+      assert.equal(texts.length, 2, `${what}: a payment refusal is the PaymentRequired, then the error body`);
+      assert.equal(texts[0], JSON.stringify(s), `${what}: content[0].text is not the PaymentRequired's JSON`);
+      assert.equal(errorBodyCode(world, parsed(texts[1], `${what} content[1].text`), what), "payment_required", `${what}: a PaymentRequired with another error code`);
     }
   }
 }

@@ -6,7 +6,7 @@ import { isPaymentRequiredV2 } from "@x402/core/schemas";
 import { HTTPFacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
 import { wrapFetchWithPayment } from "@x402/fetch";
-import type { Hex } from "viem";
+import { keccak256, toHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { UsdcLedger } from "../gateway/payment/dev-chain/ledger.ts";
 import { payer } from "../bin/x402-buyer.ts";
@@ -27,6 +27,27 @@ export const addressOf = (key: Hex) => privateKeyToAccount(key).address;
 
 /** An x402 client paying on Base with `privateKey` (and, given one, naming every payment with `paymentId`). */
 export { payer as payerClient, paymentRequiredOf, callPaying } from "../bin/x402-buyer.ts";
+
+/**
+ * The ledger as a facilitator signs with it, plus a test lever: the next settlement is mined as a reverted
+ * transaction (nothing moves, the authorization stays usable), so "settlement failed" paths can be tested.
+ */
+export function withFailingSettlement(ledger: UsdcLedger): UsdcLedger & { failNextSettlement(): void } {
+  let failNext = false;
+  const reverted = new Set<Hex>();
+  return {
+    ...ledger,
+    failNextSettlement: () => void (failNext = true),
+    writeContract: async (call) => {
+      if (!failNext) return ledger.writeContract(call);
+      failNext = false;
+      const hash = keccak256(toHex(`reverted-tx-${reverted.size + 1}`));
+      reverted.add(hash);
+      return hash;
+    },
+    waitForTransactionReceipt: async (args) => (reverted.has(args.hash) ? { status: "reverted" } : ledger.waitForTransactionReceipt(args)),
+  };
+}
 
 /** `fetch` that answers a 402 by signing a payment with `privateKey` and retrying, as a real buyer would. */
 export function payingFetch(privateKey: Hex): ReturnType<typeof wrapFetchWithPayment> {

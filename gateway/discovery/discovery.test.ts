@@ -91,7 +91,7 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     // A 402 and other errors may carry PAYMENT-REQUIRED or Retry-After: a browser script must be able to read them.
     for (const res of [await gw.get("/insiders?ticker=AAPL"), await gw.get("/nope")]) {
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
-      expect(res.headers.get("access-control-expose-headers")).toBe("PAYMENT-REQUIRED, PAYMENT-RESPONSE, Retry-After");
+      expect(res.headers.get("access-control-expose-headers")).toBe("PAYMENT-REQUIRED, PAYMENT-RESPONSE, Idempotent-Replayed, Retry-After");
     }
     // A free answer, or one paid with a key, has nothing to expose.
     const { key } = await gw.keys.create(null);

@@ -1,7 +1,7 @@
 // The MCP tools: one per route of the table with a `tool`, listed once and called through the same pipelines as HTTP
 // (free answers; the paid pipeline and its payment core). Every outcome is a result the official SDK client accepts
-// after tools/list: an answer's structuredContent matches the declared outputSchema; a refusal or an error is
-// isError with its body as text and no structuredContent.
+// after tools/list: an answer's structuredContent matches the declared outputSchema, as a payment refusal's
+// PaymentRequired does (a paid tool's schema admits both); any other error is isError with its body as text only.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ROUTES, type PaidRoute, type RouteEntry } from "../../schemas/api.ts";
 import type { ErrorBody } from "../../schemas/errors.ts";
@@ -14,14 +14,16 @@ import { freeAnswer, type FreeRoute } from "../serve/free.ts";
 import { heldDocument, servePaid, type PaidDeps, type PaidQuery } from "../serve/paid.ts";
 import { argumentReader } from "../serve/params.ts";
 import { PaymentRefusal } from "../payment/core.ts";
-import { mcpCredentials, receiptMeta, refusalResult } from "../payment/mcp.ts";
+import { mcpCredentials, paidOutputSchema, receiptMeta, refusalResult } from "../payment/mcp.ts";
+import type { Sender } from "../payment/refusal-limit.ts";
 import { WRITTEN, WRITTEN_LITERAL } from "./mcp-reply.ts";
 import type { EventLog } from "../serve/snapshot.ts";
 import { toolInputSchema, toolOutputSchema } from "./tool-schema.ts";
 
-/** One tool call as the endpoint hands it over: the MCP request's headers, the call's arguments and `_meta`. */
+/** One tool call as the endpoint hands it over: the MCP request's headers and sender, the call's arguments and `_meta`. */
 export interface ToolCall {
   headers: Headers;
+  sender: Sender;
   args: Record<string, unknown>;
   meta: Record<string, unknown> | undefined;
 }
@@ -36,6 +38,8 @@ export interface McpTools {
   list: Tool[];
   /** The handler of a tool by name; undefined for an unknown tool. */
   handler(name: string): Handler | undefined;
+  /** True for a paid tool (one that reads a payment). */
+  paid(name: string): boolean;
 }
 
 /** Builds the tool table from the route table. */
@@ -52,17 +56,19 @@ export function createTools(deps: PaidDeps & { log: EventLog }): McpTools {
         ? `${route.description} Price: ${route.price} per call with x402 (USDC on Base), or free with a subscription API key.`
         : route.description,
       inputSchema: toolInputSchema(route) as Tool["inputSchema"],
-      outputSchema: toolOutputSchema(route) as Tool["outputSchema"],
+      outputSchema: (isPaid(route) ? paidOutputSchema(toolOutputSchema(route)) : toolOutputSchema(route)) as Tool["outputSchema"],
       annotations: { title: route.summary, readOnlyHint: true, openWorldHint: false },
     }),
   );
-  return { list, handler: (name) => handlers.get(name) };
+  const paid = new Set<string>(routes.filter(isPaid).map((route) => route.tool));
+  return { list, handler: (name) => handlers.get(name), paid: (name) => paid.has(name) };
 }
 
-/** An error as a tool result: isError, the error body as text (code, message, hint). */
+/** An error as a tool result: isError, the error body as text; a result has no headers, so Retry-After is said. */
 export function errorResult(error: unknown): CallToolResult {
   const api = asApiError(error);
-  return bodyResult({ error: { code: api.code, message: api.message, hint: api.hint } });
+  const wait = api.headers["retry-after"];
+  return bodyResult({ error: { code: api.code, message: wait ? `${api.message} Retry after ${wait} s.` : api.message, hint: api.hint } });
 }
 
 /** An error body as a tool result. */
@@ -87,8 +93,8 @@ function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
  * A paid call through the shared pipeline (a payment, or a key to check first). Its envelope is escaped whole here:
  * a call that pays waits on the facilitator, which costs far more.
  */
-async function pipeline(deps: PaidDeps, route: PaidRoute, query: PaidQuery, { headers, meta }: ToolCall): Promise<CallToolResult> {
-  const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta));
+async function pipeline(deps: PaidDeps, route: PaidRoute, query: PaidQuery, { headers, meta, sender }: ToolCall): Promise<CallToolResult> {
+  const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta, sender));
   const result = answerResult([outcome.body], [JSON.stringify(outcome.body.toString("utf8"))]);
   const receipt = receiptMeta(outcome.receipt);
   return receipt ? { ...result, _meta: receipt } : result;

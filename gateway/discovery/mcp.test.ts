@@ -1,7 +1,8 @@
 // Agents on /mcp with the clients they really use: the official SDK Client, which lists the tools first and then
 // validates every result against the tool's output schema, calls every tool for every outcome; an x402 MCP client
-// written from the spec's client rules pays, reads the receipt and retries without paying twice.
-import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+// written from the spec's client rules pays, reads the receipt and retries without paying twice; floods are limited.
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -29,9 +30,10 @@ import {
   quietConsole,
   receiptOf,
   startLoopbackFacilitator,
+  withFailingSettlement,
 } from "../../test/_x402.ts";
 import { MAX_BATCH } from "./mcp.ts";
-import { createUsdcLedger, type UsdcLedger } from "../payment/dev-chain/ledger.ts";
+import { createUsdcLedger } from "../payment/dev-chain/ledger.ts";
 import { createLocalFacilitator } from "../payment/dev-chain/facilitator.ts";
 import { DEV_PAY_TO } from "../serve/server.ts";
 
@@ -68,14 +70,24 @@ async function agent(base: string, headers: Record<string, string> = {}) {
   return { client, tools, call };
 }
 
-/** The error body of a tool error (content[0].text, or content[1].text after a PaymentRequired); no structuredContent. */
+/**
+ * The error body of a tool error, where the README puts it: a payment refusal has the PaymentRequired as
+ * structuredContent and, exactly, as content[0].text (x402's MCP transport), then the body in content[1].text; any
+ * other error has no structuredContent and the body in content[0].text.
+ */
 function errorOf(result: CallToolResult): ErrorBody["error"] {
   expect(result.isError).toBe(true);
-  expect(result.structuredContent).toBeUndefined();
-  const texts = result.content.filter((c) => c.type === "text").map((c) => JSON.parse(c.text) as unknown);
-  const body = texts.find((t) => ErrorBody.safeParse(t).success);
-  if (!body) throw new Error(`no error body in ${JSON.stringify(result).slice(0, 300)}`);
-  return ErrorBody.parse(body).error;
+  const texts = result.content.map((c) => (c.type === "text" ? c.text : ""));
+  if (result.structuredContent === undefined) {
+    expect(texts).toHaveLength(1);
+    return ErrorBody.parse(JSON.parse(texts[0]!)).error;
+  }
+  expect(parsePaymentRequired(result.structuredContent).success).toBe(true);
+  expect(texts).toHaveLength(2);
+  expect(texts[0]).toBe(JSON.stringify(result.structuredContent));
+  const body = ErrorBody.parse(JSON.parse(texts[1]!)).error;
+  expect(body.code).toBe("payment_required");
+  return body;
 }
 
 /** A raw JSON-RPC POST to /mcp (for batches and limits the SDK client never sends). */
@@ -98,13 +110,13 @@ function counting(inner: FacilitatorClient): FacilitatorClient & { verifies: num
 describeEdgar("MCP at /mcp, as agents use it", () => {
   let data: { dataDir: string; mirror: string };
   let main: Served;
-  let ledger: UsdcLedger;
+  let ledger: ReturnType<typeof withFailingSettlement>;
   let facilitator: ReturnType<typeof counting>;
   let key: string;
 
   beforeAll(async () => {
     data = await buildTestData();
-    ledger = createUsdcLedger();
+    ledger = withFailingSettlement(createUsdcLedger());
     ledger.fund(PAYER, 10_000_000n);
     facilitator = counting(createLocalFacilitator(ledger));
     main = await served(data.dataDir, { facilitator });
@@ -120,7 +132,10 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((r) => r.tool).sort());
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
-      expect(tool.outputSchema?.properties).toHaveProperty("data");
+      // A paid tool's result is its answer or, refused, x402's PaymentRequired: the schema admits either.
+      const paid = PAID_ROUTES.some((r) => r.tool === tool.name);
+      const answer = (paid ? (tool.outputSchema?.anyOf as Record<string, unknown>[])[0] : tool.outputSchema) as { properties?: unknown };
+      expect(answer.properties, tool.name).toHaveProperty("data");
       expect(tool.annotations).toMatchObject({ readOnlyHint: true });
     }
     expect(tools.find((t) => t.name === "get_latest_filings")!.inputSchema.required).toEqual(["ticker"]);
@@ -148,27 +163,120 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
     await client.close();
   });
 
-  it.each(TOOLS.map((r) => [r.tool, r] as const))("%s: 400, 401, 402 and 404 are tool errors the SDK client accepts", async (name, route) => {
-    const anonymous = await agent(main.base);
-    expect(errorOf(await anonymous.call(name, { ticker: "../etc" })).code).toBe("invalid_parameter");
-    expect(errorOf(await anonymous.call(name, { ...GOOD_ARGS[name], sort: "asc" })).message).toMatch(/unknown parameter "sort"/);
-    if (route.price) {
-      const unpaid = await anonymous.call(name, GOOD_ARGS[name]!);
-      expect(errorOf(unpaid).code).toBe("payment_required");
-      expect(paymentRequiredOf(unpaid)).toMatchObject({ x402Version: 2, accepts: [{ scheme: "exact", network: "eip155:8453", payTo: DEV_PAY_TO }] });
-      // content[0].text read both ways: as the PaymentRequired itself (the current spec's reference client parses it
-      // so) and through the earlier text's "x402/error" wrapper (code 402, the reason, the data): the same requirements.
-      const text = JSON.parse((unpaid.content[0] as { text: string }).text) as Record<string, { code: number; message: string; data: unknown }>;
-      const bare = parsePaymentRequired(text);
-      expect(bare.success).toBe(true);
-      expect(text["x402/error"]).toMatchObject({ code: 402, message: "Payment required" });
-      expect(parsePaymentRequired(text["x402/error"]!.data).data).toEqual(bare.data);
-      expect(errorOf(await anonymous.call(name, { ticker: "MSFT" })).code).toBe("ticker_not_covered"); // before any payment
+  describe("every tool, listed from the server, for every outcome: results the SDK client accepts after tools/list", () => {
+    /** A gateway with the per-address limit at 1 a minute and a burst of 2: an agent's initialize and tools/list. */
+    let limited: Served;
+    /** A gateway over an empty store: no snapshot can be read. */
+    let storeless: Served & { dir: string };
+    /** A gateway whose facilitator is down once asked for its supported kinds. */
+    let outage: Served;
+    let loopback: Awaited<ReturnType<typeof startLoopbackFacilitator>>;
+    let listed: string[];
+    beforeAll(async () => {
+      limited = await served(data.dataDir, { env: { FREE_RATE_PER_MINUTE: "1", FREE_BURST: "2" } });
+      const dir = mkdtempSync(join(tmpdir(), "mcp-storeless-"));
+      storeless = { ...(await served(dir, {})), dir };
+      loopback = await startLoopbackFacilitator(ledger);
+      outage = await served(data.dataDir, { facilitator: loopback.client });
+      const { client, tools } = await agent(main.base);
+      listed = tools.map((t) => t.name);
+      await client.close();
+    });
+    afterAll(async () => {
+      await Promise.all([limited?.close(), storeless?.close(), outage?.close()]);
+      await loopback?.close();
+      if (storeless) rmSync(storeless.dir, { recursive: true, force: true });
+    });
+    const routeOf = (name: string) => TOOLS.find((r) => r.tool === name)!;
+    const isPaid = (name: string) => PAID_ROUTES.some((r) => r.tool === name);
+
+    it("lists every tool of the route table", () => expect([...listed].sort()).toEqual(TOOLS.map((r) => r.tool).sort()));
+
+    it("success: an answer whose structuredContent is its route's envelope (a key for the paid tools)", async () => {
+      const keyed = await agent(main.base, { authorization: `Bearer ${key}` });
+      for (const name of listed) {
+        const result = await keyed.call(name, GOOD_ARGS[name]!);
+        expect(result.isError, name).toBeFalsy();
+        envelope(routeOf(name).payload).parse(result.structuredContent);
+      }
+      await keyed.client.close();
+    });
+
+    it("400: an unknown argument or a bad value is invalid_parameter", async () => {
+      const anonymous = await agent(main.base);
+      for (const name of listed) {
+        expect(errorOf(await anonymous.call(name, { ...GOOD_ARGS[name], sort: "asc" })).message, name).toMatch(/unknown parameter "sort"/);
+        if (name !== "list_tickers") expect(errorOf(await anonymous.call(name, { ticker: "../etc" })).code, name).toBe("invalid_parameter");
+      }
+      await anonymous.client.close();
+    });
+
+    it("401: a bad key is invalid_api_key on a paid tool, never a fall back to x402; a free tool takes no key and answers", async () => {
       const badKey = await agent(main.base, { authorization: "Bearer fds_not-a-key" });
-      expect(errorOf(await badKey.call(name, GOOD_ARGS[name]!)).code).toBe("invalid_api_key");
+      for (const name of listed) {
+        const result = await badKey.call(name, GOOD_ARGS[name]!);
+        if (isPaid(name)) expect(errorOf(result).code, name).toBe("invalid_api_key");
+        else expect(result.isError, name).toBeFalsy();
+      }
       await badKey.client.close();
-    }
-    await anonymous.client.close();
+    });
+
+    it("402: a paid tool without payment asks for it (x402 PaymentRequired); a free tool answers", async () => {
+      const anonymous = await agent(main.base);
+      for (const name of listed) {
+        const result = await anonymous.call(name, GOOD_ARGS[name]!);
+        if (!isPaid(name)) {
+          expect(result.isError, name).toBeFalsy();
+          continue;
+        }
+        expect(errorOf(result).code, name).toBe("payment_required");
+        expect(result.structuredContent, name).toMatchObject({ x402Version: 2, error: "Payment required", accepts: [{ scheme: "exact", network: "eip155:8453", payTo: DEV_PAY_TO }] });
+      }
+      await anonymous.client.close();
+    });
+
+    it("404: an uncovered ticker is ticker_not_covered before any payment; the free tools answer every ticker", async () => {
+      const anonymous = await agent(main.base);
+      for (const name of listed) {
+        const result = await anonymous.call(name, name === "list_tickers" ? {} : { ticker: "MSFT" });
+        if (isPaid(name)) expect(errorOf(result).code, name).toBe("ticker_not_covered");
+        else expect(result.isError, name).toBeFalsy();
+      }
+      await anonymous.client.close();
+    });
+
+    it("429: once an address has spent its allowance, every tool is rate_limited, saying when to retry", async () => {
+      const anonymous = await agent(limited.base); // initialize and tools/list spend the burst of 2
+      for (const name of listed) {
+        const error = errorOf(await anonymous.call(name, GOOD_ARGS[name]!));
+        expect([error.code, error.message], name).toEqual(["rate_limited", expect.stringMatching(/Retry after \d+ s\./)]);
+      }
+      await anonymous.client.close();
+    });
+
+    it("503: a store that cannot be read is storage_unavailable for every tool, before any payment", async () => {
+      const anonymous = await agent(storeless.base);
+      for (const name of listed) expect(errorOf(await anonymous.call(name, GOOD_ARGS[name]!)).code, name).toBe("storage_unavailable");
+      await anonymous.client.close();
+    });
+
+    it("503: a facilitator down is facilitator_unavailable for every paid tool, nothing charged", async () => {
+      const anonymous = await agent(outage.base);
+      const paid = listed.filter(isPaid);
+      const payloads = [];
+      for (const name of paid) payloads.push(await payerClient(ANVIL_KEYS.payer).createPaymentPayload(paymentRequiredOf(await anonymous.call(name, GOOD_ARGS[name]!))!));
+      const balance = ledger.balanceOf(PAYER);
+      loopback.setMode("down");
+      try {
+        for (const [i, name] of paid.entries()) {
+          expect(errorOf(await anonymous.call(name, GOOD_ARGS[name]!, { "x402/payment": payloads[i] })).code, name).toBe("facilitator_unavailable");
+        }
+      } finally {
+        loopback.setMode("ok");
+      }
+      expect(ledger.balanceOf(PAYER)).toBe(balance);
+      await anonymous.client.close();
+    });
   });
 
   it("429 as a tool error once an address spends its allowance; keyed and paid calls go on", async () => {
@@ -194,6 +302,46 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       await Promise.all([keyed.client.close(), payer.client.close(), anonymous.client.close()]);
     } finally {
       await limited.close();
+    }
+  });
+
+  it("under a flood: refused payments and payments sent to free tools cost their address; genuine paid and keyed calls go on", async () => {
+    // Behind a proxy (TRUST_PROXY=1) the address is X-Forwarded-For's: four clients, each with a burst of 4.
+    const counted = counting(createLocalFacilitator(ledger));
+    const flood = await served(data.dataDir, { env: { FREE_RATE_PER_MINUTE: "1", FREE_BURST: "4", TRUST_PROXY: "1" }, facilitator: counted });
+    const from = (address: string) => ({ "x-forwarded-for": address });
+    try {
+      const { key: floodKey } = await flood.gw.keys.create("flood");
+      const payer = await agent(flood.base, from("203.0.113.3")); // initialize and tools/list: 2 of its 4 tokens
+      const required = paymentRequiredOf(await payer.call("get_insider_transactions", { ticker: "JNJ" }))!; // the 3rd
+
+      // Ten list_tickers calls with a "payment" attached: a free tool, so each is an unauthenticated request.
+      const sprayer = await agent(flood.base, from("203.0.113.1"));
+      const batch = Array.from({ length: 10 }, (_, id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_tickers", arguments: {}, _meta: { "x402/payment": 0 } } }));
+      const replies = (await (await rpc(flood.base, batch, from("203.0.113.1"))).json()) as { result: CallToolResult }[];
+      expect(replies.filter((r) => !r.result.isError)).toHaveLength(2); // the two tokens tools/list left
+      for (const reply of replies.filter((r) => r.result.isError)) expect(errorOf(reply.result).code).toBe("rate_limited");
+
+      // Ten calls with a well-formed payment the facilitator refuses (an unfunded payer): each refusal draws a token,
+      // and once none is left the sender is 429 before its payment is verified — the facilitator is asked 3 times.
+      const unfunded = await payerClient(ANVIL_KEYS.secondPayer).createPaymentPayload(required);
+      const flooder = await agent(flood.base, from("203.0.113.2"));
+      const verifies = counted.verifies;
+      const outcomes = [];
+      for (let i = 0; i < 10; i++) outcomes.push(await flooder.call("get_insider_transactions", { ticker: "JNJ" }, { "x402/payment": unfunded }));
+      expect(outcomes.map((r) => errorOf(r).code)).toEqual([...Array(2).fill("payment_required"), ...Array(8).fill("rate_limited")]);
+      expect(paymentRequiredOf(outcomes[0]!)?.error).toMatch(/insufficient/);
+      expect(counted.verifies - verifies).toBe(3);
+
+      // Meanwhile a genuine payment from another address pays, and a key answers every tool.
+      const paid = await payer.call("get_insider_transactions", { ticker: "JNJ" }, { "x402/payment": await payerClient(ANVIL_KEYS.payer).createPaymentPayload(required) });
+      expect(receiptOf(paid)).toMatchObject({ success: true });
+      const keyed = await agent(flood.base, { ...from("203.0.113.4"), authorization: `Bearer ${floodKey}` });
+      // Paid tools first: a paid call verifies the key, which is then trusted (a free tool never looks at it).
+      for (const route of [...PAID_ROUTES, ...TOOLS.filter((r) => !r.price)]) expect((await keyed.call(route.tool, GOOD_ARGS[route.tool]!)).isError, route.tool).toBeFalsy();
+      await Promise.all([payer, sprayer, flooder, keyed].map((a) => a.client.close()));
+    } finally {
+      await flood.close();
     }
   });
 
@@ -244,9 +392,9 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       const { client } = await agent(main.base);
       const before = [ledger.balanceOf(PAYER), ledger.balanceOf(DEV_PAY_TO)];
       const { unpaid, paid, payload } = await callPaying(client, payerClient(ANVIL_KEYS.payer), "get_insider_transactions", { ticker: "JNJ" });
-      // Payment required: content[0].text is the PaymentRequired itself; no structuredContent for the SDK to reject.
-      expect(unpaid.structuredContent).toBeUndefined();
-      expect(JSON.parse((unpaid.content[0] as { text: string }).text)).toMatchObject({ x402Version: 2, error: "Payment required" });
+      // Payment required: structuredContent is the PaymentRequired, content[0].text exactly its JSON (the spec's two places).
+      expect(unpaid.structuredContent).toMatchObject({ x402Version: 2, error: "Payment required" });
+      expect((unpaid.content[0] as { text: string }).text).toBe(JSON.stringify(unpaid.structuredContent));
       expect(paid.isError).toBeFalsy();
       expect((paid.structuredContent as { data: unknown[] }).data).toHaveLength(3);
       expect(receiptOf(paid)).toMatchObject({ success: true, network: "eip155:8453", payer: PAYER, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
@@ -268,15 +416,14 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       await client.close();
     });
 
-    it("a failed settlement withholds the answer; the failed receipt is in _meta and in the PaymentRequired", async () => {
+    it("a failed settlement withholds the answer: the PaymentRequired again, the failed receipt in _meta", async () => {
       const { client } = await agent(main.base);
       const before = ledger.balanceOf(PAYER);
       ledger.failNextSettlement();
       const { paid } = await callPaying(client, payerClient(ANVIL_KEYS.payer), "get_earnings_summary", { ticker: "DIS" });
       expect(JSON.stringify(paid)).not.toContain("fiscal_year");
       expect(receiptOf(paid)).toMatchObject({ success: false, errorReason: expect.any(String) });
-      const required = JSON.parse((paid.content[0] as { text: string }).text);
-      expect(required).toMatchObject({ x402Version: 2, error: expect.stringMatching(/^settlement_failed/), "x402/payment-response": { success: false } });
+      expect(paid.structuredContent).toMatchObject({ x402Version: 2, error: expect.stringMatching(/^settlement_failed/) });
       expect(errorOf(paid).message).toMatch(/could not be settled/);
       expect(ledger.balanceOf(PAYER)).toBe(before);
       await client.close();
@@ -321,7 +468,9 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       for (const retry of [again, resigned.paid]) {
         expect(retry.structuredContent).toEqual(first.paid.structuredContent);
         expect(receiptOf(retry)).toEqual(receiptOf(first.paid));
+        expect(retry._meta?.["idempotent-replayed"]).toBe(true); // the receipt is of the first payment
       }
+      expect(first.paid._meta?.["idempotent-replayed"]).toBeUndefined();
       expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
       const other = await callPaying(client, payerClient(ANVIL_KEYS.payer, id), "get_latest_filings", { ticker: "HD", limit: 6 });
       expect(errorOf(other.paid).code).toBe("idempotency_conflict");

@@ -23,9 +23,10 @@ import { ALLOW_ORIGIN, CORS_HEADERS } from "../serve/cors.ts";
 import { errorBody, printable } from "../serve/errors.ts";
 import type { Parts } from "../serve/envelope.ts";
 import { batchParts, replyParts, replyResponse, WRITTEN, type OpenReply } from "./mcp-reply.ts";
-import { bodyResult, createTools, type ToolCall } from "./mcp-tools.ts";
+import { bodyResult, createTools, type McpTools, type ToolCall } from "./mcp-tools.ts";
 import type { PaidDeps } from "../serve/paid.ts";
-import { trustedKey } from "../payment/http.ts";
+import type { Sender } from "../payment/refusal-limit.ts";
+import { presentedKey, trustedKey } from "../payment/http.ts";
 import { PAYMENT_META } from "../payment/mcp.ts";
 import { RATE_LIMITED_MESSAGE, type ClientRateLimit } from "../serve/rate-limit.ts";
 import type { EventLog } from "../serve/snapshot.ts";
@@ -75,11 +76,11 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
    * once: through the Server it would also cost an AbortController, four promise hops and a zod pass over a result we
    * wrote ourselves.
    */
-  function callTool(request: ToolCallMessage, headers: Headers): Parts | Promise<Parts> {
+  function callTool(request: ToolCallMessage, headers: Headers, sender: Sender): Parts | Promise<Parts> {
     const { name, arguments: args, _meta: meta } = request.params;
     const handler = tools.handler(name);
     if (!handler) return errorReply(request.id, ErrorCode.InvalidParams, `Unknown tool: ${printable(name)}`);
-    const call: ToolCall = { headers, args: args ?? {}, meta };
+    const call: ToolCall = { headers, sender, args: args ?? {}, meta };
     const reply = (result: CallToolResult) => replyParts(request.id, { jsonrpc: "2.0", result });
     const result = handler(call);
     return result instanceof Promise ? result.then(reply) : reply(result);
@@ -104,7 +105,8 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     const requests = messages.filter((m): m is JSONRPCRequest => "method" in m && "id" in m); // validated above
     // Notifications and responses alone: accepted, nothing to answer (a stateless server keeps no state for them).
     if (requests.length === 0) return new Response(null, { status: 202, headers: ALLOW_ORIGIN });
-    const limited = rateLimited(deps, event, requests);
+    const limited = rateLimited(deps, tools, event, requests);
+    const sender: Sender = { limiter: deps.limiter, event };
     const answers = requests.map((request) =>
       limited.has(request)
         ? limitedReply(request, limited.get(request)!)
@@ -112,7 +114,7 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
           ? mux.exchange(request)
           : badCalls?.has(request)
             ? errorReply(request.id, ErrorCode.InvalidParams, "Invalid tools/call request")
-            : callTool(request as ToolCallMessage, headers),
+            : callTool(request as ToolCallMessage, headers, sender),
     );
     // The usual keyed call is answered at once: no trip through the microtask queue for it.
     const replies = answers.some((answer) => answer instanceof Promise) ? await Promise.all(answers) : (answers as Parts[]);
@@ -215,18 +217,27 @@ async function readMessages(event: H3Event): Promise<Messages | Response> {
 }
 
 /**
- * Which requests the per-address limit refuses, with the seconds to wait: none for a key verified moments ago, none
- * for a tools/call that carries a payment (paid traffic is checked by the facilitator); one token per request otherwise.
+ * Which requests the per-address limit refuses, with the seconds to wait: none for a key verified moments ago; none
+ * for a call of a paid tool that carries a payment and no key (the payment core charges it a token if the payment is
+ * refused, so only genuine payments go free); one token per request otherwise — a payment sent to a free tool too.
  */
-function rateLimited(deps: McpDeps, event: H3Event, requests: JSONRPCRequest[]): Map<JSONRPCRequest, number> {
+function rateLimited(deps: McpDeps, tools: McpTools, event: H3Event, requests: JSONRPCRequest[]): Map<JSONRPCRequest, number> {
   const limited = new Map<JSONRPCRequest, number>();
-  if (trustedKey(deps.payments, event.req.headers, Date.now())) return limited;
+  const headers = event.req.headers;
+  if (trustedKey(deps.payments, headers, Date.now())) return limited;
+  const keyed = presentedKey(headers) !== null; // a key rules the payment out: its call is charged as any other
   for (const request of requests) {
-    if (request.method === "tools/call" && (request.params?._meta as Record<string, unknown> | undefined)?.[PAYMENT_META] !== undefined) continue;
+    if (!keyed && request.method === "tools/call" && paying(tools, request)) continue;
     const wait = deps.limiter.admit(event);
     if (wait !== null) limited.set(request, wait);
   }
   return limited;
+}
+
+/** A call of a paid tool with a payment in `_meta` (of any shape: a malformed one is refused, and charged, later). */
+function paying(tools: McpTools, request: JSONRPCRequest): boolean {
+  const params = request.params as { name?: unknown; _meta?: Record<string, unknown> } | undefined;
+  return typeof params?.name === "string" && tools.paid(params.name) && params._meta?.[PAYMENT_META] !== undefined;
 }
 
 /** A rate-limited request's reply: a tool error result for a call (what an agent reads), a JSON-RPC error otherwise. */

@@ -1,24 +1,45 @@
 // The gateway's one payment core, for HTTP routes and MCP tools alike: a subscription key or an x402 payment; a
 // payment verified once (never while the same authorization is in flight), released on any failure before the
-// answer, settled only for an answer with data, and kept for idempotent retries. Transports only read and render.
+// answer, settled only for an answer with data, and kept for idempotent retries; a refused one costs its sender.
+// Transports only read and render.
 import { FacilitatorResponseError, type FacilitatorClient, type x402ResourceServer } from "@x402/core/server";
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { SettleError, VerifyError } from "@x402/core/types";
 import type { PaidRoute } from "../../schemas/api.ts";
+import type { KeptAnswer } from "../../schemas/payment.ts";
 import type { PaidAnswer } from "../serve/answer.ts";
 import { ApiError } from "../serve/errors.ts";
 import type { KeyStore } from "./keys.ts";
 import type { EventLog } from "../serve/snapshot.ts";
-import { FacilitatorRejection } from "./facilitator.ts";
+import { logHookFailures } from "./facilitator.ts";
+import { FacilitatorRejection } from "./facilitator-http.ts";
 import { IDEMPOTENCY_WINDOW_MS, IdempotentAnswers } from "./idempotency.ts";
 import { PAYMENT_REQUIRED, type PaymentOffers, type Transport } from "./offers.ts";
 import type { PaymentReading, PresentedPayment } from "./payload.ts";
+import { RefusalLimit, type Sender } from "./refusal-limit.ts";
 
-/** What a request presented: a subscription key (which rules out x402), or an x402 payment reading. */
+/** What a request presented: a subscription key (which rules out x402), or an x402 payment reading; and its sender. */
 export interface Credentials {
   key: string | null;
   payment: PaymentReading;
+  /** Whom a refused payment costs a token of the per-address limit; null where the transport applies none. */
+  sender: Sender | null;
 }
+
+/** Receipts served again with a kept answer: the payment they record was made by an earlier request. */
+const REPLAYED = new WeakSet<SettleResponse>();
+
+/** True for the receipt of a kept answer served again (the transports say so beside it). */
+export function replayed(receipt: SettleResponse): boolean {
+  return REPLAYED.has(receipt);
+}
+
+/** Why a payment with an identifier another request holds is refused (nothing charged). */
+const IDENTIFIER_HELD =
+  "payment_in_flight: another request holds this payment identifier (being paid right now, or paid over 15 minutes ago); repeat the request shortly to get its answer, or use a new identifier";
+
+/** The fields of a facilitator's extension responses worth a log line (what @x402/core printed, no more). */
+const EXTENSION_FIELDS = ["status", "rejectedReason", "reason", "code"];
 
 /** A paid request served: the answer's bytes and the settlement receipt (null for a key or an empty answer). */
 export interface PaidOutcome {
@@ -60,6 +81,7 @@ export class PaymentCore {
   readonly #log: EventLog;
   /** Authorizations (payer and nonce) being verified, answered or settled right now on this replica. */
   readonly #inFlight = new Set<string>();
+  readonly #refusals = new RefusalLimit();
   #ready: Promise<void> | null = null;
 
   constructor(deps: {
@@ -76,6 +98,7 @@ export class PaymentCore {
     this.#offers = deps.offers;
     this.#answers = deps.answers;
     this.#log = deps.log;
+    logHookFailures(deps.server, deps.log);
   }
 
   /** True when the key was verified moments ago and is still usable: memory only, no await (the hot path). */
@@ -85,18 +108,24 @@ export class PaymentCore {
 
   /** Serves a paid request: checks the key or the payment, makes the answer with `produce`, settles when it has data. */
   async charge(request: PaidRequest, produce: () => Promise<PaidAnswer>): Promise<PaidOutcome> {
-    const { key, payment } = request.credentials;
+    const { key, payment, sender } = request.credentials;
     if (key !== null) {
       await this.#requireKey(key);
       return { body: (await produce()).body, receipt: null };
     }
     await this.ready();
     if (payment.kind === "none") throw this.#refuse(request, PAYMENT_REQUIRED);
-    if (payment.kind === "malformed") throw this.#refuse(request, payment.reason);
-    const presented = payment.payment;
-    if (presented.id === null) return this.#pay(request, presented, produce);
-    const kept = IdempotentAnswers.keyOf(presented.payer, presented.id);
-    return this.#answers.exclusive(kept, () => this.#payOnce(request, presented, kept, produce));
+    try {
+      if (payment.kind === "malformed") throw this.#refuse(request, payment.reason);
+      const presented = payment.payment;
+      if (presented.id === null) return await this.#pay(request, presented, produce);
+      const kept = IdempotentAnswers.keyOf(presented.payer, presented.id);
+      return await this.#answers.exclusive(kept, () => this.#payOnce(request, presented, kept, produce));
+    } catch (error) {
+      // A payment refused (malformed, invalid, replayed, unsettled) costs its sender a token: 429 when none is left.
+      if (error instanceof PaymentRefusal) this.#refusals.refused(sender);
+      throw error;
+    }
   }
 
   /** Initialises x402 once (the facilitator's supported kinds, then every offer); retried after a failure. */
@@ -113,24 +142,26 @@ export class PaymentCore {
     return this.#ready;
   }
 
-  /** With a payment identifier: the answer kept for it, or a first payment whose answer is then kept. */
+  /**
+   * With a payment identifier: the answer kept for it, or a first payment whose answer is then kept. Once the payment
+   * is verified (a refused one costs the store nothing), the identifier is claimed in the store: of two requests
+   * carrying it on two replicas at once, one pays; the other is told to repeat the request (x402 payment-identifier:
+   * "do not process the resend"), and then gets the kept answer.
+   */
   async #payOnce(request: PaidRequest, payment: PresentedPayment, keptKey: string, produce: () => Promise<PaidAnswer>): Promise<PaidOutcome> {
     const kept = await this.#answers.get(keptKey);
-    if (kept) {
-      if (kept.request !== request.request) {
-        throw new ApiError("idempotency_conflict", "This payment identifier was already used for another request; nothing was charged.");
+    if (kept) return this.#serveKept(request, payment, kept);
+    let claimed = false;
+    try {
+      const outcome = await this.#pay(request, payment, async () => {
+        claimed = await this.#answers.claim(keptKey);
+        if (!claimed) throw this.#refuse(request, IDENTIFIER_HELD);
+        return produce();
+      });
+      if (!outcome.receipt?.success) {
+        await this.#answers.release(keptKey); // nothing was charged: the identifier may pay again
+        return outcome;
       }
-      if (kept.payload_sha256 !== payment.digest) {
-        // A new authorization with a used identifier (a client that re-signed its retry): served again only once the
-        // facilitator has proven the payer signed it; the new authorization is then released, never settled.
-        const { verified } = await this.#verifyOrRefuse(request, payment);
-        await this.#release(payment, verified, 200);
-      }
-      this.#log("info", "kept_answer_served", { route: request.route.path, transport: request.transport });
-      return { body: Buffer.from(kept.body), receipt: kept.receipt as SettleResponse };
-    }
-    const outcome = await this.#pay(request, payment, produce);
-    if (outcome.receipt?.success) {
       await this.#answers.put(keptKey, {
         request: request.request,
         payload_sha256: payment.digest,
@@ -139,8 +170,28 @@ export class PaymentCore {
         receipt: outcome.receipt,
         expires_at: Date.now() + IDEMPOTENCY_WINDOW_MS,
       });
+      return outcome;
+    } catch (error) {
+      if (claimed) await this.#answers.release(keptKey);
+      throw error;
     }
-    return outcome;
+  }
+
+  /** A kept answer served again: the same bytes and receipt, for the very request it answered. */
+  async #serveKept(request: PaidRequest, payment: PresentedPayment, kept: KeptAnswer): Promise<PaidOutcome> {
+    if (kept.request !== request.request) {
+      throw new ApiError("idempotency_conflict", "This payment identifier was already used for another request; nothing was charged.");
+    }
+    if (kept.payload_sha256 !== payment.digest) {
+      // A new authorization with a used identifier (a client that re-signed its retry): served again only once the
+      // facilitator has proven the payer signed it; the new authorization is then released, never settled.
+      const { verified } = await this.#verifyOrRefuse(request, payment);
+      await this.#release(payment, verified, 200);
+    }
+    this.#log("info", "kept_answer_served", { route: request.route.path, transport: request.transport });
+    const receipt = { ...kept.receipt } as SettleResponse;
+    REPLAYED.add(receipt);
+    return { body: Buffer.from(kept.body), receipt };
   }
 
   /** An x402 payment: verified, the answer made, settled for data; the authorization is held meanwhile. */
@@ -155,7 +206,7 @@ export class PaymentCore {
       try {
         answer = await produce();
       } catch (error) {
-        await this.#release(payment, verified, error instanceof ApiError ? error.status : 500);
+        await this.#release(payment, verified, error instanceof ApiError ? error.status : error instanceof PaymentRefusal ? 402 : 500);
         throw error;
       }
       // Settle only for an answer with data: an empty answer is never charged (DESIGN "Gateway"; pitfall 44).
@@ -180,9 +231,12 @@ export class PaymentCore {
     const echo = this.#server.validateExtensions(offer, payment.payload);
     if (!echo.valid) throw this.#refuse(request, echo.invalidReason ?? "extension_echo_mismatch");
     const declared = offer.extensions ?? {};
+    // A sender whose refused payments emptied its bucket waits here, before the facilitator is asked.
+    this.#refusals.beforeVerify(request.credentials.sender);
     let reason: string | null;
     try {
       const result = await this.#facilitated("verify", () => this.#server.verifyPayment(payment.payload, matched, declared));
+      this.#noteExtensions("verify", result);
       reason = result.isValid ? null : (result.invalidReason ?? "invalid_payment");
     } catch (error) {
       if (error instanceof VerifyError) reason = error.invalidReason ?? "invalid_payment";
@@ -197,6 +251,7 @@ export class PaymentCore {
     let settled: SettleResponse;
     try {
       settled = await this.#facilitated("settle", () => this.#server.settlePayment(payment.payload, verified, declared));
+      this.#noteExtensions("settle", settled);
     } catch (error) {
       if (!(error instanceof SettleError) && !(error instanceof FacilitatorRejection)) throw error;
       const reason = error instanceof SettleError ? (error.errorReason ?? error.message) : error.message;
@@ -227,6 +282,18 @@ export class PaymentCore {
       throw new ApiError("storage_unavailable", "The API key could not be checked right now.", { headers: { "retry-after": "5" } });
     }
     if (!ok) throw new ApiError("invalid_api_key", "The API key is not valid.", { headers: { "www-authenticate": 'Bearer realm="filing-data"' } });
+  }
+
+  /** What the facilitator did with the extensions (e.g. bazaar cataloguing), when it says: one log line. */
+  #noteExtensions(operation: string, result: { extensionResponses?: Record<string, unknown> }): void {
+    if (!result.extensionResponses) return;
+    const responses = Object.fromEntries(
+      Object.entries(result.extensionResponses).map(([key, value]) => {
+        const fields = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+        return [key, Object.fromEntries(EXTENSION_FIELDS.filter((f) => fields[f] !== undefined).map((f) => [f, fields[f]]))];
+      }),
+    );
+    this.#log("info", "facilitator_extension_responses", { operation, responses });
   }
 
   #refuse(request: PaidRequest, reason: string): PaymentRefusal {

@@ -1,17 +1,20 @@
 // The facilitator as the payment core sees it: one deadline per call, and every failure sorted into "the payment is
 // refused" (402) or "the facilitator is unavailable" (503) — never a client's bad payment relabelled as an outage.
 import { ExactEvmScheme } from "@x402/evm/exact/server";
-import { FacilitatorResponseError, FacilitatorTimeoutError, x402ResourceServer, type FacilitatorClient } from "@x402/core/server";
+import {
+  FacilitatorResponseError,
+  FacilitatorTimeoutError,
+  HTTPFacilitatorClient,
+  x402ResourceServer,
+  type FacilitatorClient,
+} from "@x402/core/server";
 import type { SupportedResponse } from "@x402/core/types";
 import { SettleError, VerifyError } from "@x402/core/types";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { paymentIdentifierResourceServerExtension } from "@x402/extensions/payment-identifier";
 import { NETWORK } from "../../schemas/api.ts";
-
-/** The facilitator answered 4xx without a protocol verdict: it refuses this payment, it is not down. */
-export class FacilitatorRejection extends Error {
-  override readonly name = "FacilitatorRejection";
-}
+import type { EventLog } from "../serve/snapshot.ts";
+import { FacilitatorRejection, httpFacilitator } from "./facilitator-http.ts";
 
 /** An x402 resource server for the exact scheme on Base, with the extensions every PaymentRequired declares. */
 export function createResourceServer(facilitator: FacilitatorClient): x402ResourceServer {
@@ -23,12 +26,34 @@ export function createResourceServer(facilitator: FacilitatorClient): x402Resour
 }
 
 /**
- * Wraps a facilitator: each call ends within `timeoutMs`; a protocol verdict (VerifyError, SettleError) passes
- * through; a 400 or 422 without one is a FacilitatorRejection (402); a network error, a 5xx, a timeout or a malformed
- * reply is a FacilitatorResponseError (503). `/supported` is asked until it first answers, then remembered: what a
- * facilitator supports does not change while it runs, and @x402/core would print a failed ask to the console.
+ * Sends the resource server's reports of a hook that threw to our log, one line each: @x402/core writes them with
+ * console.warn from two private methods, replaced here on the instance. A release that renames them fails at start
+ * rather than printing again.
  */
-export function guardFacilitator(inner: FacilitatorClient, timeoutMs: number): FacilitatorClient {
+export function logHookFailures(server: x402ResourceServer, log: EventLog): void {
+  const report = (hook: string, error: unknown) => log("warn", "x402_hook_failed", { hook, error: error instanceof Error ? error.message : String(error) });
+  const methods: Record<string, (...args: never[]) => void> = {
+    warnResourceServerHookFailure: (phase: string, label: string, error: unknown) => report(`${label} (${phase})`, error),
+    warnExtensionHookFailure: (key: string, hook: string, error: unknown) => report(`extension "${key}" ${hook}`, error),
+  };
+  for (const name of Object.keys(methods)) {
+    if (typeof (server as unknown as Record<string, unknown>)[name] !== "function") throw new Error(`@x402/core's resource server has no ${name} to route to the log`);
+  }
+  Object.assign(server, methods);
+}
+
+/**
+ * Wraps a facilitator: each call ends within `timeoutMs`; a protocol verdict (VerifyError, SettleError) and a
+ * FacilitatorRejection (402) pass through; anything else is a FacilitatorResponseError (503). An
+ * HTTPFacilitatorClient is spoken to through our own client (facilitator-http.ts), with its URL and credentials.
+ * `/supported` is asked until it first answers, then remembered: what a facilitator supports does not change while
+ * it runs, and @x402/core would print a failed ask to the console.
+ */
+export function guardFacilitator(given: FacilitatorClient, timeoutMs: number): FacilitatorClient {
+  const inner =
+    given instanceof HTTPFacilitatorClient
+      ? httpFacilitator({ url: given.url, headers: async (path) => (await given.createAuthHeaders(path)).headers }, timeoutMs)
+      : given;
   let supported: SupportedResponse | null = null;
   const guard = <T>(operation: string, run: () => Promise<T>): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
@@ -50,13 +75,6 @@ export function guardFacilitator(inner: FacilitatorClient, timeoutMs: number): F
 
 /** Sorts a failed facilitator call (see guardFacilitator). */
 function classify(operation: string, error: unknown): Error {
-  if (error instanceof FacilitatorResponseError || error instanceof VerifyError || error instanceof SettleError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  // HTTPFacilitatorClient's wording for a non-2xx answer without a verdict: "Facilitator verify failed (400): …".
-  const status = /^Facilitator \w+ failed \((\d{3})\)/.exec(message)?.[1];
-  // 400/422 judge the payment; 401/403 (our credentials), 408, 429 and 5xx are the facilitator's side.
-  if (status === "400" || status === "422") {
-    return new FacilitatorRejection(`facilitator_rejected_payment (${operation} answered ${status})`);
-  }
-  return new FacilitatorResponseError(`Facilitator ${operation} failed: ${message}`);
+  if (error instanceof FacilitatorResponseError || error instanceof VerifyError || error instanceof SettleError || error instanceof FacilitatorRejection) return error;
+  return new FacilitatorResponseError(`Facilitator ${operation} failed: ${error instanceof Error ? error.message : String(error)}`);
 }

@@ -3,14 +3,18 @@
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequired, SettleResponse } from "@x402/core/types";
 import { CORS_HEADERS } from "../serve/cors.ts";
-import type { Credentials, PaymentCore, PaymentRefusal } from "./core.ts";
+import { replayed, type Credentials, type PaymentCore, type PaymentRefusal } from "./core.ts";
 import { readPaymentHeader } from "./payload.ts";
 import { refusalBody } from "./refusal.ts";
+import type { Sender } from "./refusal-limit.ts";
 
-/** The credentials of an HTTP request: its API key, else its PAYMENT-SIGNATURE. */
-export function httpCredentials(headers: Headers): Credentials {
+/**
+ * The credentials of an HTTP request: its API key, else its PAYMENT-SIGNATURE, and its sender, whom a refused payment
+ * costs a token of the per-address limit (a genuine payment or key costs nothing).
+ */
+export function httpCredentials(headers: Headers, sender: Sender): Credentials {
   const key = presentedKey(headers);
-  return { key, payment: key === null ? readPaymentHeader(headers.get("payment-signature")) : { kind: "none" } };
+  return { key, payment: key === null ? readPaymentHeader(headers.get("payment-signature")) : { kind: "none" }, sender };
 }
 
 /** True for a request whose key was verified moments ago (no await); the keyed hot path. */
@@ -45,9 +49,11 @@ export function refusalResponse(refusal: PaymentRefusal): Response {
   return new Response(JSON.stringify(refusalBody(refusal)), { status: 402, headers });
 }
 
-/** The header a settled answer carries (none for a key or an empty answer). */
+/** The headers a settled answer carries (none for a key or an empty answer); a kept answer served again says so. */
 export function receiptHeaders(receipt: SettleResponse | null): Record<string, string> {
-  return receipt ? { ...CORS_HEADERS, "payment-response": encodePaymentResponseHeader(receipt) } : {};
+  if (!receipt) return {};
+  const headers = { ...CORS_HEADERS, "payment-response": encodePaymentResponseHeader(receipt) };
+  return replayed(receipt) ? { ...headers, "idempotent-replayed": "true" } : headers;
 }
 
 const ENCODED = new WeakMap<PaymentRequired, string>();

@@ -1,9 +1,12 @@
 // The payment core's MCP adapter (x402 specs/transports-v2/mcp.md, tool-result binding): credentials from the MCP
-// request's headers and `_meta["x402/payment"]`; a refusal as an isError result whose content[0].text is the
-// PaymentRequired (also under "x402/error"); a settlement in `_meta["x402/payment-response"]`.
+// request's headers and `_meta["x402/payment"]`; a refusal as an isError result whose structuredContent is the
+// PaymentRequired (content[0].text its JSON); a settlement in `_meta["x402/payment-response"]`.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { SettleResponse } from "@x402/core/types";
-import type { Credentials, PaymentRefusal } from "./core.ts";
+import { z } from "zod";
+import { PaymentRequiredResult } from "../../schemas/payment.ts";
+import { replayed, type Credentials, type PaymentRefusal } from "./core.ts";
+import type { Sender } from "./refusal-limit.ts";
 import { presentedKey } from "./http.ts";
 import { readPayment } from "./payload.ts";
 import { refusalBody } from "./refusal.ts";
@@ -12,39 +15,47 @@ import { refusalBody } from "./refusal.ts";
 export const PAYMENT_META = "x402/payment";
 /** Where the server puts the SettlementResponse in a tool result. */
 export const RECEIPT_META = "x402/payment-response";
-/** The wrapper an earlier text of the MCP transport spec (and the clients written to it) reads in content[0].text. */
-export const ERROR_WRAPPER = "x402/error";
+/** Set on an answer served again for its payment identifier: its receipt records a payment made earlier. */
+export const REPLAYED_META = "idempotent-replayed";
 
-/** The credentials of a tool call: the MCP request's API key, else `_meta["x402/payment"]`. */
-export function mcpCredentials(headers: Headers, meta: Record<string, unknown> | undefined): Credentials {
+const { $schema: _dialect, ...PAYMENT_REQUIRED_SCHEMA } = z.toJSONSchema(PaymentRequiredResult, { target: "draft-7" }) as Record<string, unknown>;
+
+/** The credentials of a tool call: the MCP request's API key, else `_meta["x402/payment"]`, and who sent it. */
+export function mcpCredentials(headers: Headers, meta: Record<string, unknown> | undefined, sender: Sender): Credentials {
   const key = presentedKey(headers);
-  return { key, payment: key === null ? readPayment(meta?.[PAYMENT_META]) : { kind: "none" } };
+  return { key, payment: key === null ? readPayment(meta?.[PAYMENT_META]) : { kind: "none" }, sender };
 }
 
 /**
- * A refusal as a tool result: isError, content[0].text the PaymentRequired as JSON (where every x402 MCP client
- * looks once structuredContent is absent), content[1].text our error body. No structuredContent: the tool's
- * declared outputSchema describes its answers, and the official SDK client validates any structuredContent with it.
- * content[0].text is read two ways, so it serves both: the current spec and its reference client parse it as the
- * PaymentRequired itself (unknown keys ignored), clients of the earlier text read `["x402/error"].data` — so it is
- * the PaymentRequired plus `"x402/error": {code: 402, message: <the reason>, data: <the PaymentRequired>}`.
- * A failed settlement also rides in `_meta["x402/payment-response"]` and inside the PaymentRequired.
+ * A paid tool's outputSchema: its answer `{data, meta}`, or the PaymentRequired of a refusal — the spec requires the
+ * refusal's structuredContent to be the PaymentRequired, and the SDK client rejects structuredContent its tool's
+ * schema does not admit. The answer's definitions stay at the root, where its `$ref`s point.
+ */
+export function paidOutputSchema(answer: Record<string, unknown>): Record<string, unknown> {
+  const { definitions, ...envelope } = answer;
+  return { type: "object", anyOf: [envelope, PAYMENT_REQUIRED_SCHEMA], ...(definitions ? { definitions } : {}) };
+}
+
+/**
+ * A refusal as a tool result: isError, structuredContent the PaymentRequired, content[0].text exactly its JSON (the
+ * spec's two required places; the spec's earlier text read structuredContent first too), content[1].text our error
+ * body. A failed settlement rides in `_meta["x402/payment-response"]`.
  */
 export function refusalResult(refusal: PaymentRefusal): CallToolResult {
-  const { settlement } = refusal;
-  const required = settlement ? { ...refusal.required, [RECEIPT_META]: settlement } : refusal.required;
-  const wrapped = { ...required, [ERROR_WRAPPER]: { code: 402, message: required.error ?? "Payment required", data: required } };
+  const { required, settlement } = refusal;
   return {
     isError: true,
+    structuredContent: required as unknown as Record<string, unknown>,
     content: [
-      { type: "text", text: JSON.stringify(wrapped) },
+      { type: "text", text: JSON.stringify(required) },
       { type: "text", text: JSON.stringify(refusalBody(refusal)) },
     ],
     ...(settlement ? { _meta: { [RECEIPT_META]: settlement } } : {}),
   };
 }
 
-/** The `_meta` of a settled answer (undefined for a key or an empty answer). */
+/** The `_meta` of a settled answer (undefined for a key or an empty answer); a kept answer served again says so. */
 export function receiptMeta(receipt: SettleResponse | null): Record<string, unknown> | undefined {
-  return receipt ? { [RECEIPT_META]: receipt } : undefined;
+  if (!receipt) return undefined;
+  return replayed(receipt) ? { [RECEIPT_META]: receipt, [REPLAYED_META]: true } : { [RECEIPT_META]: receipt };
 }

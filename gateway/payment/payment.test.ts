@@ -23,25 +23,39 @@ import {
   payingFetch,
   quietConsole,
   startLoopbackFacilitator,
+  withFailingSettlement,
   type LoopbackFacilitator,
 } from "../../test/_x402.ts";
-import { createUsdcLedger, type UsdcLedger } from "./dev-chain/ledger.ts";
+import { createUsdcLedger } from "./dev-chain/ledger.ts";
 import { createLocalFacilitator } from "./dev-chain/facilitator.ts";
 import { DEV_PAY_TO } from "../serve/server.ts";
 
 const PAYER = addressOf(ANVIL_KEYS.payer);
 
+/** A facilitator that counts verify and settle calls on their way to a real one. */
+function counting(inner: FacilitatorClient): FacilitatorClient & { verifies: number; settles: number } {
+  const out = {
+    verifies: 0,
+    settles: 0,
+    verify: (...a: Parameters<FacilitatorClient["verify"]>) => (out.verifies++, inner.verify(...a)),
+    settle: (...a: Parameters<FacilitatorClient["settle"]>) => (out.settles++, inner.settle(...a)),
+    getSupported: () => inner.getSupported(),
+  };
+  return out;
+}
+
 /** One gateway served on a loopback port, paid through one facilitator over one ledger. */
 async function paidGateway(dataDir: string, mode: "loopback" | "in-process") {
-  const ledger = createUsdcLedger();
+  const ledger = withFailingSettlement(createUsdcLedger());
   ledger.fund(PAYER, 1_000_000n);
   let loopback: LoopbackFacilitator | null = null;
-  let facilitator: FacilitatorClient;
+  let facilitator: ReturnType<typeof counting> | LoopbackFacilitator["client"];
   if (mode === "loopback") {
+    // The stock HTTPFacilitatorClient, as production's configuration builds it: the gateway speaks to it its own way.
     loopback = await startLoopbackFacilitator(ledger, { slowMs: 5_000, timeoutMs: 10_000 });
     facilitator = loopback.client;
   } else {
-    facilitator = createLocalFacilitator(ledger);
+    facilitator = counting(createLocalFacilitator(ledger));
   }
   const gw = testGateway(dataDir, { facilitator });
   const server = serve(gw.app, { port: 0, hostname: "127.0.0.1", silent: true });
@@ -50,6 +64,8 @@ async function paidGateway(dataDir: string, mode: "loopback" | "in-process") {
   return {
     ledger,
     loopback,
+    /** The counting facilitator in-process (null over the loopback wire). */
+    counted: "verifies" in facilitator ? facilitator : null,
     base,
     gw,
     async close() {
@@ -76,7 +92,7 @@ describeEdgar("x402 payments through the gateway", () => {
 
   describe.each(["loopback", "in-process"] as const)("facilitator %s", (mode) => {
     let t: Awaited<ReturnType<typeof paidGateway>>;
-    let ledger: UsdcLedger;
+    let ledger: Awaited<ReturnType<typeof paidGateway>>["ledger"];
     beforeAll(async () => {
       t = await paidGateway(data.dataDir, mode);
       ledger = t.ledger;
@@ -223,13 +239,21 @@ describeEdgar("x402 payments through the gateway", () => {
       expect(t.gw.logs.filter((l) => l.level === "error")).toEqual([]);
     });
 
-    it("the same signed payload 20 times pipelined on one socket: one answer with data, one settlement", async () => {
+    it("the same signed payload 20 times pipelined on one socket: one answer with data, one verification, one settlement", async () => {
       const required = decodePaymentRequired((await fetch(`${t.base}/insiders?ticker=JNJ`)).headers.get("payment-required"));
       const signature = encodePaymentSignatureHeader(await payerClient(ANVIL_KEYS.payer).createPaymentPayload(required));
-      const balance = t.ledger.balanceOf(PAYER);
-      const statuses = await pipelined(t.base, "/insiders?ticker=JNJ", { "payment-signature": signature }, 20);
-      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-      expect(statuses.filter((s) => s === 402)).toHaveLength(19);
+      const [balance, verifies, settles] = [t.ledger.balanceOf(PAYER), t.counted!.verifies, t.counted!.settles];
+      const answers = await pipelined(t.base, "/insiders?ticker=JNJ", { "payment-signature": signature }, 20);
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+      const refused = answers.filter((a) => a.status === 402);
+      expect(refused).toHaveLength(19);
+      // Every copy is refused for being that very authorization, never judged again: held while in flight, or replayed
+      // after (a replay is verified, so it counts); without the hold all twenty are verified and settled at once.
+      const reasons = refused.map((a) => decodePaymentRequired(a.headers.get("payment-required")).error ?? "");
+      for (const reason of reasons) expect(reason).toMatch(/^(payment_in_flight|invalid_exact_evm_nonce_already_used)\b/);
+      const replays = reasons.filter((r) => r.startsWith("invalid_exact_evm_nonce_already_used")).length;
+      expect([t.counted!.verifies - verifies, t.counted!.settles - settles]).toEqual([1 + replays, 1]);
+      expect(replays).toBeLessThan(19); // the copies did arrive while the first was in flight
       expect(t.ledger.balanceOf(PAYER)).toBe(balance - 10_000n);
     });
 
@@ -328,6 +352,23 @@ describeEdgar("x402 payments through the gateway", () => {
       expect(decodePaymentRequired(res.headers.get("payment-required")).error).toMatch(/^facilitator_rejected_payment/);
     });
 
+    it("a facilitator's EXTENSION-RESPONSES header reaches our JSON log as one line per call, never the console", async () => {
+      t.loopback!.setExtensionResponses({ bazaar: { status: "rejected", rejectedReason: "not_indexable", secret: "x" } });
+      const quiet = quietConsole();
+      let res: Response;
+      try {
+        res = await payingFetch(ANVIL_KEYS.payer)(`${t.base}/filings/latest?ticker=DIS&limit=1`);
+      } finally {
+        t.loopback!.setExtensionResponses(null);
+        expect(quiet.restore()).toEqual([]); // @x402/core's own client printed "[x402] extension responses: …" here
+      }
+      expect(res.status).toBe(200);
+      const lines = t.gw.logs.filter((l) => l.event === "facilitator_extension_responses");
+      expect(lines.map((l) => l.fields)).toEqual(
+        ["verify", "settle"].map((operation) => ({ operation, responses: { bazaar: { status: "rejected", rejectedReason: "not_indexable" } } })),
+      );
+    });
+
     it("slow → 503 within the gateway's deadline (1.5 s here)", async () => {
       const signature = await sign(await fetch(`${t.base}/filings/latest?ticker=WMT`));
       t.loopback!.setMode("slow");
@@ -342,13 +383,13 @@ describeEdgar("x402 payments through the gateway", () => {
   });
 });
 
-/** Sends the same GET `times` times down one socket without waiting (HTTP/1.1 pipelining); the statuses in order. */
-async function pipelined(base: string, path: string, headers: Record<string, string>, times: number): Promise<number[]> {
+/** Sends the same GET `times` times down one socket without waiting (HTTP/1.1 pipelining); the answers' heads in order. */
+async function pipelined(base: string, path: string, headers: Record<string, string>, times: number): Promise<{ status: number; headers: Headers }[]> {
   const { hostname, port } = new URL(base);
   const socket = connect(Number(port), hostname);
   const head = `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
   socket.write(head.repeat(times));
-  const statuses: number[] = [];
+  const answers: { status: number; headers: Headers }[] = [];
   let buffer = Buffer.alloc(0);
   for await (const chunk of socket) {
     buffer = Buffer.concat([buffer, chunk as Buffer]);
@@ -364,11 +405,13 @@ async function pipelined(base: string, path: string, headers: Record<string, str
         next = last < 0 ? Infinity : last + 7;
       }
       if (buffer.length < next) break;
-      statuses.push(Number(lines.split(" ")[1]));
+      const [statusLine, ...fields] = lines.split("\r\n");
+      const head = new Headers(fields.map((f) => [f.slice(0, f.indexOf(":")), f.slice(f.indexOf(":") + 1).trim()] as [string, string]));
+      answers.push({ status: Number(statusLine!.split(" ")[1]), headers: head });
       buffer = buffer.subarray(next);
     }
-    if (statuses.length === times) break;
+    if (answers.length === times) break;
   }
   socket.destroy();
-  return statuses;
+  return answers;
 }

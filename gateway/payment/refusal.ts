@@ -10,7 +10,7 @@ const HOW = {
     hint: "Sign the requirements (USDC on Base, scheme exact) and repeat the request with PAYMENT-SIGNATURE, or send an API key.",
   },
   mcp: {
-    where: "this result's content[0].text (an x402 PaymentRequired)",
+    where: "this result's structuredContent and content[0].text (an x402 PaymentRequired)",
     hint: 'Sign the requirements (USDC on Base, scheme exact) and call the tool again with the payload in params._meta["x402/payment"], or send an API key in the Authorization header.',
   },
 } as const;

@@ -7,7 +7,7 @@ export const ALLOW_ORIGIN: Readonly<Record<string, string>> = { "access-control-
 /** Added to every response that may carry a header a browser script needs to read: errors, x402-paid answers. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   ...ALLOW_ORIGIN,
-  "access-control-expose-headers": "PAYMENT-REQUIRED, PAYMENT-RESPONSE, Retry-After",
+  "access-control-expose-headers": "PAYMENT-REQUIRED, PAYMENT-RESPONSE, Idempotent-Replayed, Retry-After",
 };
 
 /** The answer to a preflight (OPTIONS) request. */

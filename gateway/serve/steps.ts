@@ -94,7 +94,7 @@ export function paidStep(deps: AppDeps, event: H3Event, route: PaidRoute, query:
 
 /** Every other paid call: the shared paid pipeline (paid.ts), its outcome as the response. */
 async function pipeline(deps: AppDeps, event: H3Event, route: PaidRoute, query: PaidQuery): Promise<Response> {
-  const outcome = await servePaid(deps, route, query, "http", httpCredentials(event.req.headers));
+  const outcome = await servePaid(deps, route, query, "http", httpCredentials(event.req.headers, { limiter: deps.limiter, event }));
   return paidResponse(outcome.body, outcome.receipt ? { ...PAID_HEADERS, ...receiptHeaders(outcome.receipt) } : PAID_HEADERS);
 }
 

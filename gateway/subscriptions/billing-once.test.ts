@@ -128,6 +128,20 @@ describe.each(backends)("shown once and applied once, across two gateway process
     expect((await readJson(store(), billingKey("sessions", "cs_test_once12"), SessionRecord))!.key_hash).toBe(session.key_hash);
   });
 
+  it("20 deliveries at once, 10 to each replica, of an event whose claim was abandoned: one takes it over and applies it", async () => {
+    stripe.subscriptions.set("sub_once13", subscriptionObject("sub_once13", "cus_once13"));
+    const { body, signature } = signedEvent("evt_once_checkout13", "checkout.session.completed", checkout(13), ++clock);
+    // As if a replica claimed the event ten minutes ago and died before doing anything.
+    const stale = new Date(Date.now() - 10 * 60_000).toISOString();
+    await writeJson(store(), billingKey("events", "evt_once_checkout13"), EventClaim, { type: "checkout.session.completed", claimed_at: stale, processed_at: null });
+    const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => (await (await deliver(i, body, signature)).json()) as { duplicate?: boolean }));
+    expect(answers.filter((a) => a.duplicate === false)).toHaveLength(1);
+    expect(answers.filter((a) => a.duplicate === true)).toHaveLength(19);
+    // The one that took over asked Stripe; none of the others did any of the work.
+    expect(stripe.requests.filter((r) => r.path === "/v1/subscriptions/sub_once13")).toHaveLength(1);
+    expect((await visit(0, "cs_test_once13")).status).toBe(200);
+  });
+
   it("a subscription event delivered 20 times at once to both replicas is applied once", async () => {
     const end = Math.floor(Date.now() / 1000) + 5 * 86_400;
     const update = subscriptionObject("sub_once1", "cus_once1", { cancel_at_period_end: true, period_end: end });

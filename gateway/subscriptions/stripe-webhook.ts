@@ -44,7 +44,7 @@ export async function receiveWebhook(deps: WebhookDeps, raw: Buffer, signature: 
   }
   const claimKey = billingKey("events", event.id);
   const claim: EventClaim = { type: event.type, claimed_at: now.toISOString(), processed_at: null };
-  if (!(await unavailableIfThrows(deps, () => claimEvent(deps.storage, claimKey, claim, now)))) return { duplicate: true };
+  if (!(await unavailableIfThrows(deps, () => claimEvent(deps.storage, event.id, claim, now)))) return { duplicate: true };
   try {
     await handle(deps, event.type, event.data.object, event.created, now);
   } catch (error) {
@@ -56,12 +56,19 @@ export async function receiveWebhook(deps: WebhookDeps, raw: Buffer, signature: 
   return { duplicate: false };
 }
 
-/** True when this delivery may act: it created the claim, or took over one abandoned past the lease. */
-async function claimEvent(storage: Storage, key: string, claim: EventClaim, now: Date): Promise<boolean> {
+/**
+ * True when this delivery may act: it created the event's claim, or took over one abandoned past the lease. A
+ * takeover is one atomic step too: a marker named by the abandoned claim's time, created only if absent, so of any
+ * number of deliveries finding the same claim stale at once, on any replica, one acts (a marker per takeover stays).
+ */
+async function claimEvent(storage: Storage, eventId: string, claim: EventClaim, now: Date): Promise<boolean> {
+  const key = billingKey("events", eventId);
   if (await createJsonIfAbsent(storage, key, EventClaim, claim)) return true;
   const held = await readJson(storage, key, EventClaim);
   if (held === null) return createJsonIfAbsent(storage, key, EventClaim, claim); // released meanwhile by a failed delivery
   if (held.processed_at !== null || !held.claimed_at || now.getTime() - Date.parse(held.claimed_at) < CLAIM_LEASE_MS) return false;
+  const takeover = billingKey("events", `${eventId}_takeover_${Date.parse(held.claimed_at)}`);
+  if (!(await createJsonIfAbsent(storage, takeover, EventClaim, claim))) return false;
   await writeJson(storage, key, EventClaim, claim);
   return true;
 }

@@ -119,6 +119,9 @@ describeEdgar("subscriptions through Stripe: the whole life of a key", () => {
     const client = new Client({ name: "subscriber", version: "1.0.0" });
     const fetchViaApp = async (url: string | URL, init?: RequestInit) => gw.app.fetch(new Request(url, init));
     await client.connect(new StreamableHTTPClientTransport(new URL("http://gateway.test/mcp"), { requestInit: { headers: withKey(keyOf.alpha!).headers }, fetch: fetchViaApp }));
+    // As an agent does: the tools listed first, so the client validates the result against the tool's output schema.
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === "get_latest_filings")?.outputSchema).toBeDefined();
     const result = (await client.callTool({ name: "get_latest_filings", arguments: { ticker: "AAPL", limit: 1 } })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect((result.structuredContent as { data: unknown[] }).data).toHaveLength(1);

@@ -4,7 +4,7 @@ import { FacilitatorTimeoutError, x402ResourceServer, type FacilitatorClient } f
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { addressOf, ANVIL_KEYS, payerClient, startLoopbackFacilitator, type LoopbackFacilitator } from "../../../test/_x402.ts";
+import { addressOf, ANVIL_KEYS, payerClient, startLoopbackFacilitator, withFailingSettlement, type LoopbackFacilitator } from "../../../test/_x402.ts";
 import { eip3009ABI } from "@x402/evm";
 import type { Hex } from "viem";
 import { BASE_USDC, createUsdcLedger, type LedgerOptions, type UsdcLedger } from "./ledger.ts";
@@ -33,7 +33,7 @@ const transports = {
 describe.each(Object.entries(transports))("exact-EVM payments on the ledger (%s facilitator)", (_, connect) => {
   // A payer funded with `funds` (or left to autoCredit) and a $0.01 route whose facilitator settles on the ledger.
   async function setup(funds: bigint | null = ONE_USDC, ledgerOptions: LedgerOptions = {}) {
-    const ledger = createUsdcLedger(ledgerOptions);
+    const ledger = withFailingSettlement(createUsdcLedger(ledgerOptions));
     if (funds !== null) ledger.fund(PAYER, funds);
     const facilitator = await connect(ledger);
     const { server, requirements, paymentRequired } = await paidRoute(facilitator);
@@ -124,7 +124,7 @@ describe.each(Object.entries(transports))("exact-EVM payments on the ledger (%s 
     expect(ledger.balanceOf(PAY_TO)).toBe(2n * PRICE_ATOMIC);
   });
 
-  it("reports a reverted settlement after failNextSettlement, moving nothing and leaving the authorization usable", async () => {
+  it("reports a reverted settlement (the test lever failNextSettlement), moving nothing and leaving the authorization usable", async () => {
     const { ledger, pay, verify, settle } = await setup();
     const payload = await pay();
     expect((await verify(payload)).isValid).toBe(true);

@@ -47,8 +47,6 @@ export type UsdcLedger = FacilitatorEvmSigner & {
   fund(address: Address, atomic: bigint): void;
   /** Current balance of `address`, in atomic units. */
   balanceOf(address: Address): bigint;
-  /** Mines the next settlement as a reverted transaction, so "settlement failed" paths can be tested. */
-  failNextSettlement(): void;
 };
 
 type Receipt = { status: "success" | "reverted"; logs: Log[] };
@@ -58,7 +56,6 @@ export function createUsdcLedger(options: LedgerOptions = {}): UsdcLedger {
   const balances = new Map<Address, bigint>();
   const usedNonces = new Set<string>(); // `${authorizer}:${nonce}`, FiatTokenV2's _authorizationStates
   const receipts = new Map<Hex, Receipt>();
-  let failNext = false;
   let txCount = 0;
 
   const balanceOf = (address: Address): bigint => balances.get(getAddress(address)) ?? 0n;
@@ -120,14 +117,9 @@ export function createUsdcLedger(options: LedgerOptions = {}): UsdcLedger {
     return decodeFunctionResultOf(call, returnData);
   }
 
-  // A real writeContract throws when gas estimation reverts, so a failing transfer throws here too; failNextSettlement instead mines a reverted transaction.
+  // A real writeContract throws when gas estimation reverts, so a failing transfer throws here too.
   async function writeContract(call: ContractCall): Promise<Hex> {
     const hash = keccak256(toHex(`ledger-tx-${++txCount}`));
-    if (failNext) {
-      failNext = false;
-      receipts.set(hash, { status: "reverted", logs: [] });
-      return hash;
-    }
     const logs: Log[] = [];
     await execute(call.address, calldata(call), logs);
     receipts.set(hash, { status: "success", logs: logs.map((log) => ({ ...log, transactionHash: hash })) });
@@ -145,7 +137,6 @@ export function createUsdcLedger(options: LedgerOptions = {}): UsdcLedger {
     verifyTypedData: (args) => verifyTypedData(args as Parameters<typeof verifyTypedData>[0]),
     fund: credit,
     balanceOf,
-    failNextSettlement: () => void (failNext = true),
   };
 }
 
