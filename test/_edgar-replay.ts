@@ -2,8 +2,9 @@
 // chosen filings of its companies held back — absent from their submissions and company facts, their documents 404
 // — until `accept` makes each one public at once, as EDGAR does: listed in the latest-filings feed (in the format of
 // the captured feed, test/fixtures/edgar/cgi-bin/browse-edgar/getcurrent.atom), in the company's submissions and
-// company facts, its documents served. A daily form index is made for any day from the filings accepted on it, and
-// served once the test says EDGAR has published it. Faults and the request log are the loopback mirror's.
+// company facts, its documents served (the two JSON files may lag it, as EDGAR's do). A daily form index is made for
+// any day from the filings accepted on it, and served once the test says EDGAR has published it. Faults and the
+// request log are the loopback mirror's.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMirror, type Mirror } from "./_mirror.ts";
@@ -31,8 +32,13 @@ export interface EdgarReplay extends Mirror {
   filing(accession: string): ReplayFiling;
   /** The most entries the feed lists (EDGAR's feed is finite too); older ones are no longer listed. */
   setFeedDepth(entries: number): void;
-  /** Filings show in the submissions this long after the feed lists them (EDGAR's JSON APIs may lag). */
+  /** Accepted filings show in the submissions this long after their acceptance (from now on, accepted before or not). */
   setSubmissionsDelay(ms: number): void;
+  /**
+   * …and in the company facts this long after it, never before the submissions: SEC says the XBRL APIs lag the
+   * submissions by up to a minute, more at peak.
+   */
+  setFactsDelay(ms: number): void;
   /** Says EDGAR has published the daily index of `day` (YYYY-MM-DD, US Eastern): it lists the filings accepted then. */
   publishIndex(day: string): void;
 }
@@ -49,15 +55,14 @@ export async function startReplay(root: string, ciks: number[], hold: number, al
   const order = chosen.map((f) => f.filing);
   const earlier = all.filter((f) => !heldBack.has(f.filing.accession)).slice(0, 1_000).map((f) => ({ filing: f.filing, at: new Date(f.acceptance) }));
   const accepted = new Map<string, Date>();
-  /** When each accepted filing shows in its company's submissions. */
-  const visibleAt = new Map<string, number>();
   const published = new Set<string>();
   let depth = 400;
-  let delayMs = 0;
+  const lag = { submissions: 0, facts: 0 };
   const facts = new Map<number, { version: string; body: Buffer }>();
 
   const isHidden = (accession: string) => heldBack.has(accession) && !accepted.has(accession);
-  const notVisible = (accession: string) => isHidden(accession) || (visibleAt.get(accession) ?? 0) > Date.now();
+  /** Held back, or accepted less than `ms` ago. */
+  const hiddenFor = (ms: number) => (accession: string) => isHidden(accession) || (accepted.get(accession)?.getTime() ?? 0) + ms > Date.now();
 
   const mirror = await startMirror(root, async (path, url) => {
     if (path === "cgi-bin/browse-edgar") return feed(url);
@@ -117,7 +122,13 @@ export async function startReplay(root: string, ciks: number[], hold: number, al
   function submissionsJson(cik: number): Buffer {
     const file = JSON.parse(companies.get(cik)!.text) as { filings: { recent: Record<string, unknown[]> } };
     const recent = file.filings.recent;
-    const keep = (recent.accessionNumber as string[]).map((a) => !notVisible(a));
+    const hidden = hiddenFor(lag.submissions);
+    const keep = (recent.accessionNumber as string[]).map((a) => !hidden(a));
+    // An accepted filing was accepted when the replay accepted it, as the feed says (EDGAR gives seconds).
+    recent.acceptanceDateTime = (recent.acceptanceDateTime as string[]).map((at, i) => {
+      const when = accepted.get(recent.accessionNumber![i] as string);
+      return when ? new Date(Math.floor(when.getTime() / 1000) * 1000).toISOString() : at;
+    });
     file.filings.recent = Object.fromEntries(Object.entries(recent).map(([column, rows]) => [column, rows.filter((_, i) => keep[i])]));
     return Buffer.from(JSON.stringify(file));
   }
@@ -125,7 +136,7 @@ export async function startReplay(root: string, ciks: number[], hold: number, al
   function factsJson(cik: number): Buffer | undefined {
     const path = join(root, "api/xbrl/companyfacts", `CIK${String(cik).padStart(10, "0")}.json`);
     if (!existsSync(path)) return undefined;
-    const hidden = [...heldBack.keys()].filter(notVisible).sort();
+    const hidden = [...heldBack.keys()].filter(hiddenFor(Math.max(lag.submissions, lag.facts))).sort();
     const version = hidden.join(",");
     const cached = facts.get(cik);
     if (cached?.version === version) return cached.body;
@@ -168,11 +179,11 @@ export async function startReplay(root: string, ciks: number[], hold: number, al
       const filing = heldBack.get(accession);
       if (!filing) throw new Error(`${accession} is not held back`);
       accepted.set(accession, at);
-      visibleAt.set(accession, at.getTime() + delayMs);
       return filing;
     },
     setFeedDepth: (entries) => void (depth = entries),
-    setSubmissionsDelay: (ms) => void (delayMs = ms),
+    setSubmissionsDelay: (ms) => void (lag.submissions = ms),
+    setFactsDelay: (ms) => void (lag.facts = ms),
     publishIndex: (day) => void published.add(day),
   };
 }

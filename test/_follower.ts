@@ -1,7 +1,29 @@
-// The follower as operators run it — `node build/commands/cli.ts follow …` in a process of its own — for tests that kill it,
-// start it again, or run two at once: its structured log lines as they come, and its exit.
+// The follower for tests: in the test's own process over a replaying EDGAR, or as operators run it — `node
+// build/commands/cli.ts follow …` in a process of its own — for tests that kill it, start it again, or run two at once:
+// its structured log lines as they come, and its exit.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import type { Storage } from "unstorage";
+import { follow, type FollowOptions, type FollowSummary } from "../build/follow/follower.ts";
+import { createHttpSource } from "../build/sources/http.ts";
+import { TokenBucket } from "../build/sources/rate-limit.ts";
+import type { Source } from "../build/sources/source.ts";
+import { createLogger } from "../logging/log.ts";
+import type { EdgarReplay } from "./_edgar-replay.ts";
+
+/** The replay as a source that does not wait on SEC's pace (the loopback EDGAR has no limit to keep). */
+export function replaySource(replay: EdgarReplay): Source {
+  return createHttpSource({ base: replay.url, bucket: new TokenBucket(1000), backoffMs: 5, userAgent: "Test Co test@example.com" });
+}
+
+/** Runs the follower in this process, polling every 100 ms, until the returned stop() is called; `lines` is its log. */
+export function followInProcess(replay: EdgarReplay, storage: Storage, extra: Partial<FollowOptions> = {}): { lines: string[]; stop: () => Promise<FollowSummary> } {
+  const stop = new AbortController();
+  const lines: string[] = [];
+  const log = createLogger("info", (line) => void lines.push(line));
+  const running = follow({ source: replaySource(replay), storage, log, pollMs: 100, gapRetryMs: 300, signal: stop.signal, ...extra });
+  return { lines, stop: async () => (stop.abort(), running) };
+}
 
 /** One log line of the follower (logging/log.ts writes one JSON object a line). */
 export interface LogLine {

@@ -8,7 +8,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Storage } from "unstorage";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createLogger } from "../../logging/log.ts";
 import { memoryLogger } from "../../test/_logger.ts";
 import { documentKeyOf } from "../../storage/layout.ts";
 import { readText } from "../../storage/json.ts";
@@ -17,7 +16,7 @@ import { openStorage } from "../../storage/open.ts";
 import { describeEdgar, makeOverlayMirror } from "../../test/_edgar.ts";
 import { startArrivalClock } from "../../test/_arrival-clock.ts";
 import { startReplay, type EdgarReplay } from "../../test/_edgar-replay.ts";
-import { spawnFollower, type FollowerProcess } from "../../test/_follower.ts";
+import { followInProcess, replaySource, spawnFollower, type FollowerProcess } from "../../test/_follower.ts";
 import { testGateway } from "../../test/_gateway.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { useConditionalS3 } from "../../test/_s3-suite.ts";
@@ -25,15 +24,17 @@ import { readPublished } from "../publish/snapshot.ts";
 import { runBuild } from "../pipeline/run.ts";
 import { createHttpSource } from "../sources/http.ts";
 import { TokenBucket } from "../sources/rate-limit.ts";
-import { follow, type FollowOptions } from "./follower.ts";
 
 // AAPL, WMT, HD, Under Armour (UA and UAA), JNJ (its company facts are the test overlay's synthetic ones).
 const COMPANIES: Record<number, string> = { 320193: "AAPL", 104169: "WMT", 354950: "HD", 1336917: "UA", 200406: "JNJ" };
 const TICKERS = ["AAPL", "WMT", "HD", "UA", "UAA", "JNJ"];
 // JNJ's Form 4 filed 2026-04 (one derivative grant row; its XML is in the fixtures), held back to be accepted.
 const JNJ_FORM4 = "0000200406-26-000108";
-// Walmart's 10-Q for the quarter to 2026-04-30, accepted 2026-05-29T20:17:26Z (its submissions' acceptanceDateTime).
+// Walmart's 10-Q for the quarter to 2026-04-30 (EDGAR accepted it on 2026-05-29; the replay, again, while a test runs).
 const WMT_10Q = "0000104169-26-000102";
+// JNJ's 10-Q of 2026-04-22, inline XBRL: the overlay's synthetic company facts never show its accession, as EDGAR's
+// never show one from a filing whose XBRL holds no company-wide us-gaap facts (a 10-K/A adding only Part III).
+const JNJ_10Q = "0000200406-26-000087";
 // The follower's intervals for tests: a poll every 100 ms, a lease that a dead follower loses in 3 s.
 const FAST = { FOLLOW_LEASE_TTL_MS: "3000", FOLLOW_RENEW_MS: "500", FOLLOW_GAP_RETRY_MS: "300", FOLLOW_PRUNE_MS: "1000" };
 
@@ -51,25 +52,19 @@ describeEdgar("the follower", () => {
     [root, ...dirs].forEach(removeDir);
   });
 
-  /** A replaying EDGAR holding back the newest `hold` filings (and JNJ's Form 4), and a store built from it. */
-  async function setup(hold: number, location?: string) {
-    const replay = await startReplay(root, Object.keys(COMPANIES).map(Number), hold, [JNJ_FORM4, WMT_10Q]);
+  /**
+   * A replaying EDGAR holding back the newest `hold` filings (and JNJ's Form 4, Walmart's 10-Q and the `also`), and a
+   * store built from it (by a build that began at `builtAt`, by default now).
+   */
+  async function setup(hold: number, options: { location?: string; also?: string[]; builtAt?: Date } = {}) {
+    const replay = await startReplay(root, Object.keys(COMPANIES).map(Number), hold, [JNJ_FORM4, WMT_10Q, ...(options.also ?? [])]);
     replays.push(replay);
-    const where = location ?? mkdtempSync(join(tmpdir(), "follow-"));
-    if (!location) dirs.push(where);
+    const where = options.location ?? mkdtempSync(join(tmpdir(), "follow-"));
+    if (!options.location) dirs.push(where);
     const storage = openStorage(where, suite.conditional.env);
-    await runBuild({ source: fastSource(replay), storage, log: memoryLogger(), tickers: TICKERS, workers: 0 });
+    const { builtAt } = options;
+    await runBuild({ source: replaySource(replay), storage, log: memoryLogger(), tickers: TICKERS, workers: 0, ...(builtAt ? { now: () => builtAt } : {}) });
     return { replay, location: where, storage };
-  }
-  const fastSource = (replay: EdgarReplay) => createHttpSource({ base: replay.url, bucket: new TokenBucket(1000), backoffMs: 5, userAgent: "Test Co test@example.com" });
-
-  /** Runs the follower in this process until the returned stop() is called. */
-  function inProcess(replay: EdgarReplay, storage: Storage, extra: Partial<FollowOptions> = {}) {
-    const stop = new AbortController();
-    const lines: string[] = [];
-    const log = createLogger("info", (line) => void lines.push(line));
-    const running = follow({ source: fastSource(replay), storage, log, pollMs: 100, gapRetryMs: 300, signal: stop.signal, ...extra });
-    return { lines, stop: async () => (stop.abort(), running) };
   }
 
   /** The accepted filings no published filings document lists yet (each under its company's ticker). */
@@ -104,7 +99,7 @@ describeEdgar("the follower", () => {
     const paid = async (path: string) => (await gw.get(path, { headers: { "x-api-key": key } })).json();
     // AAPL's earnings: in the gateway's memory before the follower publishes anything.
     expect((await paid("/earnings/summary?ticker=AAPL")).meta.cache).toBe("miss");
-    const follower = inProcess(replay, storage);
+    const follower = followInProcess(replay, storage);
     const accepted = await accept(replay, 12);
     for (const accession of [WMT_10Q, JNJ_FORM4]) if (!replay.accepted.has(accession)) accepted.push(replay.accept(accession).accession);
     await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
@@ -115,8 +110,9 @@ describeEdgar("the follower", () => {
     await expect.poll(async () => (await paid("/filings/latest?ticker=WMT&form=10-Q&limit=1")).data[0]?.accession_number, { timeout: 10_000 }).toBe(WMT_10Q);
     const earnings = await paid("/earnings/summary?ticker=WMT&period=quarterly");
     expect(earnings.data[0]).toMatchObject({ fiscal_year: 2027, fiscal_quarter: "Q1", period_end: "2026-04-30", source_accession: WMT_10Q });
-    // Its meta: the snapshot the follower published, when the document changed, the 10-Q's acceptance time.
-    expect(earnings.meta).toMatchObject({ source_accession: WMT_10Q, accepted_at: "2026-05-29T20:17:26.000Z", snapshot: expect.stringMatching(/Z-follow-/) });
+    // Its meta: the snapshot the follower published, when the document changed, the 10-Q's acceptance time (to the second).
+    const acceptedAt = new Date(Math.floor(replay.accepted.get(WMT_10Q)!.getTime() / 1000) * 1000).toISOString();
+    expect(earnings.meta).toMatchObject({ source_accession: WMT_10Q, accepted_at: acceptedAt, snapshot: expect.stringMatching(/Z-follow-/) });
     expect(Date.parse(earnings.meta.changed_at)).toBeGreaterThan(Date.now() - 120_000);
     // JNJ's Form 4 (one derivative grant row): fetched, parsed, in /insiders.
     const insiders = await paid("/insiders?ticker=JNJ");
@@ -149,7 +145,7 @@ describeEdgar("the follower", () => {
   };
 
   it("killed (SIGKILL) while filings arrive and started again, on S3: nothing is missed", async () => {
-    const { replay, location, storage } = await setup(40, `s3://${suite.s3.bucket}/follow-killed`);
+    const { replay, location, storage } = await setup(40, { location: `s3://${suite.s3.bucket}/follow-killed` });
     const first = cli(replay, location);
     await first.waitFor("follow_started");
     await accept(replay, 10, 30); // JNJ's Form 4 and Walmart's 10-Q first: the oldest held back
@@ -174,7 +170,7 @@ describeEdgar("the follower", () => {
     expect((await readLease(storage, "writer"))!.released).toBe(true);
   }, 120_000);
 
-  it("down longer than the feed holds: the gap is recorded, and filled from the daily index once EDGAR publishes it", async () => {
+  it("down longer than the feed holds: the gap is recorded once, and what the submissions did not list yet is filled from the daily index once EDGAR publishes it", async () => {
     const { replay, location, storage } = await setup(40);
     const first = cli(replay, location);
     await first.waitFor("follow_started");
@@ -186,18 +182,26 @@ describeEdgar("the follower", () => {
     first.child.kill("SIGKILL");
     await first.exited;
     replay.setFeedDepth(10); // the feed now lists the newest 10 entries only
+    // EDGAR's JSON lagging behind its feed: the restarted follower's read of the submissions finds none of them.
+    replay.setSubmissionsDelay(600_000);
     const whileDown = replay.held().slice(0, 25).map((f) => replay.accept(f.accession, new Date(second + 1)).accession);
     const restarted = cli(replay, location);
     const gap = await restarted.waitFor("feed_gap");
+    expect(await restarted.waitFor("gap_swept")).toMatchObject({ after: gap.after, before: gap.before, companies: 5, queued: 0 });
+    replay.setSubmissionsDelay(0);
     // The feed's newest filings are published; the ones it no longer lists wait for the day's index, recorded as a gap.
     await expect.poll(async () => (await readPublished(storage))!.manifest.follow?.gaps, { timeout: 30_000, interval: 200 }).toEqual([
       { after: gap.after, before: gap.before, days: gap.days },
     ]);
+    await expect.poll(async () => (await unpublished(replay, storage)).length, { timeout: 30_000, interval: 200 }).toBeLessThan(whileDown.length);
     const waiting = await unpublished(replay, storage);
     expect(waiting.length).toBeGreaterThan(0);
     expect(waiting.every((a) => whileDown.includes(a))).toBe(true);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await unpublished(replay, storage)).toEqual(waiting); // not skipped: still waiting, not given up
+    // Every poll since found the feed short of the published position's second: one gap, recorded once.
+    expect(restarted.lines.filter((l) => l.event === "feed_gap")).toHaveLength(1);
+    expect((await readPublished(storage))!.manifest.follow?.gaps).toHaveLength(1);
     for (const day of gap.days as string[]) replay.publishIndex(day);
     await restarted.waitFor("gap_filled");
     await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
@@ -205,6 +209,78 @@ describeEdgar("the follower", () => {
     restarted.child.kill("SIGTERM");
     await restarted.exited;
   }, 120_000);
+
+  it("started for the first time after a build, with more filings since than the feed holds: reads back to the build, records the gap once, fills it from the submissions at once", async () => {
+    // A build that began an hour ago, and 25 filings accepted since, two minutes apart: the feed lists the newest 10 entries.
+    const builtAt = new Date(Date.now() - 3_600_000);
+    const { replay, storage } = await setup(40, { builtAt });
+    expect((await readPublished(storage))!.manifest.follow).toBeUndefined();
+    replay.setFeedDepth(10);
+    const since = replay.held().slice(0, 25).map((f, i) => replay.accept(f.accession, new Date(builtAt.getTime() + (i + 1) * 120_000)).accession);
+    const follower = followInProcess(replay, storage);
+    const logged = (event: string) => follower.lines.map((l) => JSON.parse(l)).filter((l) => l.event === event);
+    // Filings the feed no longer lists, accepted after the build began and before its oldest entry: a gap from the build on.
+    await expect.poll(() => logged("feed_gap"), { timeout: 30_000, interval: 100 }).toEqual([expect.objectContaining({ after: builtAt.toISOString() })]);
+    const [gap] = logged("feed_gap");
+    // Filled from the companies' submissions without waiting for the evening's daily index: nothing is missing — the
+    // oldest, JNJ's Form 4 and Walmart's 10-Q, are in /insiders and /earnings/summary (no later filing rebuilt those).
+    expect(since.slice(0, 2).sort()).toEqual([JNJ_FORM4, WMT_10Q].sort());
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    const manifest = async () => (await readPublished(storage))!.manifest;
+    await expect.poll(async () => readText(storage, documentKeyOf(await manifest(), "JNJ", "insiders")), { timeout: 30_000, interval: 200 }).toContain(`"source_accession":"${JNJ_FORM4}"`);
+    await expect.poll(async () => readText(storage, documentKeyOf(await manifest(), "WMT", "earnings")), { timeout: 30_000, interval: 200 }).toContain(`"source_accession":"${WMT_10Q}"`);
+    expect(logged("gap_swept")).toEqual([expect.objectContaining({ after: gap.after, before: gap.before, companies: 5 })]);
+    expect(logged("gap_swept")[0].queued).toBeGreaterThan(0);
+    // The gap stays recorded until the daily index, which names every company's filings, has been read too.
+    expect((await readPublished(storage))!.manifest.follow?.gaps).toEqual([{ after: gap.after, before: gap.before, days: gap.days }]);
+    for (const day of gap.days as string[]) replay.publishIndex(day);
+    await expect.poll(async () => (await readPublished(storage))!.manifest.follow?.gaps, { timeout: 10_000, interval: 200 }).toEqual([]);
+    expect(logged("feed_gap")).toHaveLength(1);
+    await follower.stop();
+  }, 90_000);
+
+  it("a periodic report is confirmed against company facts: listed at once, its earnings once the facts show it, left to the next build if they never do", async () => {
+    const { replay, location, storage } = await setup(20, { also: [JNJ_10Q] });
+    const built = (await readPublished(storage))!.manifest;
+    const published = async () => (await readPublished(storage))!.manifest;
+    const doc = async (ticker: string, kind: "filings" | "earnings") => (await readText(storage, documentKeyOf(await published(), ticker, kind)))!;
+    const factsRead = (cik: string) => replay.log.filter((e) => e.path === `api/xbrl/companyfacts/CIK${cik}.json`).length;
+    // Company facts lagging the submissions, as SEC says they may at peak. JNJ's 10-Q: its accession never shows in them.
+    replay.setFactsDelay(600_000);
+    const first = followInProcess(replay, storage);
+    replay.accept(WMT_10Q);
+    // In /filings/latest at once; not in the earnings, so not confirmed.
+    await expect.poll(() => doc("WMT", "filings"), { timeout: 30_000, interval: 100 }).toContain(`"accession_number":"${WMT_10Q}"`);
+    expect(await doc("WMT", "earnings")).not.toContain(WMT_10Q);
+    expect((await published()).follow).toMatchObject({ published_filings: 0, unconfirmed: [] });
+    // The facts catch up: read again, the earnings have the quarter, the filing is confirmed.
+    replay.setFactsDelay(0);
+    await expect.poll(async () => (await published()).follow?.published_filings, { timeout: 20_000, interval: 200 }).toBe(1);
+    expect(JSON.parse(await doc("WMT", "earnings")).data).toContainEqual(expect.objectContaining({ fiscal_year: 2027, fiscal_quarter: "Q1", source_accession: WMT_10Q }));
+    // Its entry keeps every field the build wrote (financials_exceptions among them), made afresh.
+    const wmt = (await published()).tickers.WMT!;
+    expect(Object.keys(wmt)).toEqual(expect.arrayContaining(Object.keys(built.tickers.WMT!)));
+    expect(wmt.financials_exceptions).toEqual(expect.objectContaining({ periods: expect.any(Number) }));
+    await first.stop();
+
+    // JNJ's 10-Q, retried until the bound (here 1.5 s), is recorded unconfirmed for the next build.
+    const jnjBefore = factsRead("0000200406");
+    const follower = followInProcess(replay, storage, { confirmWithinMs: 1_500 });
+    replay.accept(JNJ_10Q);
+    await expect.poll(async () => (await published()).follow?.unconfirmed, { timeout: 30_000, interval: 300 }).toEqual([
+      expect.objectContaining({ accession: JNJ_10Q, cik: 200406, form: "10-Q", reason: "not yet in the company facts of CIK 200406" }),
+    ]);
+    expect(await doc("JNJ", "filings")).toContain(`"accession_number":"${JNJ_10Q}"`);
+    const given = factsRead("0000200406");
+    expect(given).toBeGreaterThan(jnjBefore + 1);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(factsRead("0000200406")).toBe(given); // given up: not retried for ever
+    const gw = testGateway(location);
+    await gw.snapshots.refresh();
+    expect((await (await gw.get("/probe")).json()).data.follower).toMatchObject({ unconfirmed: 1 });
+    gw.close();
+    await follower.stop();
+  }, 90_000);
 
   it("two followers at once: one holds the writer lease, the other exits saying who does; a standby takes over when the first dies", async () => {
     const { replay, location, storage } = await setup(20);
@@ -228,7 +304,7 @@ describeEdgar("the follower", () => {
 
   it("a build asks for the writer lease: the follower yields, the build keeps what the follower published meanwhile, the follower resumes", async () => {
     const { replay, storage } = await setup(40);
-    const follower = inProcess(replay, storage);
+    const follower = followInProcess(replay, storage);
     await accept(replay, 4, 20);
     await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
     // A build paced at 50 requests a second (its Form 4 look-back alone takes seconds), filings arriving meanwhile.
@@ -250,9 +326,38 @@ describeEdgar("the follower", () => {
     await follower.stop();
   }, 120_000);
 
+  it("a build keeps, kind by kind, the documents the follower published after it read the company, and its own fresher ones", async () => {
+    const { replay, storage } = await setup(20);
+    // A follower of Forms 4 alone (--feed-types 4): Walmart's 10-Q, accepted now, is left to the next build.
+    replay.accept(WMT_10Q);
+    const form4 = replay.held().find((f) => f.cik === 104169 && f.form === "4")!;
+    const follower = followInProcess(replay, storage, { feedTypes: ["4"] });
+    replay.accept(form4.accession);
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    await follower.stop();
+    const theirs = (await readPublished(storage))!.manifest.tickers.WMT!;
+    expect(theirs.followed).toMatchObject({ accession: form4.accession });
+    // A build that began an hour ago, as a full one does, read Walmart before the follower published its Form 4.
+    const summary = await runBuild({ source: replaySource(replay), storage, log: memoryLogger(), tickers: TICKERS, workers: 0, now: () => new Date(Date.now() - 3_600_000) });
+    expect(summary.kept_newer).toBe(1);
+    const manifest = (await readPublished(storage))!.manifest;
+    const wmt = manifest.tickers.WMT!;
+    // The follower's filings document (the Form 4's XML is not in the fixtures: its insiders document did not change),
+    // with its fields; the build's earnings and financials, which hold the 10-Q the follower never read facts for.
+    expect(theirs.documents!.filings!.key).toMatch(/Z-follow-/);
+    expect(wmt.documents!.filings).toEqual(theirs.documents!.filings);
+    expect(wmt.documents!.earnings!.key).toMatch(new RegExp(`^snapshots/${summary.build_id}/`));
+    expect(wmt).toMatchObject({ followed: theirs.followed, counts: { filings: theirs.counts.filings }, freshness: { newest_filing: theirs.freshness.newest_filing } });
+    const earnings = JSON.parse((await readText(storage, documentKeyOf(manifest, "WMT", "earnings")))!);
+    expect(earnings.data).toContainEqual(expect.objectContaining({ fiscal_year: 2027, fiscal_quarter: "Q1", source_accession: WMT_10Q }));
+    expect(wmt.counts.earnings_periods).toBe(earnings.data.length);
+    expect(wmt.counts.financials_periods).toBe(JSON.parse((await readText(storage, documentKeyOf(manifest, "WMT", "financials")))!).data.length);
+    expect(wmt.freshness.newest_period_end).toBe("2026-04-30");
+  }, 90_000);
+
   it("every snapshot it publishes is complete: a reader polling current.json always finds the manifest and each document it names", async () => {
     const { replay, storage } = await setup(60);
-    const follower = inProcess(replay, storage, { pruneEveryMs: 100 });
+    const follower = followInProcess(replay, storage, { pruneEveryMs: 100 });
     let reading = true;
     const seen = new Set<string>();
     const problems: string[] = [];

@@ -1,7 +1,8 @@
 // `dataset follow`: a long-running writer that polls EDGAR's latest-filings feed every few seconds, rebuilds what each
 // new filing changes for the companies of the published universe, and publishes incrementally (publish/) under the
 // writer lease — which it yields to a build that asks for it. Where it stands in the feed is published with the
-// documents, so a restart resumes there; a span the feed no longer covers is filled from EDGAR's daily indexes.
+// documents, so a restart resumes there; a span the feed no longer covers is a gap, filled from the covered companies'
+// submissions at once and from EDGAR's daily indexes once published (gaps.ts).
 import pLimit from "p-limit";
 import type { Storage } from "unstorage";
 import type { Logger } from "../../logging/log.ts";
@@ -10,15 +11,14 @@ import { readText } from "../../storage/json.ts";
 import { documentKeyOf, form4CacheKey, leaseWantedKey, snapshotPrefix } from "../../storage/layout.ts";
 import { acquireLease, LeaseLostError, readLease, type Lease } from "../../storage/lease.ts";
 import { openCompute, type Compute } from "../pipeline/compute.ts";
-import type { DailyIndexRow } from "../parse/daily-index.ts";
 import { parseCompanyTickers, type TickerEntry } from "../parse/tickers.ts";
 import { holderId, publish, WRITER_LEASE } from "../publish/publish.ts";
 import { pruneStore } from "../publish/prune.ts";
 import { newBuildId, readPublished, refFreshness, refsOf, SnapshotWriter, type Published } from "../publish/snapshot.ts";
-import { fullSubmissionPath, TICKERS_PATH } from "../sources/paths.ts";
+import { TICKERS_PATH } from "../sources/paths.ts";
 import type { Source } from "../sources/source.ts";
 import { filingsOf, readFeed, type FeedFiling } from "./feed.ts";
-import { easternDate, gapOf, indexFilings, readDay } from "./gaps.ts";
+import { easternDate, gapOf, indexFilings, readDay, submittedIn } from "./gaps.ts";
 import { rebuild, scopeOf, widest, type Rebuilt, type Scope } from "./rebuild.ts";
 
 /** How the follower runs; every interval has a default fit for live EDGAR. */
@@ -39,7 +39,10 @@ export interface FollowOptions {
   renewMs?: number;
   /** When another follower holds the lease: wait to take over when it stops (a standby), instead of exiting. */
   standby?: boolean;
-  /** How long a filing may take to appear in EDGAR's submissions before it is left to the next build. */
+  /**
+   * How long a filing may take to appear in EDGAR's submissions (and a periodic report's XBRL in its company facts)
+   * before it is recorded as unconfirmed, left to the next build.
+   */
   confirmWithinMs?: number;
   gapRetryMs?: number;
   tickersEveryMs?: number;
@@ -71,6 +74,14 @@ interface Pending {
   dueAt: number;
 }
 
+/** A gap being filled from submissions: the covered companies whose submissions are still to read. */
+interface Sweep {
+  gap: FeedGap;
+  ciks: number[];
+  companies: number;
+  queued: number;
+}
+
 /** The lag of the filings published in the last hour, for the status. */
 interface Lag {
   at: number;
@@ -99,6 +110,9 @@ class Follower {
   readonly #queue = new Map<string, Pending>();
   /** The newest acceptance time the feed has shown. */
   #horizon: string | null = null;
+  /** The end of the latest gap recorded: a span is recorded once, however many polls find the feed short of it. */
+  #gapsThrough = "";
+  readonly #sweeps: Sweep[] = [];
   readonly #lags: Lag[] = [];
   readonly #listed = new Map<string, Set<string>>();
   #status: FollowerStatus;
@@ -133,6 +147,8 @@ class Follower {
     const { log } = this.#o;
     try {
       await this.#acquire(false);
+      // Gaps a follower before this one recorded: their sweeps of the submissions may not have finished.
+      for (const gap of this.#follow.gaps) this.#sweepGap(gap);
       log.log("info", "follow_started", { holder: this.#lease!.record.holder, through: this.#follow.through, gaps: this.#follow.gaps.length, universe: Object.keys(this.#base.manifest.tickers).length });
       while (!this.#o.signal?.aborted) {
         if (await this.#lease!.wanted()) await this.#yield();
@@ -140,6 +156,7 @@ class Follower {
         if (now >= this.#next.poll) await this.#poll();
         if (now >= this.#next.gaps) await this.#fillGaps();
         if (now >= this.#next.tickers) await this.#newTickers();
+        await this.#sweep();
         await this.#publish(await this.#process());
         if (Date.now() >= this.#next.prune) await this.#prune();
         await this.#sleep(Math.max(0, Math.min(this.#next.poll, this.#nextDue()) - Date.now()));
@@ -196,13 +213,16 @@ class Follower {
     this.#o.log.log("info", "follow_resumed", { snapshot: this.#base.pointer.build_id });
   }
 
-  /** Reads each feed back to the published position; new filings join the queue; a span not reached is a gap. */
+  /**
+   * Reads each feed back to the published position — before the follower has one, to the last build, which read every
+   * company after it began — new filings join the queue; a span not reached is a gap.
+   */
   async #poll(): Promise<void> {
     this.#next.poll = Date.now() + this.#o.pollMs;
-    const through = this.#follow.through;
-    const since = through === null ? null : new Date(Date.parse(through) - this.#o.marginMs).toISOString();
+    const lastBuild = this.#base.manifest.builds?.[0]?.built_at ?? this.#base.manifest.built_at;
+    const position = this.#follow.through ?? lastBuild;
+    const since = new Date(Date.parse(position) - this.#o.marginMs).toISOString();
     const seenAt = this.#o.now().toISOString();
-    const floor = through ?? this.#base.manifest.builds?.[0]?.built_at ?? null;
     for (const type of this.#o.feedTypes) {
       let read;
       try {
@@ -215,19 +235,17 @@ class Follower {
         if (filing.accepted_at! > (this.#horizon ?? "")) this.#horizon = filing.accepted_at;
         if (this.#seen.has(filing.accession)) continue;
         this.#seen.set(filing.accession, Date.parse(filing.accepted_at!));
-        // Accepted by the published position (read again within the margin), or before the build this follower
-        // starts from began: published already.
-        if (floor !== null && filing.accepted_at! <= floor) continue;
+        // Accepted by the published position (read again within the margin): published already.
+        if (filing.accepted_at! <= position) continue;
         await this.#enqueue(filing, false);
       }
       // Not reached: the pages ran out, or the feed ended (EDGAR's holds a fixed number of entries). Either way a filing
       // accepted after `through` and before the oldest entry read — or in the oldest entry's own second, which the
       // feed may have cut in two (it gives seconds) — may never have been listed to this follower.
-      if (through !== null && !read.reached && read.oldest !== null && read.oldest > through) {
-        // Filings accepted between the published position (or the last build, which read everything before it) and
-        // the oldest entry read may never have been listed to us: filled from the daily indexes.
-        const lastBuild = this.#base.manifest.builds?.[0]?.built_at ?? through;
-        const after = lastBuild > through ? lastBuild : through;
+      if (!read.reached && read.oldest !== null && read.oldest > position) {
+        // Filings accepted between the published position (or the last build, which read everything before it, or
+        // the end of a gap recorded already) and the oldest entry read may never have been listed to us.
+        const after = [position, lastBuild, this.#gapsThrough].reduce((a, b) => (b > a ? b : a));
         if (after < read.oldest) this.#addGap(gapOf(after, read.oldest));
       }
     }
@@ -265,8 +283,46 @@ class Follower {
 
   #addGap(gap: FeedGap): void {
     this.#setFollow({ gaps: [...this.#follow.gaps, gap] });
+    this.#sweepGap(gap);
     this.#next.gaps = 0;
     this.#o.log.log("warn", "feed_gap", { after: gap.after, before: gap.before, days: gap.days });
+  }
+
+  /**
+   * Fills a gap from the submissions of every covered company: the daily indexes come only in the evening. A request
+   * per company (for 7,500, about half an hour at half the follower's share of SEC's budget), once per gap and process.
+   */
+  #sweepGap(gap: FeedGap): void {
+    if (gap.before > this.#gapsThrough) this.#gapsThrough = gap.before;
+    const ciks = [...new Set(Object.values(this.#base.manifest.tickers).filter((t) => t.covered).map((t) => t.cik))];
+    this.#sweeps.push({ gap, ciks, companies: ciks.length, queued: 0 });
+  }
+
+  /**
+   * Reads the submissions the sweeps have left, a few companies at once, for half a poll interval at most: the feed is
+   * still polled, and new filings published, on time. A company whose submissions cannot be read is left to the
+   * daily index.
+   */
+  async #sweep(): Promise<void> {
+    const until = Date.now() + this.#o.pollMs / 2;
+    while (this.#sweeps.length && Date.now() < until && !this.#o.signal?.aborted) {
+      const sweep = this.#sweeps[0]!;
+      const seenAt = this.#o.now().toISOString();
+      const read = sweep.ciks.splice(0, this.#o.concurrency).map((cik) =>
+        submittedIn(this.#o.source, cik, sweep.gap, seenAt).catch((error: Error) => {
+          this.#o.log.log("warn", "gap_submissions_unreadable", { cik, error: error.message });
+          return [];
+        }),
+      );
+      for (const filing of (await Promise.all(read)).flat()) {
+        const before = this.#queue.size;
+        await this.#enqueue(filing, true);
+        sweep.queued += this.#queue.size - before;
+      }
+      if (sweep.ciks.length) continue;
+      this.#sweeps.shift();
+      this.#o.log.log("info", "gap_swept", { after: sweep.gap.after, before: sweep.gap.before, companies: sweep.companies, queued: sweep.queued });
+    }
   }
 
   /** Reads the daily indexes a gap needs, as EDGAR publishes them; a day read is done, the gap once every day is. */
@@ -363,7 +419,7 @@ class Follower {
           const ctx = { source: this.#o.source, compute: this.#compute, storage: this.#o.storage, builtAt, form4Since: this.#base.manifest.form4_since };
           let rebuilt: Rebuilt | null;
           try {
-            rebuilt = await rebuild(ctx, cik, work.scope, this.#base.manifest.tickers[tickers[0]!], indexRows(cik, work.filings));
+            rebuilt = await rebuild(ctx, cik, work.scope, this.#base.manifest.tickers[tickers[0]!], work.filings.map((p) => p.filing));
           } catch (error) {
             this.#o.log.log("warn", "follow_company_failed", { cik, tickers, accessions: work.filings.map((p) => p.filing.accession), error: (error as Error).message });
             for (const pending of work.filings) this.#retry(pending, `CIK ${cik}: ${(error as Error).message}`);
@@ -374,10 +430,12 @@ class Follower {
             for (const pending of work.filings) pending.ciks.delete(cik);
             return;
           }
+          // Published now even with a filing still waiting (a 10-Q whose company facts lag is in /filings/latest at
+          // once); that filing is confirmed, and the company rebuilt again, once what it waits for shows it.
           const refs = rebuilt.kind === "covered" ? await writer.writeDocuments(tickers, rebuilt.docs, rebuilt.accepted) : {};
-          const confirmed = work.filings.filter((p) => rebuilt.kind === "not_covered" || rebuilt.listed.has(p.filing.accession));
+          const confirmed = work.filings.filter((p) => !rebuilt.waiting.has(p.filing.accession));
           for (const pending of confirmed) pending.ciks.delete(cik);
-          for (const pending of work.filings.filter((p) => !confirmed.includes(p))) this.#retry(pending, `not yet in the submissions of CIK ${cik}`);
+          for (const pending of work.filings.filter((p) => !confirmed.includes(p))) this.#retry(pending, rebuilt.waiting.get(pending.filing.accession)!);
           batch.companies.push({ tickers, names, rebuilt, refs, builtAt, confirmed: confirmed.map((p) => p.filing) });
         }),
       ),
@@ -393,7 +451,7 @@ class Follower {
     return batch;
   }
 
-  /** A filing its companies do not list yet: tried again with back-off, until given up to the next build. */
+  /** A filing its companies do not show yet: tried again with back-off, until given up to the next build. */
   #retry(pending: Pending, reason: string): void {
     pending.attempts++;
     const age = Date.now() - Date.parse(pending.filing.seen_at);
@@ -560,13 +618,6 @@ interface Batch {
   /** Filings every company of which now lists them. */
   filings: FeedFiling[];
   documentsWritten?: number;
-}
-
-/** The Form 4s queued for a company, as index rows: read from their full submission if its submissions lag. */
-function indexRows(cik: number, filings: Pending[]): DailyIndexRow[] {
-  return filings
-    .filter((p) => scopeOf(p.filing.form) === "insiders")
-    .map((p) => ({ form: p.filing.form, company: "", cik, filed_at: p.filing.filed_at, accession: p.filing.accession, file: fullSubmissionPath(cik, p.filing.accession).slice("Archives/".length) }));
 }
 
 /** The manifest's tickers by CIK. */

@@ -1,9 +1,12 @@
-// Filling a feed gap from EDGAR's daily form indexes: which days may list the filings accepted in it, and reading a
-// day once EDGAR has published its index (in the evening). Weekends have none; a weekday whose index is still missing
-// days later was a holiday.
+// Filling a feed gap, twice over. At once from the submissions of the covered companies (a request each), which list a
+// filing within a second of its acceptance, where EDGAR publishes a day's form index only that evening. Then from the
+// daily form indexes, which name every filing of the day: of the companies not covered too (a first periodic report
+// may make one covered), and any the submissions did not list yet when read. Weekends have none; a weekday whose index
+// is still missing days later was a holiday.
 import type { FeedGap } from "../../schemas/snapshot.ts";
 import { parseDailyFormIndex, type DailyIndexRow } from "../parse/daily-index.ts";
-import { dailyFormIndexPath } from "../sources/paths.ts";
+import { parseSubmissions } from "../parse/submissions.ts";
+import { dailyFormIndexPath, submissionsPath } from "../sources/paths.ts";
 import { SourceNotFoundError, type Source } from "../sources/source.ts";
 import type { FeedFiling } from "./feed.ts";
 
@@ -59,6 +62,18 @@ export function indexFilings(rows: DailyIndexRow[], wanted: (cik: number) => boo
     if (!filing.parties.some((p) => p.cik === row.cik)) filing.parties.push({ cik: row.cik, role: "index" });
   }
   return [...byAccession.values()];
+}
+
+/**
+ * The filings a company's submissions list as accepted in a gap: after its start, through the last second of its end
+ * (the oldest entry the feed showed, in seconds: the feed may have cut that second in two).
+ */
+export async function submittedIn(source: Source, cik: number, gap: FeedGap, seenAt: string): Promise<FeedFiling[]> {
+  const path = submissionsPath(cik);
+  const end = new Date(Date.parse(gap.before) + 1000).toISOString();
+  return parseSubmissions(await source.getText(path), { cik, path })
+    .filings.filter((f) => f.accepted_at !== null && f.accepted_at > gap.after && f.accepted_at < end)
+    .map((f) => ({ accession: f.accession_number, form: f.form, filed_at: f.filed_at, accepted_at: f.accepted_at, parties: [{ cik, role: "submissions" }], seen_at: seenAt }));
 }
 
 /** The US Eastern time of day of an instant, HH:MM. */

@@ -1,11 +1,18 @@
-// What one new filing changes for a company, over the document kinds: a Form 4/4-A refreshes the filings and insiders
+// What new filings change for a company, over the document kinds: a Form 4/4-A refreshes the filings and insiders
 // documents (submissions and the Form 4's XML); a periodic report rebuilds the company whole (company facts and
-// submissions: every kind, whatever kinds there are); any other form refreshes the filings document.
+// submissions: every kind, whatever kinds there are); any other form refreshes the filings document. And which of the
+// filings what was read does not show yet: the follower tries those again.
+import type { FilingItem } from "../../schemas/filing.ts";
 import type { ManifestTicker } from "../../schemas/snapshot.ts";
 import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, type CompanyContext } from "../pipeline/company.ts";
 import { INSIDER_FORMS, PERIODIC_FORM } from "../forms.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
+import { parseSubmissions } from "../parse/submissions.ts";
+import { coveredEntry, withKinds, type KindFields } from "../publish/entry.ts";
 import type { EncodedDocuments } from "../publish/snapshot.ts";
+import { companyFactsPath, indexedSubmissionFile, submissionsPath } from "../sources/paths.ts";
+import type { Source } from "../sources/source.ts";
+import type { FeedFiling } from "./feed.ts";
 
 /** How much of a company a filing makes the follower rebuild. */
 export type Scope = "filings" | "insiders" | "all";
@@ -24,61 +31,126 @@ export function widest(a: Scope, b: Scope): Scope {
   return ORDER.indexOf(a) >= ORDER.indexOf(b) ? a : b;
 }
 
-/** A company rebuilt: its documents that were made again, and the manifest entry fields they give. */
-export type Rebuilt =
+/** A company rebuilt: its documents that were made again, the manifest entry fields they give, and what to wait for. */
+export type Rebuilt = (
   | {
       kind: "covered";
       docs: Partial<EncodedDocuments>;
       /** The entry without `documents` (the publisher adds the references) for each of the company's tickers. */
       entry: (previous: ManifestTicker | undefined) => Omit<ManifestTicker, "documents">;
       accepted: Record<string, string>;
-      /** Accessions the new filings document lists: a filing not among them is not in EDGAR's submissions yet. */
-      listed: Set<string>;
     }
-  | { kind: "not_covered"; entry: (previous: ManifestTicker | undefined) => ManifestTicker };
+  | { kind: "not_covered"; entry: (previous: ManifestTicker | undefined) => ManifestTicker }
+) & {
+  /** The filings what was read does not show yet, by accession, with why: the others are confirmed. */
+  waiting: Map<string, string>;
+};
 
 /**
- * Rebuilds `scope` of a company (`previous` its entry now, if any). A company not covered is rebuilt whole only for
- * a periodic report, which may make it covered. `indexed` names Form 4s the submissions may not list yet (the
- * feed's or a daily index's), read from their full submission text.
+ * Rebuilds `scope` of a company for `filings` (`previous` its entry now, if any). A company not covered is rebuilt
+ * whole only for a periodic report, which may make it covered. Form 4s the submissions may not list yet are read
+ * from their full submission text.
  */
-export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, previous: ManifestTicker | undefined, indexed: DailyIndexRow[]): Promise<Rebuilt | null> {
+export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, previous: ManifestTicker | undefined, filings: FeedFiling[]): Promise<Rebuilt | null> {
   // Of its Form 4s, only the new ones are fetched: one not cached and not named now was missing or unreadable before.
   // A company new to the universe has no cache yet: every Form 4 its submissions list in the look-back is fetched.
-  const incremental = previous ? { after: "9999-12-31", indexed } : undefined;
+  const incremental = previous ? { after: "9999-12-31", indexed: indexRows(cik, filings) } : undefined;
   if (scope === "all" || !previous?.covered) {
     if (scope !== "all" && previous !== undefined) return null; // a Form 4 or an 8-K does not make a company covered
-    const outcome = await buildCompany({ ...ctx, incrementalFor: () => incremental }, cik);
+    const read = recording(ctx.source, cik);
+    const outcome = await buildCompany({ ...ctx, source: read.source, incrementalFor: () => incremental }, cik);
     if (outcome.kind === "not_covered") {
-      return { kind: "not_covered", entry: (p) => ({ cik, name: p?.name ?? "", covered: false, reason: outcome.reason, evidence: outcome.evidence, ...NOT_COVERED }) };
+      return {
+        kind: "not_covered",
+        entry: (p) => ({ cik, name: p?.name ?? "", covered: false, reason: outcome.reason, evidence: outcome.evidence, ...NOT_COVERED }),
+        // No documents: only its periodic reports, which may make it covered once company facts show them, wait.
+        waiting: await waitingFor(ctx.source, cik, filings.filter((f) => scopeOf(f.form) === "all"), null, read.text),
+      };
     }
-    const { documents, counts, earnings_exceptions, freshness, endpoints, form4, accepted } = outcome;
     return {
       kind: "covered",
-      docs: documents,
-      entry: (p) => ({ cik, name: p?.name ?? "", covered: true, counts, earnings_exceptions, freshness, endpoints, form4 }),
-      accepted,
-      listed: new Set(Object.keys(accepted)),
+      docs: outcome.documents,
+      entry: (p) => coveredEntry(cik, p?.name ?? "", outcome),
+      accepted: outcome.accepted,
+      waiting: await waitingFor(ctx.source, cik, filings, outcome.accepted, read.text),
     };
   }
-  const filings = await loadFilings(ctx, cik);
-  const insiders = scope === "insiders" ? await loadInsiders(ctx, cik, filings, incremental) : null;
+  const listed = await loadFilings(ctx, cik);
+  const insiders = scope === "insiders" ? await loadInsiders(ctx, cik, listed, incremental) : null;
+  const made: KindFields = {
+    counts: { filings: listed.filings, ...(insiders ? { insider_transactions: insiders.rows } : {}) },
+    freshness: { newest_filing: listed.newest_filing, ...(insiders ? { newest_form4: insiders.newest_form4 } : {}) },
+    endpoints: { "/filings/latest": listed.filings > 0, ...(insiders ? { "/insiders": insiders.rows > 0 } : {}) },
+    ...(insiders ? { form4: insiders.form4 } : {}),
+  };
   return {
     kind: "covered",
-    docs: insiders ? { filings: filings.bytes, insiders: insiders.bytes } : { filings: filings.bytes },
+    docs: insiders ? { filings: listed.bytes, insiders: insiders.bytes } : { filings: listed.bytes },
     entry: (p) => {
-      const before = p!;
       // documents_from, an error or a defect stay: they describe the kinds the last build made, still served.
-      const { documents: _refs, followed: _last, ...kept } = before;
-      return {
-        ...kept,
-        counts: { ...before.counts, filings: filings.filings, ...(insiders ? { insider_transactions: insiders.rows } : {}) },
-        freshness: { ...before.freshness, newest_filing: filings.newest_filing, ...(insiders ? { newest_form4: insiders.newest_form4 } : {}), built_at: ctx.builtAt },
-        endpoints: { ...before.endpoints, "/filings/latest": filings.filings > 0, ...(insiders ? { "/insiders": insiders.rows > 0 } : {}) },
-        ...(insiders ? { form4: insiders.form4 } : {}),
-      };
+      const { documents: _refs, followed: _last, ...kept } = p!;
+      const entry = withKinds(kept, made, insiders ? ["filings", "insiders"] : ["filings"]);
+      return { ...entry, freshness: { ...entry.freshness, built_at: ctx.builtAt } };
     },
-    accepted: filings.accepted,
-    listed: new Set(Object.keys(filings.accepted)),
+    accepted: listed.accepted,
+    // No periodic report among them (it would rebuild the company whole): the submissions are all there is to wait for.
+    waiting: await waitingFor(ctx.source, cik, filings, listed.accepted, () => null),
   };
+}
+
+/**
+ * Why each filing is not in what was read yet. Every filing waits for the company's submissions (`accepted`: what they
+ * list; null when not read). A periodic report also waits for company facts, which SEC says lag the submissions by up
+ * to a minute (more at peak): published before, its earnings and financials would not be made again. One its
+ * submissions say carries no XBRL (a 10-K/A that only adds Part III) has no facts to wait for; one whose XBRL gives
+ * company facts none is given up on in time, as every filing is (follower.ts).
+ */
+async function waitingFor(source: Source, cik: number, filings: FeedFiling[], accepted: Record<string, string> | null, text: (path: string) => string | null): Promise<Map<string, string>> {
+  const waiting = new Map<string, string>();
+  const facts = text(companyFactsPath(cik));
+  let submissions: FilingItem[] | null = null;
+  for (const filing of filings) {
+    if (accepted && !Object.hasOwn(accepted, filing.accession)) {
+      waiting.set(filing.accession, `not yet in the submissions of CIK ${cik}`);
+      continue;
+    }
+    if (scopeOf(filing.form) !== "all" || (facts !== null && inFacts(facts, filing.accession))) continue;
+    // Read only for a periodic report the facts lack (a company not covered was rebuilt without its submissions).
+    const path = submissionsPath(cik);
+    submissions ??= parseSubmissions(text(path) ?? (await source.getText(path)), { cik, path }).filings;
+    const listed = submissions.find((f) => f.accession_number === filing.accession);
+    if (!listed || listed.is_xbrl) waiting.set(filing.accession, `not yet in the ${listed ? "company facts" : "submissions"} of CIK ${cik}`);
+  }
+  return waiting;
+}
+
+/** Whether company facts text holds a fact from a filing (its `accn`), found without parsing the whole file again. */
+function inFacts(facts: string, accession: string): boolean {
+  return new RegExp(`"accn"\\s*:\\s*"${accession}"`).test(facts);
+}
+
+/** The source as the rebuild reads it, keeping the company's submissions and company facts texts to confirm against. */
+function recording(source: Source, cik: number): { source: Source; text: (path: string) => string | null } {
+  const kept = new Map<string, string>();
+  const wanted = new Set([submissionsPath(cik), companyFactsPath(cik)]);
+  const recorded: Source = {
+    name: source.name,
+    get stats() {
+      return source.stats;
+    },
+    describe: (path) => source.describe(path),
+    async getText(path) {
+      const text = await source.getText(path);
+      if (wanted.has(path)) kept.set(path, text);
+      return text;
+    },
+  };
+  return { source: recorded, text: (path) => kept.get(path) ?? null };
+}
+
+/** The Form 4s among a company's filings, as index rows: read from their full submission if its submissions lag. */
+function indexRows(cik: number, filings: FeedFiling[]): DailyIndexRow[] {
+  return filings
+    .filter((f) => scopeOf(f.form) === "insiders")
+    .map((f) => ({ form: f.form, company: "", cik, filed_at: f.filed_at, accession: f.accession, file: indexedSubmissionFile(cik, f.accession) }));
 }

@@ -1,11 +1,11 @@
 // A whole build: the universe from company_tickers.json, every company with bounded concurrency, then one
 // snapshot published through publish/ (under the writer lease, current.json last) and old snapshots pruned.
 // Documents whose content did not change are referenced, not written again. Tickers whose source failed keep their
-// previous documents; a --tickers build carries every other ticker forward; a ticker the follower updated while
-// this build ran keeps the follower's newer version. Throws (and publishes nothing) when nothing could be built.
+// previous documents; a --tickers build carries every other ticker forward; a document the follower published after
+// this build read its company stays the follower's. Throws (and publishes nothing) when nothing could be built.
 import pLimit from "p-limit";
 import type { Storage } from "unstorage";
-import type { CoverageReason, FollowState, Manifest, ManifestTicker } from "../../schemas/snapshot.ts";
+import type { CoverageReason, DocumentKind, FollowState, Manifest, ManifestTicker } from "../../schemas/snapshot.ts";
 import type { LeaseRecord } from "../../storage/lease.ts";
 import { buildingKey, snapshotPrefix } from "../../storage/layout.ts";
 import { buildCompany, NOT_COVERED, type CompanyOutcome } from "./company.ts";
@@ -14,9 +14,10 @@ import { defaultWorkers, openCompute } from "./compute.ts";
 import { readForm4Index, type Form4Index } from "./form4-index.ts";
 import type { Logger } from "../../logging/log.ts";
 import { parseCompanyTickers, resolveTicker, type TickerEntry, type TickerMap } from "../parse/tickers.ts";
+import { coveredEntry, withKinds } from "../publish/entry.ts";
 import { publishBuild } from "../publish/publish.ts";
 import { pruneStore } from "../publish/prune.ts";
-import { newBuildId, readPublished, refFreshness, refsOf, SnapshotWriter, type DocumentRefs, type Published } from "../publish/snapshot.ts";
+import { followedSince, newBuildId, newestAccepted, readPublished, refFreshness, refsOf, SnapshotWriter, type DocumentRefs, type Published } from "../publish/snapshot.ts";
 import { TICKERS_PATH } from "../sources/paths.ts";
 import type { Source } from "../sources/source.ts";
 
@@ -59,7 +60,7 @@ export interface BuildSummary {
   /** Documents written; the others were unchanged and are referenced where an earlier publish wrote them. */
   documents_written: number;
   documents_unchanged: number;
-  /** Tickers the follower updated while this build ran: its newer version was kept. */
+  /** Tickers with a document the follower published after this build read their company: the follower's was kept. */
   kept_newer: number;
   requests: number;
   form4_fetched: number;
@@ -104,6 +105,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   await storage.setItemRaw(buildingKey(buildId), new TextEncoder().encode(JSON.stringify({ build_id: buildId, started_at: builtAt })));
   const writer = new SnapshotWriter(storage, buildId, previous?.manifest ?? null);
   const entries: Record<string, ManifestTicker> = {};
+  /** When this build began reading each ticker's company: a document the follower published later is newer. */
+  const readAt = new Map<string, string>();
   const summary: BuildSummary = {
     build_id: buildId,
     tickers: universe.length,
@@ -132,6 +135,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
           const names = tickers.map((t) => t.ticker);
           let outcome: CompanyOutcome | Failed;
           let refs: DocumentRefs = {};
+          let reading = now().toISOString();
           try {
             outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor }, cik);
             if (outcome.kind === "covered") {
@@ -142,8 +146,13 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
             outcome = { kind: "failed", error: (error as Error).message };
             if (error instanceof MalformedInputError) outcome.input_defect = { file: error.subject.path ?? describeSubject(error.subject), defect: error.defect };
             log.log("warn", "company_failed", { cik, tickers: names, error: outcome.error });
+            // It keeps the documents published when this build began: whatever the follower published since is newer.
+            reading = builtAt;
           }
-          for (const entry of tickers) entries[entry.ticker] = await manifestEntry(entry, outcome, refs, writer, previous, summary);
+          for (const entry of tickers) {
+            entries[entry.ticker] = await manifestEntry(entry, outcome, refs, writer, previous, summary);
+            readAt.set(entry.ticker, reading);
+          }
           done += tickers.length;
           opts.onProgress?.({ done, total: universe.length, requests: source.stats.requests });
         }),
@@ -168,14 +177,15 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     onUnreadable: (error: Error) => (log.log("warn", "previous_snapshot_unreadable", { error: error.message }), null),
   };
   const { published, lease } = await publishBuild(storage, publishing, async (current) => {
-    // What is published now, which a follower may have moved on since this build began: its newer tickers stay.
+    // What is published now, which a follower may have moved on since this build began: each document it published
+    // after this build read the company is newer than this build's, and stays (the others are this build's).
     const base = current?.manifest ?? null;
     const tickers: Record<string, ManifestTicker> = {};
     for (const [ticker, entry] of Object.entries(entries)) {
       const theirs = base?.tickers[ticker];
-      const newer = theirs?.freshness.built_at != null && theirs.freshness.built_at > builtAt;
-      if (newer) summary.kept_newer++;
-      tickers[ticker] = newer ? theirs : entry;
+      const kinds = theirs?.covered ? followedSince(theirs, readAt.get(ticker)!) : [];
+      if (kinds.length) summary.kept_newer++;
+      tickers[ticker] = !kinds.length ? entry : entry.covered ? keepFollowed(entry, theirs!, kinds) : theirs!;
     }
     if (base && subset) {
       const others = Object.keys(base.tickers).filter((t) => !Object.hasOwn(entries, t));
@@ -234,10 +244,9 @@ async function manifestEntry(
   const before = previous?.manifest.tickers[entry.ticker];
   if (outcome.kind === "covered") {
     summary.covered++;
-    const { counts, earnings_exceptions, financials_exceptions, freshness, endpoints, form4 } = outcome;
     const mine = snapshotPrefix(writer.buildId) + "/";
-    const fresh = refFreshness(refs, before, freshness.built_at!, (ref) => ref.key.startsWith(mine));
-    return { ...base, covered: true, counts, earnings_exceptions, financials_exceptions, freshness: { ...freshness, ...fresh }, endpoints, documents: refs, form4 };
+    const fresh = refFreshness(refs, before, outcome.freshness.built_at!, (ref) => ref.key.startsWith(mine));
+    return { ...coveredEntry(entry.cik, entry.name, outcome), freshness: { ...outcome.freshness, ...fresh }, documents: refs };
   }
   if (outcome.kind === "not_covered") {
     summary.not_covered[outcome.reason] = (summary.not_covered[outcome.reason] ?? 0) + 1;
@@ -256,6 +265,23 @@ async function manifestEntry(
     ? `EDGAR's ${outcome.input_defect.file} was malformed in the latest build (${outcome.input_defect.defect}) and no earlier documents exist; the next build tries again`
     : "EDGAR could not be read for it in the latest build and no earlier documents exist; the next build tries again";
   return { ...base, covered: false, reason: "source_failed", evidence, ...NOT_COVERED, ...failure };
+}
+
+/**
+ * A build's entry with the follower's documents of `kinds` (published after this build read the company) and the
+ * fields that describe them; its freshness is the later of the two.
+ */
+function keepFollowed(entry: ManifestTicker, theirs: ManifestTicker, kinds: DocumentKind[]): ManifestTicker {
+  const merged = withKinds(entry, theirs, kinds);
+  const documents: DocumentRefs = { ...entry.documents, ...Object.fromEntries(kinds.map((kind) => [kind, theirs.documents![kind]])) };
+  const later = (a: string | null | undefined, b: string | null | undefined) => ((a ?? "") > (b ?? "") ? a : b) ?? null;
+  const freshness = {
+    ...merged.freshness,
+    built_at: later(entry.freshness.built_at, theirs.freshness.built_at),
+    changed_at: later(entry.freshness.changed_at, theirs.freshness.changed_at),
+    newest_accepted_at: newestAccepted(documents),
+  };
+  return { ...merged, documents, freshness, ...(theirs.followed ? { followed: theirs.followed } : {}) };
 }
 
 /**

@@ -9,7 +9,7 @@ import { Manifest } from "../../schemas/snapshot.ts";
 import { readJson } from "../../storage/json.ts";
 import { buildingKey, manifestKey, snapshotPrefix, SNAPSHOTS_PREFIX } from "../../storage/layout.ts";
 import { removePrefix } from "../../storage/remove.ts";
-import { isFollowId, referencedKeys } from "./snapshot.ts";
+import { idStartedAt, isFollowId, referencedKeys } from "./snapshot.ts";
 
 /**
  * A build's folder is left alone until its build started longer ago than this: it may be a build still running (a
@@ -58,7 +58,8 @@ export async function pruneStore(storage: Storage, current: Manifest, options: {
     // A build may still be running: its marker says so (a build before markers: a folder without a manifest that
     // was never published). The follower publishes at once, under the lease that pruning holds too.
     const running = keys.includes(asStoreKey(buildingKey(id))) || (!keys.includes(asStoreKey(manifestKey(id))) && !history.includes(id) && !isFollowId(id));
-    if (running && now - startedAt(id) < UNPUBLISHED_SAFE_AGE_MS) continue;
+    // An id of another shape is never old enough.
+    if (running && now - (idStartedAt(id) ?? Infinity) < UNPUBLISHED_SAFE_AGE_MS) continue;
     const doomed = keys.filter((key) => !protect.has(key) && (isDocument(key) || !kept.has(id)));
     if (!doomed.length) continue;
     if (doomed.includes(asStoreKey(manifestKey(id))) || doomed.length === keys.length) outcome.snapshots.push(id);
@@ -97,10 +98,4 @@ function isDocument(key: string): boolean {
 
 function asStoreKey(key: string): string {
   return key.replace(/\//g, ":");
-}
-
-/** When a build or publish started, from its id (`20260701T120000Z-a1b2c3`); an id of another shape is never "old". */
-function startedAt(buildId: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-/.exec(buildId);
-  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : Infinity;
 }

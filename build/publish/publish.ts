@@ -7,7 +7,7 @@ import type { Manifest } from "../../schemas/snapshot.ts";
 import { manifestKey } from "../../storage/layout.ts";
 import { acquireLease, type Lease, type LeaseRecord } from "../../storage/lease.ts";
 import { GRACE_MS, buildHistory } from "./prune.ts";
-import { readPublished, referencedKeys, writePublished, type Published } from "./snapshot.ts";
+import { idStartedAt, readPublished, referencedKeys, writePublished, type Published } from "./snapshot.ts";
 
 /** The one lease every publisher of this store takes: builds for their publish, the follower while it runs. */
 export const WRITER_LEASE = "writer";
@@ -80,6 +80,5 @@ async function legacyBuilds(storage: Storage, base: Manifest): Promise<NonNullab
 }
 
 function isoFromId(id: string): string {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-/.exec(id);
-  return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z` : new Date(0).toISOString();
+  return new Date(idStartedAt(id) ?? 0).toISOString();
 }

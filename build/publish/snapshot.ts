@@ -22,6 +22,25 @@ export function isFollowId(id: string): boolean {
   return /Z-follow-[0-9a-f]+$/.test(id);
 }
 
+/** When a build or publish started, to the second, from its id; null for an id of another shape. */
+export function idStartedAt(id: string): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-/.exec(id);
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : null;
+}
+
+/**
+ * The kinds of a ticker's documents the follower wrote in a publish that began at or after `since` (ISO): its id
+ * gives the second the publish began, before it read EDGAR, so an id of the very second of `since` counts too.
+ */
+export function followedSince(entry: ManifestTicker, since: string): DocumentKind[] {
+  const from = Math.floor(Date.parse(since) / 1000) * 1000;
+  return DOCUMENT_KINDS.filter((kind) => {
+    const id = snapshotIdOf(entry.documents?.[kind]);
+    const at = id !== null && isFollowId(id) ? idStartedAt(id) : null;
+    return at !== null && at >= from;
+  });
+}
+
 /** A ticker's documents validated and serialised (compute.ts `encode`): the bytes a publish may store. */
 export type EncodedDocuments = { [K in DocumentKind]: Uint8Array };
 
@@ -106,10 +125,19 @@ export class SnapshotWriter {
 
 /** A ticker's freshness fields that follow from its documents: when one last changed, the newest filing they reflect. */
 export function refFreshness(refs: DocumentRefs, previous: ManifestTicker | undefined, builtAt: string, written: (ref: DocumentRef) => boolean) {
-  const all = Object.values(refs);
-  const changed = all.some(written) ? builtAt : (previous?.freshness.changed_at ?? previous?.freshness.built_at ?? builtAt);
-  const accepted = all.map((r) => r.accepted_at).filter((a): a is string => a !== null);
-  return { changed_at: changed, newest_accepted_at: accepted.length ? accepted.reduce((a, b) => (b > a ? b : a)) : null };
+  const changed = Object.values(refs).some(written) ? builtAt : (previous?.freshness.changed_at ?? previous?.freshness.built_at ?? builtAt);
+  return { changed_at: changed, newest_accepted_at: newestAccepted(refs) };
+}
+
+/** The acceptance time of the newest filing a ticker's documents reflect. */
+export function newestAccepted(refs: DocumentRefs): string | null {
+  const accepted = Object.values(refs).map((r) => r.accepted_at).filter((a): a is string => a !== null);
+  return accepted.length ? accepted.reduce((a, b) => (b > a ? b : a)) : null;
+}
+
+/** The snapshot a document was written in (storage/layout.ts `documentKey`: snapshots/<id>/tickers/…). */
+function snapshotIdOf(ref: DocumentRef | undefined): string | null {
+  return ref?.key.split("/")[1] ?? null;
 }
 
 /** Writes the manifest, then current.json — last, in one atomic object write — while `lease` is surely held. */

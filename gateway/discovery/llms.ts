@@ -45,7 +45,7 @@ export function buildLlmsTxt(publicBaseUrl: string): string {
     "## Paying over MCP (x402 tool-result binding)",
     "",
     `1. POST ${publicBaseUrl}/mcp: \`initialize\`, then \`tools/list\`. Paid tools declare their \`outputSchema\` ({data, meta}).`,
-    "2. Call a paid tool without payment: the result has `isError: true`; `content[0].text` is the x402 PaymentRequired as JSON (`{\"x402Version\":2,\"error\":\"Payment required\",\"resource\":{…},\"accepts\":[{\"scheme\":\"exact\",\"network\":\"eip155:8453\",\"amount\":…}],\"extensions\":{…}}`, with the same object again under `\"x402/error\": {code: 402, message, data}` for clients of the spec's earlier text), `content[1].text` the error body.",
+    "2. Call a paid tool without payment: the result has `isError: true`; `structuredContent` is the x402 PaymentRequired (`{\"x402Version\":2,\"error\":\"Payment required\",\"resource\":{…},\"accepts\":[{\"scheme\":\"exact\",\"network\":\"eip155:8453\",\"amount\":…}],\"extensions\":{…}}`), `content[0].text` exactly its JSON, `content[1].text` the error body.",
     "3. Sign the requirements (EIP-3009, as for HTTP) and call the tool again with the PaymentPayload object in `params._meta[\"x402/payment\"]`.",
     "4. The answer: `structuredContent` {data, meta} (the same JSON in `content[0].text`) and the receipt in `_meta[\"x402/payment-response\"]` (`{success, transaction, network, payer}`).",
     "5. A refusal repeats step 2 with the reason in the PaymentRequired's `error`; a failed settlement adds `_meta[\"x402/payment-response\"]` with `success: false` and sends no data. Other errors are `{error: {code, message, hint}}` in `content[0].text`.",
