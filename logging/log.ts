@@ -18,3 +18,6 @@ export function createLogger(level: string, write: (line: string) => void = (lin
     },
   };
 }
+
+/** Where a component writes its events: a structured logger (`Logger.log`), or a test's memory. */
+export type EventLog = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;

@@ -17,8 +17,8 @@ import { PaymentRefusal } from "../payment/core.ts";
 import { mcpCredentials, paidOutputSchema, receiptMeta, refusalResult } from "../payment/mcp.ts";
 import type { Sender } from "../payment/refusal-limit.ts";
 import { WRITTEN, WRITTEN_LITERAL } from "./mcp-reply.ts";
-import type { EventLog } from "../serve/snapshot.ts";
-import { toolInputSchema, toolOutputSchema } from "./tool-schema.ts";
+import type { EventLog } from "../../logging/log.ts";
+import { toolInputSchema, toolOutputSchema } from "../../schemas/tool-schema.ts";
 
 /** One tool call as the endpoint hands it over: the MCP request's headers and sender, the call's arguments and `_meta`. */
 export interface ToolCall {

@@ -29,7 +29,7 @@ import type { Sender } from "../payment/refusal-limit.ts";
 import { presentedKey, trustedKey } from "../payment/http.ts";
 import { PAYMENT_META } from "../payment/mcp.ts";
 import { RATE_LIMITED_MESSAGE, type ClientRateLimit } from "../serve/rate-limit.ts";
-import type { EventLog } from "../serve/snapshot.ts";
+import type { EventLog } from "../../logging/log.ts";
 
 /** Messages in one batch: a client sends one at a time (batching left MCP in 2025-06-18); 20 covers older clients. */
 export const MAX_BATCH = 20;

@@ -7,16 +7,21 @@ import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402
 import { SettleError, VerifyError } from "@x402/core/types";
 import type { PaidRoute } from "../../schemas/api.ts";
 import type { KeptAnswer } from "../../schemas/payment.ts";
-import type { PaidAnswer } from "../serve/answer.ts";
 import { ApiError } from "../serve/errors.ts";
 import type { KeyStore } from "./keys.ts";
-import type { EventLog } from "../serve/snapshot.ts";
+import type { EventLog } from "../../logging/log.ts";
 import { logHookFailures } from "./facilitator.ts";
 import { FacilitatorRejection } from "./facilitator-http.ts";
 import { IDEMPOTENCY_WINDOW_MS, IdempotentAnswers } from "./idempotency.ts";
 import { PAYMENT_REQUIRED, type PaymentOffers, type Transport } from "./offers.ts";
 import type { PaymentReading, PresentedPayment } from "./payload.ts";
 import { RefusalLimit, type Sender } from "./refusal-limit.ts";
+
+/** What the core needs of an answer: its bytes, and how many rows its `data` holds (none: nothing is charged). */
+export interface PaidAnswer {
+  body: Buffer;
+  rows: number;
+}
 
 /** What a request presented: a subscription key (which rules out x402), or an x402 payment reading; and its sender. */
 export interface Credentials {

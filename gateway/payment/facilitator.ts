@@ -13,7 +13,7 @@ import { SettleError, VerifyError } from "@x402/core/types";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { paymentIdentifierResourceServerExtension } from "@x402/extensions/payment-identifier";
 import { NETWORK } from "../../schemas/api.ts";
-import type { EventLog } from "../serve/snapshot.ts";
+import type { EventLog } from "../../logging/log.ts";
 import { FacilitatorRejection, httpFacilitator } from "./facilitator-http.ts";
 
 /** An x402 resource server for the exact scheme on Base, with the extensions every PaymentRequired declares. */

@@ -9,7 +9,7 @@ import { readJson, writeJson } from "../../storage/json.ts";
 import { removePrefix } from "../../storage/remove.ts";
 import { ApiError } from "../serve/errors.ts";
 import { ByteLru } from "../serve/lru.ts";
-import type { EventLog } from "../serve/snapshot.ts";
+import type { EventLog } from "../../logging/log.ts";
 
 /** How long a paid answer can be fetched again with its payment identifier. */
 export const IDEMPOTENCY_WINDOW_MS = 15 * 60_000;

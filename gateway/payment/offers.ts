@@ -5,7 +5,7 @@ import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { NETWORK, PAID_ROUTES, SERVICE, type PaidRoute } from "../../schemas/api.ts";
-import { toolInputSchema } from "../discovery/tool-schema.ts";
+import { toolInputSchema } from "../../schemas/tool-schema.ts";
 
 /** How a paid call arrived: an HTTP route or an MCP tool. */
 export type Transport = "http" | "mcp";

@@ -1,17 +1,12 @@
 // The paid answer itself, shared by the HTTP routes and the MCP tools: the covered ticker's document,
 // filtered, in the envelope. Payment is not its concern (the caller asks before and settles after).
 import type { PaidRoute } from "../../schemas/api.ts";
+import type { PaidAnswer } from "../payment/core.ts";
 import type { Meta } from "../../schemas/envelope.ts";
 import { answerFor, envelopeBytes, envelopeParts, metaTail, type Parts } from "./envelope.ts";
 import type { FilterQuery } from "./filters.ts";
 import type { PreparedDocument } from "./document.ts";
 import type { LoadedSnapshot } from "./snapshot.ts";
-
-/** The envelope's bytes and how many rows its `data` holds. */
-export interface PaidAnswer {
-  body: Buffer;
-  rows: number;
-}
 
 /** The response to one query over a document the caller holds (from memory or just read from storage). */
 export function paidAnswer(

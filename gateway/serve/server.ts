@@ -15,7 +15,8 @@ import { createResourceServer, guardFacilitator } from "../payment/facilitator.t
 import { IdempotentAnswers } from "../payment/idempotency.ts";
 import { PaymentOffers } from "../payment/offers.ts";
 import { ClientRateLimit } from "./rate-limit.ts";
-import { SnapshotStore, type EventLog } from "./snapshot.ts";
+import { SnapshotStore } from "./snapshot.ts";
+import type { EventLog } from "../../logging/log.ts";
 
 /** The receiving address in dev mode (a public test address: nothing real is ever paid to it). */
 export const DEV_PAY_TO = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";

@@ -10,6 +10,7 @@ import { isLive, readLease, type LeaseRecord } from "../../storage/lease.ts";
 import { PreparedDocument } from "./document.ts";
 import { ApiError } from "./errors.ts";
 import { ByteLru } from "./lru.ts";
+import type { EventLog } from "../../logging/log.ts";
 
 /** A loaded snapshot: its pointer and manifest, and its documents' storage keys as they are first asked for. */
 export interface LoadedSnapshot {
@@ -30,8 +31,6 @@ export interface WriterView {
 /** The lease publishers take (build/publish/publish.ts WRITER_LEASE). */
 const WRITER_LEASE = "writer";
 
-/** Logs the store's events (a structured logger, or nothing). */
-export type EventLog = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;
 
 /** Watches current.json and serves the snapshot it names. */
 export class SnapshotStore {

@@ -15,7 +15,8 @@ import { heldDocument, servePaid, type PaidQuery } from "./paid.ts";
 import type { PaymentCore } from "../payment/core.ts";
 import { httpCredentials, receiptHeaders } from "../payment/http.ts";
 import type { ClientRateLimit } from "./rate-limit.ts";
-import type { EventLog, SnapshotStore } from "./snapshot.ts";
+import type { SnapshotStore } from "./snapshot.ts";
+import type { EventLog } from "../../logging/log.ts";
 import { tickersResponse } from "./tickers.ts";
 
 /** What the app needs; tests build it with real parts and no port. */

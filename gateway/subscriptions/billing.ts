@@ -9,7 +9,7 @@ import type { StripeSettings } from "../config.ts";
 import { ApiError } from "../serve/errors.ts";
 import type { KeyStore } from "../payment/keys.ts";
 import { Sealer } from "./seal.ts";
-import type { EventLog } from "../serve/snapshot.ts";
+import type { EventLog } from "../../logging/log.ts";
 import { receiveWebhook, type WebhookDeps } from "./stripe-webhook.ts";
 
 /** What the success page shows: the key (this once), "not yet" (webhook pending), or "already shown". */

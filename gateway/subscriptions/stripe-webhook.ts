@@ -9,7 +9,7 @@ import { EventClaim, SessionRecord, SubscriptionLink } from "../../schemas/subsc
 import { ApiError } from "../serve/errors.ts";
 import { mintKey, type KeyStore, type SubscriptionState } from "../payment/keys.ts";
 import type { Sealer } from "./seal.ts";
-import type { EventLog } from "../serve/snapshot.ts";
+import type { EventLog } from "../../logging/log.ts";
 import { readCheckout, readEvent, readInvoiceSubscription, readSubscription } from "./stripe-events.ts";
 
 /** What the webhook needs: the Stripe client (to read a subscription's current state), keys, storage. */

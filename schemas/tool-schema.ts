@@ -1,8 +1,8 @@
 // JSON Schemas of a route's MCP tool, converted once from its zod schemas: the input (tools/list and the x402 Bazaar
 // block of a paid tool) and the output `{data, meta}` (tools/list; the official SDK client validates results with it).
 import { z } from "zod";
-import { envelope } from "../../schemas/envelope.ts";
-import type { Route } from "../../schemas/api.ts";
+import { envelope } from "./envelope.ts";
+import type { Route } from "./api.ts";
 
 type JsonSchema = Record<string, unknown>;
 
