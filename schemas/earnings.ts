@@ -43,6 +43,10 @@ export const HistoryEntry = z
     derived: z.boolean(),
     scale_corrected: ScaleCorrection.optional(),
     scale_unclear: z.number().optional().meta({ description: "A neighbour or another filing differs by this unit-scale step and it is not clear which is wrong." }),
+    served: z.literal(false).optional().meta({
+      description:
+        "false: filed for this period but never the answer (another concept than the fiscal year's, a 10-Q's twelve-month figure for a fiscal year, a value another filing of the same day superseded); absent: the answer from its effective date.",
+    }),
   })
   .meta({ id: "HistoryEntry" });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;

@@ -1,8 +1,10 @@
 // The financials document's history section (as the earnings one, issue 14 "Point in time"): per row, every value
-// each statement metric had and from when, and the fiscal year's reconciliation over time — the one reading of it,
-// shared by the builder (today's rows) and the gateway (`as_of`, `history=true`) — and its compact stored form.
+// each statement metric had and from when, the values filed but never served, and the fiscal year's reconciliation
+// over time — the one reading of it, shared by the builder (today's rows) and the gateway (`as_of`, `history=true`) —
+// and its compact stored form.
 import { z } from "zod";
-import { entryAsOf, metricAt, ReconciliationState } from "./earnings-history.ts";
+import { alternativeDatesAsOf, entryAsOf, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
+import { labelKey, spanKey, ttmAsOf } from "./financials-ttm.ts";
 import {
   FINANCIAL_METRIC_NAMES,
   FinancialMetricName,
@@ -12,6 +14,7 @@ import {
   STATEMENTS,
   type FinancialPeriod,
   type StatementMetric,
+  type Ttm,
 } from "./financials.ts";
 import { Accession, IsoDate } from "./primitives.ts";
 
@@ -19,18 +22,24 @@ import { Accession, IsoDate } from "./primitives.ts";
 export const FinancialReconciliationState = ReconciliationState.extend({ reconciliation: z.array(FinancialReconciliation) });
 export type FinancialReconciliationState = z.infer<typeof FinancialReconciliationState>;
 
-/** One row's history, aligned with its row in `data`. */
-export const FinancialPeriodHistory = z.object({
-  metrics: z.object(
+/** Each metric's entries, by metric. */
+const byMetric = () =>
+  z.object(
     Object.fromEntries(FINANCIAL_METRIC_NAMES.map((name) => [name, z.array(StatementHistoryEntry).optional()])) as Record<
       FinancialMetricName,
       z.ZodOptional<z.ZodArray<typeof StatementHistoryEntry>>
     >,
-  ),
+  );
+
+/** One row's history, aligned with its row in `data`. */
+export const FinancialPeriodHistory = z.object({
+  /** Per metric, the value served over time: what `as_of` reads. */
+  metrics: byMetric(),
+  /** Per metric, the values filed for the row's period that were never served (PeriodHistory.filed): listed only. */
+  filed: byMetric().optional(),
   reconciliation: z.array(FinancialReconciliationState).optional(),
 });
 export type FinancialPeriodHistory = z.infer<typeof FinancialPeriodHistory>;
-
 
 /** The optional fields of an entry, stored apart (few entries have any). */
 const EXTRAS = ["effective_from", "scale_corrected", "scale_unclear", "components", "as_of"] as const;
@@ -38,47 +47,70 @@ const Extras = StatementHistoryEntry.pick({ effective_from: true, scale_correcte
 /** Numbers per stored entry: value, filing, concept, unit, derived (0 or 1). */
 const STRIDE = 5;
 
+
+/** An entry's optional fields by its position in a run. */
+const RunExtra = z.record(z.string().regex(/^\d+$/), Extras);
+/** A run of numbers (checked entry by entry in the refinement below: a per-number schema was most of the cost). */
+const Run = z.custom<number[]>(Array.isArray, "expected an array of numbers");
+/** Per metric, its run — or the index of a run in `shared`, when several rows hold the very same entries. */
+const Runs = z.partialRecord(FinancialMetricName, z.union([z.number().int().nonnegative(), Run]));
+const RunExtras = z.partialRecord(FinancialMetricName, RunExtra).optional();
+
 /**
  * The financials history as the document stores it (its `history` text parses to this): per row and metric the entries
  * as one flat run of numbers — value, filing, concept, unit, derived — the filing an index into `filings` (accession,
- * form, filed_at), concept and unit into `strings`; an entry's optional fields under `extras` by its position. A
- * statement's history holds several entries per row and metric (each filing re-reports its comparatives): stored as
- * objects it was five times larger than this and most of a build's time (validated, serialised, escaped as a string).
+ * form, filed_at), concept and unit into `strings`; an entry's optional fields under `extras` by its position; the
+ * values filed but never served likewise under `filed` and `filed_extras`. Entries several rows share (a fiscal
+ * year's balance sheet is its fourth quarter's, a year-end TTM is the year) are stored once, in `shared`, and named by
+ * index. A statement's history holds several entries per row and metric (each filing re-reports its comparatives):
+ * stored as objects it was five times larger than this and most of a build's time (validated, serialised, escaped).
  */
 export const StoredFinancialsHistory = z
   .object({
     filings: z.array(z.tuple([Accession, z.string(), IsoDate])),
     strings: z.array(z.string()),
+    shared: z.array(z.object({ run: Run, extras: RunExtra.optional() })).optional(),
     rows: z.array(
       z.object({
-        // Runs of numbers, checked entry by entry in the refinement below (a per-number schema was most of the cost).
-        metrics: z.partialRecord(FinancialMetricName, z.custom<number[]>(Array.isArray, "expected an array of numbers")),
-        extras: z.partialRecord(FinancialMetricName, z.record(z.string().regex(/^\d+$/), Extras)).optional(),
+        metrics: Runs,
+        extras: RunExtras,
+        filed: Runs.optional(),
+        filed_extras: RunExtras,
         reconciliation: z.array(FinancialReconciliationState).optional(),
       }),
     ),
   })
   .superRefine((stored, ctx) => {
     // Every run whole, every index within its table, derived a flag: checked in one loop, not per element by zod.
+    const check = (run: number[], path: (string | number)[]) => {
+      for (let i = 0; i < run.length; i += STRIDE) {
+        const [value, filing, concept, unit, derived] = [run[i], run[i + 1], run[i + 2], run[i + 3], run[i + 4]];
+        const ok =
+          Number.isFinite(value) &&
+          derived !== undefined &&
+          (derived === 0 || derived === 1) &&
+          Number.isInteger(filing) && filing! >= 0 && filing! < stored.filings.length &&
+          Number.isInteger(concept) && concept! >= 0 && concept! < stored.strings.length &&
+          Number.isInteger(unit) && unit! >= 0 && unit! < stored.strings.length;
+        if (!ok) ctx.addIssue({ code: "custom", path: [...path, i], message: "not a stored entry (value, filing, concept, unit, derived)" });
+      }
+    };
+    const shared = stored.shared ?? [];
+    shared.forEach((s, k) => check(s.run, ["shared", k, "run"]));
     stored.rows.forEach((row, r) => {
-      for (const [name, run] of Object.entries(row.metrics)) {
-        for (let i = 0; i < run.length; i += STRIDE) {
-          const [value, filing, concept, unit, derived] = [run[i], run[i + 1], run[i + 2], run[i + 3], run[i + 4]];
-          const ok =
-            Number.isFinite(value) &&
-            derived !== undefined &&
-            (derived === 0 || derived === 1) &&
-            Number.isInteger(filing) && filing! >= 0 && filing! < stored.filings.length &&
-            Number.isInteger(concept) && concept! >= 0 && concept! < stored.strings.length &&
-            Number.isInteger(unit) && unit! >= 0 && unit! < stored.strings.length;
-          if (!ok) ctx.addIssue({ code: "custom", path: ["rows", r, "metrics", name, i], message: "not a stored entry (value, filing, concept, unit, derived)" });
+      for (const group of ["metrics", "filed"] as const) {
+        for (const [name, run] of Object.entries(row[group] ?? {})) {
+          if (typeof run !== "number") check(run, ["rows", r, group, name]);
+          else if (run >= shared.length) ctx.addIssue({ code: "custom", path: ["rows", r, group, name], message: "no such shared run" });
         }
       }
     });
   });
 export type StoredFinancialsHistory = z.infer<typeof StoredFinancialsHistory>;
 
-/** The history in its stored form: each filing, concept and unit once. */
+type Group = Partial<Record<FinancialMetricName, StatementHistoryEntry[]>>;
+
+/** The history in its stored form: each filing, concept and unit once, and entries rows share once. */
 export function storeHistory(history: readonly FinancialPeriodHistory[]): StoredFinancialsHistory {
   const filings: StoredFinancialsHistory["filings"] = [];
   const strings: string[] = [];
@@ -92,59 +124,145 @@ export function storeHistory(history: readonly FinancialPeriodHistory[]): Stored
     }
     return i;
   };
+  // Rows share entries as the very same arrays (statements.ts converts a timeline once): counted by identity.
+  const uses = new Map<readonly StatementHistoryEntry[], number>();
+  for (const h of history) for (const group of [h.metrics, h.filed ?? {}]) for (const entries of Object.values(group)) uses.set(entries, (uses.get(entries) ?? 0) + 1);
+  const shared: NonNullable<StoredFinancialsHistory["shared"]> = [];
+  const sharedIndex = new Map<readonly StatementHistoryEntry[], number>();
+  const encode = (entries: readonly StatementHistoryEntry[]) => {
+    const run: number[] = [];
+    let extras: Record<string, z.infer<typeof Extras>> | undefined;
+    entries.forEach((e, k) => {
+      const filing = indexOf(filingIndex, e.accession, () => filings.push([e.accession, e.form, e.filed_at]));
+      run.push(e.value, filing, indexOf(stringIndex, e.concept, () => strings.push(e.concept)), indexOf(stringIndex, e.unit, () => strings.push(e.unit)), e.derived ? 1 : 0);
+      if (!EXTRAS.some((key) => e[key] !== undefined)) return;
+      const extra: Record<string, unknown> = {};
+      for (const key of EXTRAS) if (e[key] !== undefined) extra[key] = e[key];
+      (extras ??= {})[k] = extra;
+    });
+    return { run, extras };
+  };
+  const encodeGroup = (group: Group) => {
+    const runs: StoredFinancialsHistory["rows"][number]["metrics"] = {};
+    let extras: NonNullable<StoredFinancialsHistory["rows"][number]["extras"]> | undefined;
+    for (const [name, entries] of Object.entries(group) as [FinancialMetricName, StatementHistoryEntry[]][]) {
+      if (uses.get(entries)! > 1) {
+        let k = sharedIndex.get(entries);
+        if (k === undefined) {
+          const { run, extras: extra } = encode(entries);
+          sharedIndex.set(entries, (k = shared.push(extra ? { run, extras: extra } : { run }) - 1));
+        }
+        runs[name] = k;
+        continue;
+      }
+      const { run, extras: extra } = encode(entries);
+      runs[name] = run;
+      if (extra) (extras ??= {})[name] = extra;
+    }
+    return { runs, extras };
+  };
   const rows = history.map((h) => {
-    const row: StoredFinancialsHistory["rows"][number] = { metrics: {} };
-    for (const [name, entries] of Object.entries(h.metrics) as [FinancialMetricName, StatementHistoryEntry[]][]) {
-      const run: number[] = [];
-      entries.forEach((e, k) => {
-        const filing = indexOf(filingIndex, e.accession, () => filings.push([e.accession, e.form, e.filed_at]));
-        run.push(e.value, filing, indexOf(stringIndex, e.concept, () => strings.push(e.concept)), indexOf(stringIndex, e.unit, () => strings.push(e.unit)), e.derived ? 1 : 0);
-        if (!EXTRAS.some((key) => e[key] !== undefined)) return;
-        const extras: Record<string, unknown> = {};
-        for (const key of EXTRAS) if (e[key] !== undefined) extras[key] = e[key];
-        ((row.extras ??= {})[name] ??= {})[k] = extras;
-      });
-      row.metrics[name] = run;
+    const metrics = encodeGroup(h.metrics);
+    const row: StoredFinancialsHistory["rows"][number] = { metrics: metrics.runs };
+    if (metrics.extras) row.extras = metrics.extras;
+    if (h.filed) {
+      const filed = encodeGroup(h.filed);
+      row.filed = filed.runs;
+      if (filed.extras) row.filed_extras = filed.extras;
     }
     if (h.reconciliation) row.reconciliation = h.reconciliation;
     return row;
   });
-  return { filings, strings, rows };
+  return shared.length ? { filings, strings, shared, rows } : { filings, strings, rows };
 }
 
-/** The stored history read back into entries (the gateway does it once per document it answers as of a date). */
+/**
+ * The stored history read back into entries (the gateway does it once per document it answers as of a date). Rows
+ * that share entries share the array read back, as they did when stored.
+ */
 export function expandHistory(stored: StoredFinancialsHistory): FinancialPeriodHistory[] {
-  return stored.rows.map((row) => {
-    const metrics: FinancialPeriodHistory["metrics"] = {};
-    for (const [name, run] of Object.entries(row.metrics) as [FinancialMetricName, number[]][]) {
-      const extras = row.extras?.[name];
-      const entries: StatementHistoryEntry[] = [];
-      for (let i = 0; i < run.length; i += STRIDE) {
-        const [accession, form, filed_at] = stored.filings[run[i + 1]!]!;
-        const entry: StatementHistoryEntry = { value: run[i]!, unit: stored.strings[run[i + 3]!]!, concept: stored.strings[run[i + 2]!]!, accession, form, filed_at, derived: run[i + 4] === 1 };
-        entries.push(extras?.[i / STRIDE] ? { ...entry, ...extras[i / STRIDE] } : entry);
-      }
-      metrics[name] = entries;
+  const decode = (run: number[], extra: z.infer<typeof RunExtra> | undefined) => {
+    const entries: StatementHistoryEntry[] = [];
+    for (let i = 0; i < run.length; i += STRIDE) {
+      const [accession, form, filed_at] = stored.filings[run[i + 1]!]!;
+      const entry: StatementHistoryEntry = { value: run[i]!, unit: stored.strings[run[i + 3]!]!, concept: stored.strings[run[i + 2]!]!, accession, form, filed_at, derived: run[i + 4] === 1 };
+      entries.push(extra?.[i / STRIDE] ? { ...entry, ...extra[i / STRIDE] } : entry);
     }
-    return row.reconciliation ? { metrics, reconciliation: row.reconciliation } : { metrics };
+    return entries;
+  };
+  const shared = (stored.shared ?? []).map((s) => decode(s.run, s.extras));
+  const decodeGroup = (runs: StoredFinancialsHistory["rows"][number]["metrics"], extras: StoredFinancialsHistory["rows"][number]["extras"]) => {
+    const group: Group = {};
+    for (const [name, run] of Object.entries(runs) as [FinancialMetricName, number | number[]][]) group[name] = typeof run === "number" ? shared[run]! : decode(run, extras?.[name]);
+    return group;
+  };
+  return stored.rows.map((row) => {
+    const out: FinancialPeriodHistory = { metrics: decodeGroup(row.metrics, row.extras) };
+    if (row.filed) out.filed = decodeGroup(row.filed, row.filed_extras);
+    if (row.reconciliation) out.reconciliation = row.reconciliation;
+    return out;
   });
+}
+
+/**
+ * What reading a financials row as of a date needs beyond its own history: the document's other rows and histories (a
+ * TTM row's block is read from its quarters' and years'), found by span or label, and when each filing was accepted.
+ */
+export interface FinancialsContext extends AsOfContext {
+  rows: readonly FinancialPeriod[];
+  histories: readonly FinancialPeriodHistory[];
+  /** Rows other than TTM by span (`start/end/months`) and by label (`fiscal_year/fiscal_quarter/months`). */
+  bySpan: ReadonlyMap<string, number>;
+  byLabel: ReadonlyMap<string, number>;
+  /** How each row enters a TTM today (a quarter enters four): read once (financials-ttm.ts). */
+  latestParts: Map<string, Ttm["periods"][number]>;
+}
+
+/** The context of a document's rows (aligned with their histories); `filings`: the stored table, when at hand. */
+export function financialsContext(rows: readonly FinancialPeriod[], histories: readonly FinancialPeriodHistory[], filings?: readonly (readonly [string, string, string])[]): FinancialsContext {
+  const bySpan = new Map<string, number>();
+  const byLabel = new Map<string, number>();
+  rows.forEach((r, i) => {
+    if (r.ttm !== null) return;
+    bySpan.set(spanKey(r.period_start, r.period_end, r.months), i);
+    byLabel.set(labelKey(r.fiscal_year, r.fiscal_quarter, r.months), i);
+  });
+  let accepted: Map<string, string> | undefined;
+  const filedAt = (accession: string) => {
+    if (!accepted) {
+      accepted = new Map();
+      const note = (accn: string, filed: string) => {
+        const known = accepted!.get(accn);
+        if (known === undefined || filed < known) accepted!.set(accn, filed);
+      };
+      if (filings) for (const [accn, , filed] of filings) note(accn, filed);
+      else for (const h of histories) for (const group of [h.metrics, h.filed ?? {}]) for (const entries of Object.values(group)) for (const e of entries ?? []) note(e.accession, e.filed_at);
+    }
+    return accepted.get(accession);
+  };
+  return { rows, histories, bySpan, byLabel, filedAt, latestParts: new Map() };
 }
 
 /**
  * A row as it stood on `date`: each metric the last value in effect then (the latest filing accepted by then), the
  * row's provenance the latest of its metrics'; null when none had been reported. A statement the row has no metric of
- * stays as it is in the row (null balance on a year-to-date row). A TTM row none of whose flows can be summed (a
- * quarter missing) stands with its reasons from when its last quarter was filed (its own provenance). `withHistory`
- * adds each metric's entries.
+ * stays as it is in the row (null balance on a year-to-date row). A TTM row's block is read as of the date from the
+ * document (`context`; without one, today's block: only for today's answer) and the flows it names are null; a TTM
+ * row none of whose flows can be summed stands with its reasons from when its last quarter was filed (its own
+ * provenance). Alternative dates and the exceptions that describe a value (unclear scale, negative outflow) are read
+ * as of the date too. `withHistory` adds each metric's entries, and the values filed but never served.
  */
-export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHistory, date: string, withHistory: boolean): FinancialPeriod | null {
+export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHistory, date: string, withHistory: boolean, context?: FinancialsContext): FinancialPeriod | null {
+  if (row.ttm && date !== LATEST && !context) throw new Error("a TTM row is read as of a date only with its document (financialsContext)");
   const out: FinancialPeriod = { ...row };
+  const ttm = row.ttm && context ? ttmAsOf(row, history, context, date) : row.ttm;
+  const withheld = ttm?.unavailable.length ? ttm.unavailable.map((u) => u.metric) : null;
   let source: StatementMetric | null = null;
   for (const statement of STATEMENTS) {
     if (row[statement] === undefined || row[statement] === null) continue;
     const metrics: Record<string, StatementMetric | null> = {};
     for (const name of STATEMENT_METRICS[statement]) {
-      const metric = statementMetricAsOf(history.metrics[name], date, withHistory);
+      const metric = withheld?.includes(name) ? null : statementMetricAsOf(history.metrics[name], date, withHistory, withHistory ? history.filed?.[name] : undefined);
       metrics[name] = metric;
       if (metric && (!source || metric.filed_at > source.filed_at || (metric.filed_at === source.filed_at && metric.source_accession > source.source_accession))) {
         source = metric;
@@ -152,7 +270,13 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
     }
     (out as Record<string, unknown>)[statement] = metrics;
   }
-  if (!source) return row.ttm?.unavailable.length && row.filed_at !== "" && row.filed_at <= date ? out : null;
+  if (ttm) out.ttm = ttm;
+  if (date !== LATEST) {
+    const filedAt = filedAtOf(history, context);
+    out.alternative_dates = alternativeDatesAsOf(row.alternative_dates, date, filedAt);
+    out.exceptions = signExceptionsAsOf(exceptionsAsOf(row.exceptions, history.metrics, date, filedAt, SIGN), out);
+  }
+  if (!source) return ttm?.unavailable.length && row.filed_at !== "" && row.filed_at <= date ? out : null;
   const verdict = history.reconciliation?.findLast((s) => s.from <= date);
   out.form = source.form;
   out.filed_at = source.filed_at;
@@ -163,13 +287,48 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
 }
 
 /** A statement metric as it stood on `date` (metricAsOf), with the terms and cover date of the entry in effect. */
-export function statementMetricAsOf(entries: readonly StatementHistoryEntry[] | undefined, date: string, withHistory: boolean): StatementMetric | null {
+export function statementMetricAsOf(entries: readonly StatementHistoryEntry[] | undefined, date: string, withHistory: boolean, filed?: readonly StatementHistoryEntry[]): StatementMetric | null {
   if (!entries?.length) return null;
   const i = entryAsOf(entries, date);
-  const metric = metricAt(entries, i, withHistory) as StatementMetric | null;
+  const metric = metricAt(entries, i, withHistory, filed, date) as StatementMetric | null;
   if (!metric) return null;
   const e = entries[i]!;
   if (e.components) metric.components = e.components;
   if (e.as_of) metric.as_of = e.as_of;
   return metric;
+}
+
+/** The outflows the `sign` invariant watches (cash paid out, never negative unless marked). */
+export const OUTFLOW_METRICS = ["capital_expenditure", "dividends_paid", "share_repurchases"] as const satisfies readonly FinancialMetricName[];
+
+/** The message of a negative outflow (financial-invariants.ts marks it). */
+export function signMessage(metric: string, value: number, row: Pick<FinancialPeriod, "period_start" | "period_end" | "ttm">): string {
+  const why = row.ttm ? "a quarter it sums is negative" : "derived from years to date of which the later is smaller: the filings restated or reclassified an earlier part";
+  return `${metric} ${value} for ${row.period_start}..${row.period_end} is a negative outflow: ${why}`;
+}
+
+const SIGN: ReadonlySet<string> = new Set(["sign"]);
+
+/** The `sign` exceptions of a row read as of a date: one for each outflow negative then (the row's values as of then). */
+function signExceptionsAsOf(exceptions: FinancialPeriod["exceptions"], row: FinancialPeriod): FinancialPeriod["exceptions"] {
+  const out: FinancialPeriod["exceptions"] = [];
+  const negative = (metric: (typeof OUTFLOW_METRICS)[number]) => {
+    const m = row.cash_flow?.[metric];
+    return m && m.value < 0 ? m : null;
+  };
+  const done = new Set<string>();
+  for (const e of exceptions) {
+    if (e.rule !== "sign" || !(OUTFLOW_METRICS as readonly string[]).includes(e.metric ?? "")) {
+      out.push(e);
+      continue;
+    }
+    done.add(e.metric!);
+    const m = negative(e.metric as (typeof OUTFLOW_METRICS)[number]);
+    if (m) out.push({ ...e, message: signMessage(e.metric!, m.value, row) });
+  }
+  for (const metric of OUTFLOW_METRICS) {
+    const m = done.has(metric) ? null : negative(metric);
+    if (m) out.push({ rule: "sign", metric, message: signMessage(metric, m.value, row) });
+  }
+  return out;
 }

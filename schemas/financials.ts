@@ -40,11 +40,13 @@ const DESCRIPTIONS: Record<BalanceMetricName | CashFlowMetricName, string> = {
   equity: "Equity attributable to the parent at the period end (negative for a deficit).",
   cash: "Cash and cash equivalents at the period end (restricted cash excluded).",
   debt_current: "Debt due within a year: short-term borrowings and commercial paper plus the current portion of long-term debt (components listed when summed).",
-  debt_noncurrent: "Long-term debt excluding its current portion.",
-  total_debt: "debt_current + debt_noncurrent of the same filing (derived when both are present).",
-  shares_outstanding: "Common shares outstanding from the filing's cover page, as of its own date (`as_of`, on or after the period end); null for companies whose cover gives counts per class only.",
+  debt_noncurrent: "Long-term debt excluding its current portion (components listed when summed).",
+  total_debt: "debt_current + debt_noncurrent as served (derived when both are present); where neither is tagged, the filing's own total of borrowings (ifrs-full:Borrowings).",
+  shares_outstanding:
+    "Common shares outstanding for the whole company: the filing's cover page count, as of its own date (`as_of`, on or after the period end); where no cover count reaches the period (a cover that gives counts per class only is dimensioned, and company facts leave it out), the balance sheet's total (us-gaap:CommonStockSharesOutstanding) at the period end. Null with the reason in `unavailable` when neither is filed.",
   operating_cash_flow: "Net cash from operating activities (negative when operations used cash).",
-  capital_expenditure: "Capital expenditure as a positive outflow (cash paid for property, plant and equipment or productive assets); the concept says which.",
+  capital_expenditure:
+    "Capital expenditure as a positive outflow: cash paid for property, plant and equipment or for all productive assets (the concept says which). Null with the reason in `unavailable` where the company's standard concepts carry only part of it (PP&E other than its main class).",
   free_cash_flow: "operating_cash_flow − capital_expenditure of the period (always derived).",
   dividends_paid: "Dividends paid, as a positive outflow.",
   share_repurchases: "Cash paid to repurchase the company's own shares, as a positive outflow.",
@@ -61,17 +63,28 @@ export type Component = z.infer<typeof Component>;
 
 const Extras = {
   components: z.array(Component).optional().meta({ description: "For a value computed from several concepts of one filing: each term." }),
-  as_of: IsoDate.optional().meta({ description: "shares_outstanding only: the cover page's date of the count." }),
+  as_of: IsoDate.optional().meta({ description: "shares_outstanding only: the date of the count (the cover page's, or the balance sheet's period end)." }),
+};
+
+/** A history entry as `history=true` lists it: a value that was never the answer is marked. */
+const Listed = {
+  served: z.literal(false).optional().meta({
+    description:
+      "false: filed for this period but never the answer (another concept than the one the fiscal year uses, a 10-Q's twelve-month figure for a fiscal year, a value another filing of the same day superseded); absent: the answer from its effective date (the last such entry up to as_of is the value served).",
+  }),
 };
 
 /** A history entry of a statement metric: the earnings entry, and the terms of a computed value. */
-export const StatementHistoryEntry = HistoryEntry.extend(Extras).meta({ id: "StatementHistoryEntry" });
+export const StatementHistoryEntry = HistoryEntry.extend({ ...Extras, ...Listed }).meta({ id: "StatementHistoryEntry" });
 export type StatementHistoryEntry = z.infer<typeof StatementHistoryEntry>;
 
 /** One statement metric: an earnings metric, with the terms of a computed value and a cover count's date. */
 export const StatementMetric = Metric.extend({
   ...Extras,
-  history: z.array(StatementHistoryEntry).optional().meta({ description: "With history=true: every value this period had, in filing order (up to as_of when given)." }),
+  history: z.array(StatementHistoryEntry).optional().meta({
+    description:
+      "With history=true: every value filed for this period (one per filing: its value under the metric's highest-priority concept) and every value computed for it, in filing order (up to as_of when given); those never served are marked served: false.",
+  }),
 }).meta({ id: "StatementMetric" });
 export type StatementMetric = z.infer<typeof StatementMetric>;
 
@@ -104,6 +117,13 @@ export type FinancialException = z.infer<typeof FinancialException>;
 export const FinancialReconciliation = Reconciliation.extend({ metric: FinancialMetricName }).meta({ id: "FinancialReconciliation" });
 export type FinancialReconciliation = z.infer<typeof FinancialReconciliation>;
 
+/** Why a metric of a (non-TTM) row is null though the company reports its kind: what company facts do not carry. */
+export const ROW_GAPS = ["class_counts_only", "partial_capital_expenditure"] as const;
+export const Unavailable = z
+  .object({ metric: FinancialMetricName, reason: z.enum(ROW_GAPS), message: z.string() })
+  .meta({ id: "Unavailable" });
+export type Unavailable = z.infer<typeof Unavailable>;
+
 /** Why a trailing-twelve-month value is null. */
 export const TTM_GAPS = ["missing_quarter", "missing_value", "unreconciled", "no_weighted_shares"] as const;
 
@@ -127,7 +147,7 @@ export const Ttm = z
       .meta({ description: "The periods the TTM is made of, oldest first." }),
     unavailable: z
       .array(z.object({ metric: FinancialMetricName, reason: z.enum(TTM_GAPS), message: z.string() }))
-      .meta({ description: "Flows whose TTM is null, and why (as of today's data)." }),
+      .meta({ description: "Flows whose TTM is null, and why (as of as_of when given)." }),
   })
   .meta({ id: "Ttm" });
 export type Ttm = z.infer<typeof Ttm>;
@@ -145,6 +165,10 @@ export const FinancialPeriod = EarningsPeriod.omit({ metrics: true, reconciliati
     income: IncomeStatement.optional(),
     balance: BalanceSheet.nullable().optional().meta({ description: "Null on year-to-date and TTM rows (the quarter ending the same day carries the balance)." }),
     cash_flow: CashFlowStatement.optional(),
+    unavailable: z.array(Unavailable).default([]).meta({
+      description:
+        "Metrics this row has null for a stated reason (a metric a company simply does not report is null without one): shares_outstanding of a company whose filings give counts per class only (class_counts_only); capital_expenditure and free_cash_flow where the standard concepts carry only part of the capital spending (partial_capital_expenditure), TTM rows too. Why a TTM sum is null is in ttm.unavailable.",
+    }),
     ttm: Ttm.nullable().meta({ description: "Set on trailing-twelve-month rows (period=ttm), null otherwise." }),
   })
   .meta({ id: "FinancialPeriod" });

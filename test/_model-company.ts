@@ -21,6 +21,10 @@ export interface ModelYear {
   start: string;
   ends: [string, string, string, string];
   revenue: number[];
+  /** Gross profit and operating income: 30–60 % and 10–40 % of each quarter's revenue (never near zero). */
+  gross: number[];
+  operating: number[];
+  /** Net income: may cross zero and near it (a year can be a thousandth of the next). */
   income: number[];
   shares: number;
 }
@@ -49,6 +53,8 @@ export function modelYears(calendar: Calendar, draws: number[]): ModelYear[] {
       start,
       ends,
       revenue: d.slice(0, 4).map((v) => v * 1_000_000),
+      gross: d.slice(0, 4).map((v, q) => v * 1_000_000 * (30 + ((v + q) % 31)) / 100),
+      operating: d.slice(0, 4).map((v, q) => v * 1_000_000 * (10 + ((v + q) % 31)) / 100),
       income: d.slice(4, 8).map((v, q) => (v % 3 === 0 ? -1 : 1) * (v + 20) * 100_000 + q), // never an EPS of 0.00
       shares: 200_000_000 + k * 1_000_000,
     });

@@ -47,10 +47,10 @@ export interface AuditReport {
  * hash the manifest states and as many rows as it counts; no documents for a ticker that is not covered; and no
  * company failed on malformed EDGAR input. Warnings name covered tickers the latest build did not rebuild. Earnings
  * and financials documents also pass their series invariants (earningsFindings, financialsFindings): a broken one is a
- * finding, a marked exception a warning (`--strict` fails on it). A ticker carried from a snapshot published before
+ * finding, a marked exception a warning (with `strict`, a finding). A ticker carried from a snapshot published before
  * the financials existed (its manifest entry does not name /financials) is not asked for them.
  */
-export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
+export async function auditSnapshot(storage: Storage, options: { strict?: boolean } = {}): Promise<AuditReport> {
   let published;
   try {
     published = await readPublished(storage);
@@ -86,8 +86,10 @@ export async function auditSnapshot(storage: Storage): Promise<AuditReport> {
       }
       const expected = entry.counts[COUNT_OF[kind]];
       if (doc.data.length !== expected) findings.push(`${ticker}: ${kind}.json has ${doc.data.length} rows, the manifest counts ${expected}`);
-      if (kind === "earnings") earningsFindings(ticker, doc as EarningsDocument, entry, findings, warnings);
-      if (kind === "financials") financialsFindings(ticker, doc as FinancialsDocument, entry, findings, warnings);
+      // With --strict a ticker's marked exceptions are findings (issue 14 "a finding with --strict").
+      const marked = options.strict ? findings : warnings;
+      if (kind === "earnings") earningsFindings(ticker, doc as EarningsDocument, entry, findings, marked);
+      if (kind === "financials") financialsFindings(ticker, doc as FinancialsDocument, entry, findings, marked);
     }
     // Malformed input is a finding even when earlier documents were kept: EDGAR never produces it, so someone must look.
     if (entry.input_defect) {

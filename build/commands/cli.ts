@@ -158,7 +158,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return 0;
     }
     if (command === "audit") {
-      const report = await auditSnapshot(store());
+      const report = await auditSnapshot(store(), { strict: values.strict === true });
       for (const finding of report.findings) console.log(`FINDING ${finding}`);
       for (const warning of report.warnings) console.log(`WARNING ${warning}`);
       console.log(

@@ -28,6 +28,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
     kind: "currency",
     additive: true,
     steady: false,
+    checkNeighbours: true,
     concepts: [
       // Only the parent's share: us-gaap:ProfitLoss includes noncontrolling interests and
       // NetIncomeLossAvailableToCommonStockholdersBasic is after preferred dividends (pitfall 17, Micron).
@@ -40,6 +41,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
     kind: "currency",
     additive: true,
     steady: false,
+    checkNeighbours: true,
     concepts: [
       "us-gaap:OperatingIncomeLoss", // operating income; often absent for banks and insurers → null, never computed (pitfall 18)
       "ifrs-full:ProfitLossFromOperatingActivities", // IFRS operating profit
@@ -49,6 +51,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
     kind: "currency",
     additive: true,
     steady: false,
+    checkNeighbours: true,
     concepts: [
       "us-gaap:GrossProfit", // revenue less cost of revenue, as tagged; not computed when absent
       "ifrs-full:GrossProfit", // the same line under IFRS
@@ -58,6 +61,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
     kind: "per_share",
     additive: false,
     steady: false,
+    checkNeighbours: true,
     concepts: [
       "us-gaap:EarningsPerShareBasic", // basic EPS
       "us-gaap:EarningsPerShareBasicAndDiluted", // one tag when basic equals diluted (loss years, simple structures)
@@ -69,6 +73,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
     kind: "per_share",
     additive: false,
     steady: false,
+    checkNeighbours: true,
     concepts: [
       "us-gaap:EarningsPerShareDiluted", // diluted EPS
       "us-gaap:EarningsPerShareBasicAndDiluted", // one tag when basic equals diluted

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { EarningsPeriod } from "../../schemas/earnings.ts";
 import { companyFacts, filing, findRow, type Fact } from "../../test/_facts.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
-import { deriveEarnings } from "./earnings.ts";
+import { deriveEarningsBase } from "./earnings.ts";
 import { addDays } from "./periods.ts";
 
 type Concepts = Record<string, Record<string, Fact[]>>;
@@ -232,12 +232,123 @@ describe("fiscal labels a filing got wrong", () => {
   });
 });
 
+describe("a newly listed company: its only periodic filing is a Q1 10-Q", () => {
+  it("labels the quarter and its comparative from the filing's own fy/fp (calendar year)", () => {
+    const q1 = filing("0000001234-24-000001", "10-Q", "2024-05-10", 2024, "Q1");
+    const periods = derive({
+      "us-gaap:Revenues": { USD: [q1("2024-01-01", "2024-03-31", 500), q1("2023-01-01", "2023-03-31", 400)] },
+      "us-gaap:NetIncomeLoss": { USD: [q1("2024-01-01", "2024-03-31", 50), q1("2023-01-01", "2023-03-31", 40)] },
+    });
+    expect(periods.map((p) => [p.period_start, p.fiscal_year, p.fiscal_quarter, p.label_source, p.metrics.revenue?.value])).toEqual([
+      ["2024-01-01", 2024, "Q1", "filing", 500],
+      ["2023-01-01", 2023, "Q1", "calendar", 400],
+    ]);
+    expect(periods[0]!.label_accession).toBe("0000001234-24-000001");
+  });
+
+  it("a July–June fiscal year named by the year it ends in: July–September 2024 is fiscal 2025 Q1", () => {
+    const q1 = filing("0000001234-24-000002", "10-Q", "2024-11-12", 2025, "Q1");
+    const periods = derive({ "us-gaap:NetIncomeLoss": { USD: [q1("2024-07-01", "2024-09-30", -7), q1("2023-07-01", "2023-09-30", -9)] } });
+    expect(periods.map((p) => [p.period_end, p.fiscal_year, p.fiscal_quarter])).toEqual([
+      ["2024-09-30", 2025, "Q1"],
+      ["2023-09-30", 2024, "Q1"],
+    ]);
+  });
+
+  it("without a year, a year-to-date or a filing's own fiscal quarter, the error says so", () => {
+    const untagged = filing("0000001234-24-000003", "10-Q", "2024-05-10", 2024, "");
+    expect(() => derive({ "us-gaap:NetIncomeLoss": { USD: [untagged("2024-01-01", "2024-03-31", 5)] } })).toThrow(/no fiscal calendar/);
+  });
+});
+
+describe("unit-scale slips in any metric: the evidence decides which value is wrong", () => {
+  // Four 10-Ks, each reporting its own year only: 1,000,000,000 diluted shares, diluted EPS 2, net income 2,000,000,000,
+  // revenue 10,000,000,000, gross profit 4,000,000,000, operating income 3,000,000,000; `slip` changes one value.
+  const years = [2020, 2021, 2022, 2023];
+  const k = (y: number) => filing(`0000001234-${y - 1999}-000001`, "10-K", `${y + 1}-02-20`, y, "FY");
+  type Slip = Partial<Record<"NetIncomeLoss" | "EarningsPerShareDiluted" | "GrossProfit" | "OperatingIncomeLoss" | "WeightedAverageNumberOfDilutedSharesOutstanding", Record<number, number>>>;
+  const company = (slip: Slip, base: { shares?: number; income?: (y: number) => number } = {}) => {
+    const shares = base.shares ?? 1_000_000_000;
+    const income = base.income ?? (() => 2_000_000_000);
+    const of = (concept: keyof Slip, y: number, value: number) => slip[concept]?.[y] ?? value;
+    const facts = (concept: keyof Slip | "Revenues", value: (y: number) => number) =>
+      years.map((y) => k(y)(`${y}-01-01`, `${y}-12-31`, concept === "Revenues" ? value(y) : of(concept, y, value(y))));
+    return derive({
+      "us-gaap:Revenues": { USD: facts("Revenues", () => 10_000_000_000) },
+      "us-gaap:GrossProfit": { USD: facts("GrossProfit", () => 4_000_000_000) },
+      "us-gaap:OperatingIncomeLoss": { USD: facts("OperatingIncomeLoss", () => 3_000_000_000) },
+      "us-gaap:NetIncomeLoss": { USD: facts("NetIncomeLoss", income) },
+      "us-gaap:EarningsPerShareDiluted": { "USD/shares": facts("EarningsPerShareDiluted", (y) => Math.round((income(y) / shares) * 100) / 100) },
+      "us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding": { shares: facts("WeightedAverageNumberOfDilutedSharesOutstanding", () => shares) },
+    });
+  };
+  const year = (periods: EarningsPeriod[], y: number) => find(periods, `${y}-01-01`, `${y}-12-31`);
+  const scaleMarks = (periods: EarningsPeriod[]) => periods.flatMap((p) => p.exceptions.filter((e) => e.rule === "scale").map((e) => `${p.fiscal_year} ${e.metric}`));
+
+  it("a net income filed in thousands is corrected; the share count it contradicts is not", () => {
+    const periods = company({ NetIncomeLoss: { 2022: 2_000_000 } });
+    expect(year(periods, 2022).metrics.net_income).toMatchObject({ value: 2_000_000_000, scale_corrected: { factor: 0.001, value_as_filed: 2_000_000 } });
+    for (const y of years) expect(year(periods, y).metrics.diluted_shares).toMatchObject({ value: 1_000_000_000, scale_corrected: null });
+    expect(scaleMarks(periods)).toEqual([]);
+  });
+
+  it("the latest year's net income filed in thousands, with one neighbour only: net income = EPS × shares shows it", () => {
+    const periods = company({ NetIncomeLoss: { 2023: 2_000_000 } });
+    expect(year(periods, 2023).metrics.net_income).toMatchObject({ value: 2_000_000_000, scale_corrected: { factor: 0.001 } });
+    expect(year(periods, 2023).metrics.diluted_shares).toMatchObject({ value: 1_000_000_000, scale_corrected: null });
+  });
+
+  it("an EPS filed 1,000 times too big is corrected; the share count is not", () => {
+    const periods = company({ EarningsPerShareDiluted: { 2022: 2000 } });
+    expect(year(periods, 2022).metrics.eps_diluted).toMatchObject({ value: 2, scale_corrected: { factor: 1000, value_as_filed: 2000 } });
+    for (const y of years) expect(year(periods, y).metrics.diluted_shares).toMatchObject({ value: 1_000_000_000, scale_corrected: null });
+  });
+
+  it("a share count in thousands beside net income and EPS as filed is corrected (share counts first)", () => {
+    const periods = company({ WeightedAverageNumberOfDilutedSharesOutstanding: { 2021: 1_000_000 } });
+    expect(year(periods, 2021).metrics.diluted_shares).toMatchObject({ value: 1_000_000_000, scale_corrected: { factor: 0.001 } });
+    expect(year(periods, 2021).metrics.net_income).toMatchObject({ value: 2_000_000_000, scale_corrected: null });
+  });
+
+  it("a gross profit a thousandth of its neighbours in one filing: marked, not corrected (income can near zero)", () => {
+    const periods = company({ GrossProfit: { 2022: 4_000_000 } });
+    expect(year(periods, 2022).metrics.gross_profit).toMatchObject({ value: 4_000_000, scale_corrected: null });
+    expect(year(periods, 2022).exceptions).toContainEqual(expect.objectContaining({ rule: "scale", metric: "gross_profit" }));
+    expect(scaleMarks(periods).filter((m) => !m.endsWith("gross_profit"))).toEqual([]);
+  });
+
+  it("an operating income a thousandth of its neighbours: marked, not corrected", () => {
+    const periods = company({ OperatingIncomeLoss: { 2021: 3_000_000 } });
+    expect(year(periods, 2021).metrics.operating_income).toMatchObject({ value: 3_000_000, scale_corrected: null });
+    expect(year(periods, 2021).exceptions).toContainEqual(expect.objectContaining({ rule: "scale", metric: "operating_income" }));
+  });
+
+  it("a year near breakeven (EPS 0.00) is not corrected: marked as unclear", () => {
+    const periods = company({ NetIncomeLoss: { 2022: 2_000_000 }, EarningsPerShareDiluted: { 2022: 0 } });
+    expect(year(periods, 2022).metrics.net_income).toMatchObject({ value: 2_000_000, scale_corrected: null });
+    expect(year(periods, 2022).exceptions).toContainEqual(expect.objectContaining({ rule: "scale", metric: "net_income" }));
+  });
+
+  it("a genuine thousandfold fall in income that EPS × shares confirms is kept, and marked as a real change", () => {
+    // One million shares: net income 2,000,000,000 (EPS 2,000) in three years, 2,000,000 (EPS 2) in 2022.
+    const periods = company({}, { shares: 1_000_000, income: (y) => (y === 2022 ? 2_000_000 : 2_000_000_000) });
+    expect(year(periods, 2022).metrics.net_income).toMatchObject({ value: 2_000_000, scale_corrected: null });
+    expect(year(periods, 2022).metrics.eps_diluted).toMatchObject({ value: 2, scale_corrected: null });
+    expect(year(periods, 2022).exceptions.map((e) => [e.metric, /a real change/.test(e.message)])).toEqual([
+      ["net_income", true],
+      ["net_income", true],
+      ["eps_diluted", true],
+      ["eps_diluted", true],
+    ]);
+  });
+});
+
 function derive(concepts: Concepts): EarningsPeriod[] {
-  return deriveEarnings(companyFacts({ "us-gaap": Object.fromEntries(Object.entries(concepts).map(([key, units]) => [key.replace("us-gaap:", ""), units])) })).periods;
+  return deriveEarningsBase(companyFacts({ "us-gaap": Object.fromEntries(Object.entries(concepts).map(([key, units]) => [key.replace("us-gaap:", ""), units])) })).series.periods;
 }
 
 function deriveIfrs(concepts: Record<string, Record<string, Fact[]>>): EarningsPeriod[] {
-  return deriveEarnings(companyFacts({ "ifrs-full": concepts })).periods;
+  return deriveEarningsBase(companyFacts({ "ifrs-full": concepts })).series.periods;
 }
 
 function find(periods: EarningsPeriod[], start: string, end: string): EarningsPeriod {

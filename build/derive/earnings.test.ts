@@ -4,7 +4,7 @@ import { EarningsPeriod, type Metric } from "../../schemas/earnings.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { readCompanyFacts } from "./company-facts.ts";
 import { EARNINGS_CONCEPTS, METRIC_CONCEPTS } from "./concepts.ts";
-import { deriveEarnings } from "./earnings.ts";
+import { deriveEarningsBase } from "./earnings.ts";
 import { checkInvariants } from "./invariants.ts";
 import { addDays } from "./periods.ts";
 
@@ -23,11 +23,11 @@ interface RawFact {
 }
 type RawFile = { cik: number; entityName: string; facts: Record<string, Record<string, { units: Record<string, RawFact[]> }>> };
 
-describeEdgar("deriveEarnings on every company facts file of the mirror", () => {
+describeEdgar("the earnings of every company facts file of the fixtures", () => {
   const files = listEdgar(FOLDER);
   const load = (file: string) => {
     const text = readEdgar(`${FOLDER}/${file}`);
-    const { periods, history } = deriveEarnings(readCompanyFacts(text));
+    const { periods, history } = deriveEarningsBase(readCompanyFacts(text)).series;
     return { raw: JSON.parse(text) as RawFile, periods, history };
   };
 
@@ -105,7 +105,7 @@ describeEdgar("deriveEarnings on every company facts file of the mirror", () => 
     const { raw, periods } = load(file);
     const filed = [...new Set(allFacts(raw).map(({ fact }) => fact.filed))].sort();
     const cutoff = filed[Math.floor(filed.length * 0.6)]!;
-    const early = deriveEarnings(readCompanyFacts(JSON.stringify(filterFiled(raw, cutoff)))).periods;
+    const early = deriveEarningsBase(readCompanyFacts(JSON.stringify(filterFiled(raw, cutoff)))).series.periods;
     const later = new Map(periods.map((p) => [`${p.period_start}/${p.period_end}`, p]));
     let compared = 0;
     for (const p of early.filter((e) => !e.label_inferred)) {
@@ -130,18 +130,20 @@ describeEdgar("deriveEarnings on every company facts file of the mirror", () => 
         const [fy, ytd, derived] = [year.metrics[name], nine?.metrics[name], q4.metrics[name]];
         if (derived) expect(derived.derived).toBe(true);
         if (!fy || !ytd || !derived || fy.concept !== ytd.concept) continue;
-        // The year the nine months are subtracted from is one the year's own history held (the same vintage): today's
-        // value unless the year was restated after the nine months were last reported (Apple's fiscal 2008).
+        // The year and nine months subtracted are values their own histories held (one vintage): today's unless the
+        // year was restated after the nine months were last reported (Apple's fiscal 2008), or the nine months after the
+        // year with no restated year since (SunEdison's 2014, restated by its 10-Q of November 2015 and no later 10-K).
         const yearValues = history[y]!.metrics[name]!.map((e) => e.value);
-        expect(yearValues).toContain(derived.value + ytd.value);
-        if (!fy.restated) expect(derived.value).toBe(fy.value - ytd.value);
+        const nineValues = history[periods.indexOf(nine!)]!.metrics[name]!.map((e) => e.value);
+        expect(yearValues.some((v) => nineValues.includes(v - derived.value))).toBe(true);
+        if (!fy.restated && !ytd.restated) expect(derived.value).toBe(fy.value - ytd.value);
       }
     }
   });
 });
 
 describeEdgar("hand-checked figures", () => {
-  const periodsOf = (cik: string) => deriveEarnings(readCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`))).periods;
+  const periodsOf = (cik: string) => deriveEarningsBase(readCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`))).series.periods;
   const period = (periods: EarningsPeriod[], start: string, end: string) => {
     const p = periods.find((x) => x.period_start === start && x.period_end === end);
     if (!p) throw new Error(`no period ${start}..${end}`);
@@ -272,7 +274,7 @@ describeEdgar("hand-checked figures", () => {
 });
 
 describeEdgar("series that hold together (issue 14), checked against the filings", () => {
-  const seriesOf = (cik: string) => deriveEarnings(readCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`)));
+  const seriesOf = (cik: string) => deriveEarningsBase(readCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`))).series;
   const find = (periods: EarningsPeriod[], start: string, end: string) => periods.filter((p) => p.period_start === start && p.period_end === end);
 
   it("Walmart: the years to January 2014 and 2015 are fiscal 2014 and 2015; its 10-K's own fy 2013 is kept as filed_label", () => {
@@ -334,15 +336,12 @@ describeEdgar("series that hold together (issue 14), checked against the filings
   it("years restated without their quarters are marked with the difference; restated keeps saying what changed", () => {
     const year = (cik: string, start: string, end: string) => find(seriesOf(cik).periods, start, end)[0]!;
     // McDonald's 10-K filed 2021-02-23 (0000063908-21-000013) restates 2018 revenues to 21,257.9 from 21,025.2 ($
-    // millions, 10-K filed 2019-02-22) and 2019 to 21,364.4 from 21,285.2; no filing restates their quarters.
+    // millions, 10-K filed 2019-02-22); no filing restates 2018's quarters (2019: see "one vintage per fiscal year").
     expect(year("0000063908", "2018-01-01", "2018-12-31")).toMatchObject({
       reconciled: false,
       reconciliation: [{ metric: "revenue", quarters_sum: 21_025_200_000, year_value: 21_257_900_000, difference: -232_700_000 }],
       metrics: { revenue: { value: 21_257_900_000, restated: true, original_value: 21_025_200_000 } },
     });
-    expect(year("0000063908", "2019-01-01", "2019-12-31").reconciliation).toEqual([
-      { metric: "revenue", quarters_sum: 21_285_200_000, year_value: 21_364_400_000, difference: -79_200_000 },
-    ]);
     // Under Armour's 10-K filed 2024-05-29 (0001336917-24-000073) restates 2021 net income to 351,003 from 360,060.
     expect(year("0001336917", "2021-01-01", "2021-12-31").reconciliation).toContainEqual({
       metric: "net_income",
@@ -397,6 +396,79 @@ describeEdgar("series that hold together (issue 14), checked against the filings
   });
 });
 
+describeEdgar("one vintage per fiscal year: a year's periods from one consistent set of filings, checked against the filings", () => {
+  const seriesOf = (cik: string) => deriveEarningsBase(readCompanyFacts(readEdgar(`${FOLDER}/CIK${cik}.json`))).series;
+  const at = (series: ReturnType<typeof seriesOf>, start: string, end: string, date = LATEST) => {
+    const i = series.periods.findIndex((p) => p.period_start === start && p.period_end === end);
+    if (i < 0) throw new Error(`no period ${start}..${end}`);
+    return periodAsOf(series.periods[i]!, series.history[i]!, date, false)!;
+  };
+  const revenue = (p: EarningsPeriod) => p.metrics.revenue!.value;
+
+  it("McDonald's 2019: the 10-K's year and quarters until a later 10-K restates the year; then the restated quarters and a Q4 of their vintage", () => {
+    const mcd = seriesOf("0000063908");
+    // 10-K filed 2020-02-26 (0000063908-20-000022): 2019 revenues 21,076.5 and its quarters 4,955.6, 5,341.3, 5,430.6,
+    // 5,349.0 ($ millions). Its 10-Qs of 2020 restate 2019's quarters alone: the first to 5,024.1 (0000063908-20-000042,
+    // filed 2020-05-07), the second to 5,409.8 (-000063), the third to 5,502.3 and nine months to 15,936.2 (-000076).
+    const quarters = [["2019-01-01", "2019-03-31"], ["2019-04-01", "2019-06-30"], ["2019-07-01", "2019-09-30"], ["2019-10-01", "2019-12-31"]] as const;
+    const asOf = (date: string) => quarters.map(([s, e]) => revenue(at(mcd, s, e, date)));
+    for (const date of ["2020-06-01", "2020-12-01"]) {
+      expect(asOf(date)).toEqual([4_955_600_000, 5_341_300_000, 5_430_600_000, 5_349_000_000]);
+      expect(at(mcd, "2019-01-01", "2019-12-31", date)).toMatchObject({ reconciled: true, metrics: { revenue: { value: 21_076_500_000 } } });
+    }
+    // Nine months as of 2020-12-01: the 10-Q filed 2019-11-04 (15,727.5), the sum of the quarters served with it.
+    expect(revenue(at(mcd, "2019-01-01", "2019-09-30", "2020-12-01"))).toBe(15_727_500_000);
+    // 10-K filed 2021-02-23 (0000063908-21-000013) restates the year to 21,364.4: the restated quarters serve, and the
+    // fourth quarter is that year less the restated nine months, 21,364.4 − 15,936.2 = 5,428.2, not the 10-K of 2020's 5,349.0.
+    expect(asOf(LATEST)).toEqual([5_024_100_000, 5_409_800_000, 5_502_300_000, 5_428_200_000]);
+    expect(at(mcd, "2019-10-01", "2019-12-31").metrics.revenue).toMatchObject({ derived: true, source_accession: "0000063908-21-000013", restated: true, original_value: 5_349_000_000 });
+    expect(at(mcd, "2019-01-01", "2019-12-31")).toMatchObject({ reconciled: true, reconciliation: [], metrics: { revenue: { value: 21_364_400_000 } } });
+    // 2018: the same 10-K restates the year (21,025.2 → 21,257.9) and no filing its quarters or nine months: the year's
+    // own latest value, marked, the fourth quarter still 21,025.2 − 15,862.2 = 5,163.0 of one vintage.
+    expect(revenue(at(mcd, "2018-10-01", "2018-12-31"))).toBe(5_163_000_000);
+    expect(at(mcd, "2018-01-01", "2018-12-31")).toMatchObject({ reconciled: false, reconciliation: [{ metric: "revenue", difference: -232_700_000 }] });
+  });
+
+  it("Walmart fiscal 2013: revenue held to the 10-K's set, then its restated set; operating income restated piecemeal and marked", () => {
+    const wmt = seriesOf("0000104169");
+    // 10-K filed 2013-03-26 (0000104169-13-000011): fiscal 2013 revenues 469,162 and quarters 113,018, 114,296, 113,929,
+    // 127,919 ($ millions). The 10-Q filed 2013-06-07 (0000104169-13-000020) restates the first quarter alone to 113,010.
+    expect(revenue(at(wmt, "2012-02-01", "2012-04-30", "2013-07-01"))).toBe(113_018_000_000);
+    expect(at(wmt, "2012-02-01", "2013-01-31", "2013-07-01")).toMatchObject({ reconciled: true });
+    // 10-K filed 2014-03-21 (0000104169-14-000019) restates the year (468,651) and its quarters (112,901, 114,174,
+    // 113,800, 127,776): that set serves and adds up.
+    expect(revenue(at(wmt, "2012-02-01", "2012-04-30"))).toBe(112_901_000_000);
+    expect(revenue(at(wmt, "2012-02-01", "2013-01-31"))).toBe(468_651_000_000);
+    expect(at(wmt, "2012-02-01", "2013-01-31").reconciliation.map((r) => r.metric)).toEqual(["operating_income"]);
+    // Operating income: the original filings add up (6,387 + 6,698 + 6,116 = 19,201 for nine months, year 27,801, Q4
+    // 8,600). The 10-Q filed 2013-12-06 (0000104169-13-000051) restates the third quarter (6,093) and nine months (19,145)
+    // but not the half; the 10-K filed 2014-03-21 the year (27,725) and no quarter. Until that 10-K the fourth quarter
+    // stays 27,801 − 19,201 (never the old year less the new nine months, 8,656); after it, 27,725 − 19,145 = 8,580.
+    const q4 = (date: string) => at(wmt, "2012-11-01", "2013-01-31", date).metrics.operating_income!.value;
+    expect([q4("2013-12-10"), q4(LATEST)]).toEqual([8_600_000_000, 8_580_000_000]);
+    // No filing gives a consistent set for the year as restated: the latest values, marked (6,387 + 6,698 + 6,093 + 8,580).
+    expect(at(wmt, "2012-02-01", "2013-01-31")).toMatchObject({
+      reconciled: false,
+      reconciliation: [{ metric: "operating_income", quarters_sum: 27_758_000_000, year_value: 27_725_000_000, difference: 33_000_000 }],
+    });
+  });
+
+  it("Under Armour 2021: a later 10-K restates only the year, so the year is its latest value and marked; recast comparatives are placed, not dropped", () => {
+    const ua = seriesOf("0001336917");
+    // 10-K filed 2024-05-29 (0001336917-24-000073) restates 2021 net income to 351,003 ($ thousands) and no quarter:
+    // 77,752 + 59,207 + 113,444 + 109,657 (the 10-Qs, and the 10-Q of 2023-02-08 for October–December) = 360,060.
+    expect(at(ua, "2021-01-01", "2021-12-31")).toMatchObject({ reconciled: false, metrics: { net_income: { value: 351_003_000 } } });
+    expect(at(ua, "2021-01-01", "2021-12-31").reconciliation).toContainEqual({ metric: "net_income", quarters_sum: 360_060_000, year_value: 351_003_000, difference: 9_057_000 });
+    // 10-Q filed 2022-11-08 (0001336917-22-000039) shows April–September 2021 (net revenues 2,897,066) and the 10-Q filed
+    // 2023-02-08 (0001336917-23-000009) April–December 2021 (4,426,271): comparatives on the April–March calendar, no
+    // year-to-date of calendar 2021. Placed where they end, marked.
+    for (const [end, months, quarter, value] of [["2021-09-30", 6, "Q3", 2_897_066_000], ["2021-12-31", 9, "Q4", 4_426_271_000]] as const) {
+      expect(at(ua, "2021-04-01", end)).toMatchObject({ months, fiscal_year: 2021, fiscal_quarter: quarter, label_source: "calendar", metrics: { revenue: { value } } });
+      expect(at(ua, "2021-04-01", end).exceptions).toEqual([expect.objectContaining({ rule: "label_in_year", metric: null })]);
+    }
+  });
+});
+
 function allFacts(raw: RawFile): { key: string; fact: RawFact }[] {
   const out: { key: string; fact: RawFact }[] = [];
   for (const [taxonomy, concepts] of Object.entries(raw.facts)) {
@@ -422,3 +494,23 @@ function filterFiled(raw: RawFile, cutoff: string): RawFile {
 function metricsOf(p: EarningsPeriod): Metric[] {
   return Object.values(p.metrics).filter((m): m is Metric => m !== null);
 }
+
+describeEdgar("history=true lists every value filed for a period, with its concept; those never served are marked", () => {
+  it("Walmart's quarter to 2010-07-31: its 10-Qs' Revenues, and the 10-Ks' SalesRevenueNet figures never served", () => {
+    const series = deriveEarningsBase(readCompanyFacts(readEdgar(`${FOLDER}/CIK0000104169.json`))).series;
+    const i = series.periods.findIndex((p) => p.period_start === "2010-05-01" && p.period_end === "2010-07-31");
+    const revenue = periodAsOf(series.periods[i]!, series.history[i]!, LATEST, true)!.metrics.revenue!;
+    // Served: Revenues, the fiscal year's concept (its 10-Qs). The 10-Ks filed 2011-03-30 and 2012-03-27 tag the
+    // quarter's 103,016 ($ millions) under SalesRevenueNet only: listed, marked never served.
+    const unserved = revenue.history!.filter((e) => e.served === false);
+    expect(unserved.map((e) => [e.value, e.concept, e.form, e.filed_at])).toEqual([
+      [103_016_000_000, "us-gaap:SalesRevenueNet", "10-K", "2011-03-30"],
+      [103_016_000_000, "us-gaap:SalesRevenueNet", "10-K", "2012-03-27"],
+    ]);
+    expect(revenue.history!.filter((e) => e.served !== false).every((e) => e.concept === revenue.concept)).toBe(true);
+    // In filing order, and the answer is the last value served.
+    const dates = revenue.history!.map((e) => e.filed_at);
+    expect(dates).toEqual([...dates].sort());
+    expect(revenue.history!.filter((e) => e.served !== false).at(-1)!.value).toBe(revenue.value);
+  });
+});

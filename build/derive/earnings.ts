@@ -12,14 +12,23 @@ import { checkInvariants } from "./invariants.ts";
 import { observe, type Filing, type Observation } from "./observations.ts";
 import { mergeSpans, type Period } from "./period-identity.ts";
 import { calendarFrame, durationDays, type Months } from "./periods.ts";
-import { reconcileYear } from "./reconcile.ts";
-import { correctScales, type ScalePeriod } from "./scale.ts";
-import { scaleExceptions, toHistoryEntry } from "./history.ts";
+import { holdFiscalYearSet, reconcileYear } from "./reconcile.ts";
+import { correctScales, stepBetween, type ProductIdentity, type ScalePeriod } from "./scale.ts";
+import { scaleExceptions, toHistoryEntry, unservedEntries } from "./history.ts";
 import { flagSplitUnadjusted, PER_SHARE, type History } from "./splits.ts";
 import { byFiling, combineTimelines, perShare, serveYear, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** Share counts first: the other checks read them (issue 14 "Scale errors": share counts first, every metric checked). */
 const SCALE_ORDER: readonly MetricName[] = ["diluted_shares", "eps_diluted", "eps_basic", "revenue", "gross_profit", "operating_income", "net_income"];
+/**
+ * Net income = EPS × diluted shares in each filing (basic EPS where diluted is missing): a witness of each member's
+ * scale, never a verdict on one (a net income filed in thousands breaks it as much as a share count in millions).
+ */
+const IDENTITIES: readonly ProductIdentity[] = [
+  { product: "net_income", factors: ["eps_diluted", "diluted_shares"] },
+  { product: "net_income", factors: ["eps_basic", "diluted_shares"] },
+];
+const IDENTITY_MEMBERS: ReadonlySet<MetricName> = new Set(IDENTITIES.flatMap((r) => [r.product, ...r.factors] as MetricName[]));
 const ADDITIVE = METRIC_NAMES.filter((name) => METRIC_CONCEPTS[name].additive);
 
 /** The earnings document's content: rows newest first, and each row's history (aligned). */
@@ -39,11 +48,8 @@ interface Working {
   timelines: Partial<Record<MetricName, Entry[]>>;
   derived: boolean;
   reconciliation?: ReconciliationState[];
-}
-
-/** Derives the company's earnings periods, newest first (period end descending, then shorter periods first), with history. */
-export function deriveEarnings(facts: CompanyFacts): EarningsSeries {
-  return deriveEarningsBase(facts).series;
+  /** Why the calendar could only place the period, not label it as one of its quarters, year-to-dates or years. */
+  placed?: string;
 }
 
 /** What the statements build on (issue 18): the earnings, the company's fiscal calendar, its reporting currency and filings. */
@@ -56,7 +62,10 @@ export interface EarningsBase {
   filings: Filing[];
 }
 
-/** The earnings derivation, with the calendar learned for it, which the statements reuse rather than learn again. */
+/**
+ * The earnings derivation — the company's earnings periods newest first (period end descending, then shorter periods
+ * first) with their history — and the calendar learned for it, which the statements reuse rather than learn again.
+ */
 export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
   const observed = observe(facts, METRIC_CONCEPTS);
   const merged = mergeSpans(observed.spans);
@@ -64,17 +73,31 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
     merged.map((p) => ({ start: p.start, end: p.end, months: p.months, annual: p.observations.some((o) => o.annual), filings: p.months === 12 ? filingCount(p) : 0 })),
     observed.filings,
   );
+  if (merged.length === 0) throw new NoXbrlHistoryError({ cik: facts.cik }, "no income-statement facts from periodic reports (10-K, 10-Q, 20-F…)");
+  if (!calendar) {
+    throw new NoXbrlHistoryError({ cik: facts.cik }, "income-statement facts from periodic reports, but no fiscal calendar: no year, year-to-date or filing's own fiscal quarter shows where a year begins");
+  }
   const working: Working[] = [];
   for (const p of merged) {
-    const label = calendar?.label(p, p.alternatives.length ? [p.end, ...p.alternatives.map((a) => a.end)] : undefined);
-    if (!label) continue;
-    working.push({ start: p.start, end: p.end, months: p.months, label, alternatives: p.alternatives, values: filedValues(p.observations), timelines: {}, derived: false });
+    const label = calendar.label(p, p.alternatives.length ? [p.end, ...p.alternatives.map((a) => a.end)] : undefined);
+    // A period no quarter, year-to-date or year of the calendar (a comparative recast on another calendar) is placed
+    // by where it ends and marked, never dropped.
+    const placed = label ? null : calendar.place(p);
+    if (!label && !placed) throw new NoXbrlHistoryError({ cik: facts.cik }, `${p.start}..${p.end} lies in no fiscal year of the calendar learned`);
+    working.push({
+      start: p.start,
+      end: p.end,
+      months: p.months,
+      label: label ?? placed!.label,
+      alternatives: p.alternatives,
+      values: filedValues(p.observations),
+      timelines: {},
+      derived: false,
+      ...(placed ? { placed: placed.reason } : {}),
+    });
   }
-  if (working.length === 0) {
-    throw new NoXbrlHistoryError({ cik: facts.cik }, "no income-statement facts from periodic reports (10-K, 10-Q, 20-F…)");
-  }
-  const scaled: ScalePeriod[] = working.map((w) => ({ end: w.end, months: w.months, values: w.values }));
-  correctScales(scaled, METRIC_CONCEPTS, SCALE_ORDER, sharesFromIncome);
+  const scaled: ScalePeriod[] = working.map((w) => ({ start: w.start, end: w.end, months: w.months, values: w.values }));
+  correctScales(scaled, METRIC_CONCEPTS, SCALE_ORDER, undefined, IDENTITIES);
 
   const years = new Map<number, Working[]>();
   for (const w of working) {
@@ -83,12 +106,13 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
     else years.set(w.label.fiscalYear, [w]);
   }
   for (const group of years.values()) {
-    const fourth = addFourthQuarter(group, selectValues(group), calendar!);
+    const fourth = addFourthQuarter(group, selectValues(group), calendar);
     if (fourth) working.push(fourth);
+    holdFiscalYearSet(group, (w) => w.label.fiscalQuarter, ADDITIVE);
     markReconciliation(group);
   }
   const { series, timelines } = assemble(working);
-  return { series, timelines, calendar: calendar!, currency: observed.currency, filings: observed.filings };
+  return { series, timelines, calendar, currency: observed.currency, filings: observed.filings };
 }
 
 /** How many filings report a period: which of two overlapping stated years stands (fiscal-calendar.ts). */
@@ -133,21 +157,6 @@ function preferred(series: string, candidate: Observation, best: Observation | u
   return (!revenue || candidate.value === best.value) && candidate.priority < best.priority ? candidate : best;
 }
 
-/**
- * Diluted shares implied by the same filing's net income and diluted EPS (else the latest of each): the identity that
- * tells a share count filed in millions from a real one (McDonald's 2021 diluted shares: 7,545 million ÷ 10.04).
- */
-function sharesFromIncome(period: ScalePeriod, series: string, value: { accn: string }): number | null {
-  if (series !== "diluted_shares") return null;
-  const of = (name: MetricName) => {
-    const list = period.values.get(name);
-    return (list?.find((v) => v.accn === value.accn) ?? list?.at(-1))?.value;
-  };
-  const income = of("net_income");
-  const eps = of("eps_diluted") ?? of("eps_basic");
-  return income === undefined || eps === undefined || Math.abs(eps) < 0.01 ? null : income / eps;
-}
-
 /** Every metric's timelines for the periods of one fiscal year (one concept, latest filing within it); the concept choices. */
 function selectValues(group: Working[]): Partial<Record<MetricName, ConceptChoice[]>> {
   return serveYear(group, METRIC_NAMES, (w) => w.values, (w) => w.months === 12);
@@ -169,7 +178,7 @@ function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName,
     if (!label || label.fiscalYear !== year.label.fiscalYear || label.fiscalQuarter !== "Q4") return null;
     q4 = { start: plan.start, end: plan.end, months: 3, label, alternatives: [], values: new Map(), timelines: {}, derived: true };
   }
-  fillQuarter(q4, year, plan, ADDITIVE, concepts);
+  fillQuarter(q4, year, plan, ADDITIVE, concepts, true);
   const [income, shares] = [q4.timelines.net_income, q4.timelines.diluted_shares];
   if (income && shares) {
     const eps = combineTimelines([q4.timelines.eps_diluted ?? [], income, shares], ([filed, n, s]) => filed ?? (n && s && s.value > 0 ? perShare(n, s) : null));
@@ -180,6 +189,7 @@ function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName,
   group.push(q4);
   return q4;
 }
+
 
 /** Marks the fiscal year's reconciliation over time (issue 14: quarters that add up to the year, or the difference). */
 function markReconciliation(group: Working[]): void {
@@ -194,6 +204,10 @@ function assemble(working: readonly Working[]): { series: EarningsSeries; timeli
   const built = working.map((w) => {
     const history: PeriodHistory = { metrics: {} };
     for (const name of METRIC_NAMES) if (w.timelines[name]) history.metrics[name] = w.timelines[name]!.map(toHistoryEntry);
+    for (const name of METRIC_NAMES) {
+      const others = unservedEntries(w.timelines[name], w.values.get(name)); // values filed but never served (history=true)
+      if (others.length) (history.filed ??= {})[name] = others;
+    }
     if (w.reconciliation) history.reconciliation = w.reconciliation;
     return { row: periodAsOf(skeleton(w), history, LATEST, false)!, history, w };
   });
@@ -208,13 +222,42 @@ function assemble(working: readonly Working[]): { series: EarningsSeries; timeli
   const rows = built.map((b) => b.row);
   for (const v of checkInvariants(rows, METRIC_CONCEPTS)) {
     if (v.marked) continue;
-    for (const i of v.rows) rows[i]!.exceptions.push({ rule: v.rule, metric: v.metric as MetricName | null, message: v.message });
+    const message = v.rule === "scale" ? explainJump(rows, built.map((b) => b.w), v.rows, v.metric as MetricName) : v.message;
+    for (const i of v.rows) rows[i]!.exceptions.push({ rule: v.rule, metric: v.metric as MetricName | null, message });
   }
   const order = built.map((_, i) => i).sort((a, b) => newestFirst(rows[a]!, rows[b]!));
   return {
     series: { periods: order.map((i) => rows[i]!), history: order.map((i) => built[i]!.history) },
     timelines: order.map((i) => built[i]!.w.timelines),
   };
+}
+
+/**
+ * Why neighbouring rows' values of a metric differ by a unit-scale step although neither was corrected: what shows a
+ * side to be right as filed (another filing's figure, a nested period, its own net income = EPS × shares) — a real
+ * change, such as a reverse split or a restated predecessor's figures — or that nothing shows which side is wrong.
+ */
+function explainJump(rows: readonly EarningsPeriod[], working: readonly Working[], pair: readonly number[], metric: MetricName): string {
+  const [a, b] = pair.map((i) => rows[i]!) as [EarningsPeriod, EarningsPeriod];
+  const [va, vb] = [a.metrics[metric]!.value, b.metrics[metric]!.value];
+  const head = `${metric} ${va} (${a.period_start}..${a.period_end}) and ${vb} (${b.period_start}..${b.period_end}) differ by about ×${stepBetween(vb, va, 2, 30)}`;
+  const reasons = pair.flatMap((i) => {
+    const row = rows[i]!;
+    const span = `${row.period_start}..${row.period_end}`;
+    const confirmed = working[i]!.timelines[metric]?.at(-1)?.scaleConfirmed;
+    if (confirmed) return [`${span} agrees with ${confirmed}`];
+    return IDENTITY_MEMBERS.has(metric) && ownIdentity(row) ? [`${span} agrees with its own net income = EPS × shares`] : [];
+  });
+  if (reasons.length === 0) return `${head}; no other figure shows which side is in the wrong scale, so neither is corrected`;
+  return `${head}, but ${reasons.join(", and ")}: a real change, not a unit-scale slip (not corrected)`;
+}
+
+/** Whether a row's own net income, diluted (else basic) EPS and diluted shares agree in scale. */
+function ownIdentity(row: EarningsPeriod): boolean {
+  const { net_income: n, eps_diluted: d, eps_basic: e, diluted_shares: s } = row.metrics;
+  const eps = d ?? e;
+  if (!n || !eps || !s || Math.abs(eps.value) < 0.01) return false;
+  return stepBetween(n.value, eps.value * s.value, 3) === 1;
 }
 
 /** A row's fixed fields: dates, frame, labels; metrics and provenance are read from its history. */
@@ -240,7 +283,7 @@ function skeleton(w: Working): EarningsPeriod {
     split_unadjusted: false,
     reconciled: null,
     reconciliation: [],
-    exceptions: scaleExceptions(w.timelines, METRIC_NAMES),
+    exceptions: [...(w.placed ? [{ rule: "label_in_year" as const, metric: null, message: w.placed }] : []), ...scaleExceptions(w.timelines, METRIC_NAMES)],
     metrics: { revenue: none, net_income: none, operating_income: none, gross_profit: none, eps_basic: none, eps_diluted: none, diluted_shares: none },
   };
 }

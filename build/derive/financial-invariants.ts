@@ -3,6 +3,7 @@
 // year's balance sheet equal to its fourth quarter's, TTM rows equal to the fiscal year at a year end and to the sum of
 // their four quarters otherwise, and outflows that are never negative. Pure; the builder marks what it finds, `dataset
 // audit` re-checks.
+import { signMessage } from "../../schemas/financials-history.ts";
 import { STATEMENT_METRICS, type FinancialInvariant, type FinancialMetricName, type FinancialPeriod } from "../../schemas/financials.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
 import { checkInvariants, type SeriesRow } from "./invariants.ts";
@@ -121,8 +122,7 @@ function negativeOutflows(rows: readonly FinancialPeriod[]): FinancialViolation[
     for (const metric of OUTFLOWS) {
       const m = row.cash_flow?.[metric];
       if (!m || m.value >= 0) continue;
-      const why = row.ttm ? "a quarter it sums is negative" : "derived from years to date of which the later is smaller: the filings restated or reclassified an earlier part";
-      out.push(violation("sign", [i], metric, `${metric} ${m.value} for ${row.period_start}..${row.period_end} is a negative outflow: ${why}`, rows));
+      out.push(violation("sign", [i], metric, signMessage(metric, m.value, row), rows));
     }
   });
   return out;

@@ -95,6 +95,11 @@ describe("a fiscal-year-end change", () => {
   it("years on both calendars keep their labels; a recast comparative opens no year of its own", () => {
     expect(calendar.label(quarter("2021-07-01", "2021-09-30"))).toMatchObject({ fiscalYear: 2021, fiscalQuarter: "Q3" });
     expect(calendar.label(quarter("2021-04-01", "2021-09-30", 6))).toBeNull(); // six months ending in Q3: no fiscal period
+    // …but placed by the fiscal year and quarter it ends in, with why it is no period of that year.
+    expect(calendar.place(quarter("2021-04-01", "2021-09-30", 6))).toEqual({
+      label: { fiscalYear: 2021, fiscalQuarter: "Q3", source: "calendar", labelAccession: null, filed: null },
+      reason: expect.stringMatching(/^2021-04-01\.\.2021-09-30 \(6 months\) is no quarter, year-to-date or year of fiscal 2021 \(2021-01-01\.\.2021-12-31\)/),
+    });
     expect(calendar.label(quarter("2022-04-01", "2023-03-31", 12))).toMatchObject({ fiscalYear: 2023, fiscalQuarter: "FY" });
     expect(calendar.label(quarter("2023-04-01", "2023-06-30"))).toMatchObject({ fiscalYear: 2024, fiscalQuarter: "Q1" });
   });
@@ -107,6 +112,22 @@ describe("little to learn from", () => {
       [tenQ("2024-12-31", 2025, "Q2", 6)],
     )!;
     expect(calendar.label(quarter("2024-10-01", "2024-12-31"))).toMatchObject({ fiscalYear: 2025, fiscalQuarter: "Q2", source: "filing" });
+  });
+
+  it("a newly listed company's only filing, a Q1 10-Q: its year begins where its own quarter does", () => {
+    const calendar = learnCalendar(
+      [quarter("2024-02-01", "2024-04-30"), quarter("2023-02-01", "2023-04-30")].map((p) => ({ ...p, annual: false, filings: 1 })),
+      [tenQ("2024-04-30", 2025, "Q1")],
+    )!;
+    expect(calendar.label(quarter("2024-02-01", "2024-04-30"))).toMatchObject({ fiscalYear: 2025, fiscalQuarter: "Q1", source: "filing" });
+    expect(calendar.label(quarter("2023-02-01", "2023-04-30"))).toMatchObject({ fiscalYear: 2024, fiscalQuarter: "Q1", source: "calendar" });
+    // A later quarter of the year in progress falls in place too.
+    expect(calendar.label(quarter("2024-05-01", "2024-07-31"))).toMatchObject({ fiscalYear: 2025, fiscalQuarter: "Q2" });
+  });
+
+  it("a filing's own second quarter with nothing longer: the year begins a quarter before it", () => {
+    const calendar = learnCalendar([{ ...quarter("2024-04-01", "2024-06-30"), annual: false, filings: 1 }], [tenQ("2024-06-30", 2024, "Q2")])!;
+    expect(calendar.label(quarter("2024-04-01", "2024-06-30"))).toMatchObject({ fiscalYear: 2024, fiscalQuarter: "Q2", source: "filing" });
   });
 
   it("nothing to learn from: no calendar", () => {

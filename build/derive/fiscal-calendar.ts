@@ -40,7 +40,14 @@ export interface PeriodLabel {
 export interface FiscalCalendar {
   years: FiscalYearSpan[];
   locate(end: string): FiscalPosition | null;
+  /** The labels of a quarter, year-to-date or fiscal year of the calendar; null for any other period. */
   label(period: { start: string; end: string; months: Months }, ends?: readonly string[]): PeriodLabel | null;
+  /**
+   * A period `label` refuses — a comparative recast on another fiscal calendar (Under Armour's 10-Q of November 2022
+   * shows April–September 2021, which is no year-to-date of its calendar-year 2021) — placed by the fiscal year and
+   * quarter its end falls in, with why it is no regular period of that year. Null when its end lies in no fiscal year.
+   */
+  place(period: { start: string; end: string; months: Months }): { label: PeriodLabel; reason: string } | null;
 }
 
 /**
@@ -53,7 +60,11 @@ export interface FiscalCalendar {
  */
 export function learnCalendar(periods: readonly CalendarPeriod[], filings: readonly Filing[]): FiscalCalendar | null {
   const ends = [...periods.map((p) => p.end), ...filings.map((f) => f.ownEnd)];
-  const spans: Span[] = yearSpans(periods, ends).map((y) => ({ ...y, label: 0, run: 0, index: 0 }));
+  let found = yearSpans(periods, ends);
+  // Nothing states a year or a year-to-date (a newly listed company's first 10-Q is its Q1): the filings' own quarters
+  // say where their years begin.
+  if (found.length === 0) found = yearSpans(periods, ends, quarterStarts(periods, filings));
+  const spans: Span[] = found.map((y) => ({ ...y, label: 0, run: 0, index: 0 }));
   if (spans.length === 0) return null;
   const runs = runsOf(spans);
   nameRuns(runs, spans, filings);
@@ -92,7 +103,34 @@ export function learnCalendar(periods: readonly CalendarPeriod[], filings: reado
     };
   };
 
-  return { years, locate, label };
+  const place = (period: { start: string; end: string; months: Months }): { label: PeriodLabel; reason: string } | null => {
+    const at = locate(period.end);
+    if (!at) return null;
+    const fiscalQuarter: FiscalQuarter = `Q${at.quarter}`;
+    const reason =
+      `${period.start}..${period.end} (${period.months} months) is no quarter, year-to-date or year of fiscal ${at.year.label} ` +
+      `(${at.year.start}..${at.year.end}): a comparative on another fiscal calendar, labelled by the fiscal quarter it ends in`;
+    return { label: { fiscalYear: at.year.label, fiscalQuarter, source: "calendar", labelAccession: null, filed: null }, reason };
+  };
+
+  return { years, locate, label, place };
+}
+
+/**
+ * Year starts from the filings' own quarters (`fp` Q1–Q3 on a filing whose own period is a quarter): the quarter's
+ * start less the quarters before it. Used only where nothing else shows where a year begins.
+ */
+function quarterStarts(periods: readonly CalendarPeriod[], filings: readonly Filing[]): string[] {
+  const quarters = new Map<string, string>();
+  for (const p of periods) if (p.months === 3) quarters.set(p.end, p.start);
+  const out = new Set<string>();
+  for (const f of filings) {
+    const n = f.fp === null ? undefined : FP_QUARTER[f.fp];
+    const start = quarters.get(f.ownEnd);
+    if (n === undefined || n === 4 || f.ownMonths !== 3 || start === undefined) continue;
+    out.add(n === 1 ? start : addDays(start, -Math.round((n - 1) * QUARTER_DAYS)));
+  }
+  return [...out].sort();
 }
 
 /** A year span being named: its run (whole years between transitions) and position in it. */

@@ -34,9 +34,10 @@ export interface YearSpan {
 /**
  * The year spans, oldest first: stated fiscal years, years opened by year-to-date starts that no stated year covers,
  * whole projected years in gaps and at both ends (so every date of `ends` falls in one, and the year in progress
- * too), and transition periods where the year-end moved.
+ * too), and transition periods where the year-end moved. `starts` are year starts known otherwise (a filing's own
+ * first quarter), taken like year-to-date starts.
  */
-export function yearSpans(periods: readonly CalendarPeriod[], ends: readonly string[]): YearSpan[] {
+export function yearSpans(periods: readonly CalendarPeriod[], ends: readonly string[], starts: readonly string[] = []): YearSpan[] {
   const known = periods.filter((p) => p.months === 12 && p.annual).sort((a, b) => cmp(a.start, b.start));
   const anchors: { start: string; end: string | null; filings: number }[] = [];
   for (const p of known) {
@@ -56,6 +57,11 @@ export function yearSpans(periods: readonly CalendarPeriod[], ends: readonly str
     // 10-Qs show April–September 2021): the stated year stands.
     if (anchors.some((a) => near(a.start, p.start)) || stated.some(([from, to]) => day > from && day < to)) continue;
     anchors.push({ start: p.start, end: null, filings: p.filings });
+  }
+  for (const start of starts) {
+    const day = dayNumber(start);
+    if (anchors.some((a) => near(a.start, start)) || stated.some(([from, to]) => day > from && day < to)) continue;
+    anchors.push({ start, end: null, filings: 1 });
   }
   anchors.sort((a, b) => cmp(a.start, b.start));
   if (anchors.length === 0) return [];

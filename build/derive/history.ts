@@ -1,7 +1,8 @@
-// Timelines (vintage.ts) as the documents publish them: history entries, and the exception a value of unclear scale
-// carries. Shared by earnings.ts and statements.ts.
+// Timelines (vintage.ts) as the documents publish them: history entries, the values filed but never served, and the
+// exception a value of unclear scale carries. Shared by earnings.ts and statements.ts.
+import { scaleMessage } from "../../schemas/earnings-history.ts";
 import type { StatementHistoryEntry } from "../../schemas/financials.ts";
-import type { Entry } from "./vintage.ts";
+import type { Entry, FiledValue } from "./vintage.ts";
 
 /** A served value as a history entry (its terms and cover date only where it has them). */
 export function toHistoryEntry(e: Entry): StatementHistoryEntry {
@@ -14,17 +15,41 @@ export function toHistoryEntry(e: Entry): StatementHistoryEntry {
   return entry;
 }
 
+/**
+ * The values filed for a period that its timeline never served, oldest filing first (each filing's value of the
+ * series: its highest-priority concept, after the scale check): another concept than the fiscal year's, a 10-Q's
+ * twelve-month figure for a fiscal year, one superseded by another filing of the same day. A filed value is served
+ * when the timeline holds an entry of the same filing and concept that is not computed. Empty for most periods:
+ * each filing in the year's concept is an entry of the timeline.
+ */
+export function unservedEntries(timeline: readonly Entry[] | undefined, filed: readonly FiledValue[] | undefined): StatementHistoryEntry[] {
+  if (!filed?.length) return [];
+  const out: StatementHistoryEntry[] = [];
+  let j = 0; // both lists run in filing order, so the usual match is the timeline's next entry
+  for (const f of filed) {
+    const next = timeline?.[j];
+    if (next && !next.derived && next.accn === f.accn && next.concept === f.concept) {
+      j++;
+      continue;
+    }
+    if (timeline?.some((e) => !e.derived && e.accn === f.accn && e.concept === f.concept)) continue;
+    const entry: StatementHistoryEntry = { value: f.value, unit: f.unit, concept: f.concept, accession: f.accn, form: f.form, filed_at: f.filed, derived: f.derived === true };
+    if (f.scale) entry.scale_corrected = f.scale;
+    if (f.scaleUnclear !== undefined) entry.scale_unclear = f.scaleUnclear;
+    if (f.components) entry.components = f.components;
+    if (f.asOf !== undefined) entry.as_of = f.asOf;
+    out.push(entry);
+  }
+  return out;
+}
+
 /** The exceptions of values whose scale a neighbour or another filing contradicts, without showing which side is wrong. */
 export function scaleExceptions<N extends string>(timelines: Partial<Record<N, Entry[]>>, names: readonly N[]): { rule: "scale"; metric: N; message: string }[] {
   const out: { rule: "scale"; metric: N; message: string }[] = [];
   for (const name of names) {
     const last = timelines[name]?.at(-1);
     if (last?.scaleUnclear === undefined) continue;
-    out.push({
-      rule: "scale",
-      metric: name,
-      message: `${name} ${last.value} (${last.accn}) differs from a neighbouring period or another filing by a unit-scale step (×${last.scaleUnclear}); the filings do not show which is wrong, so it is not corrected`,
-    });
+    out.push({ rule: "scale", metric: name, message: scaleMessage(name, { value: last.value, accession: last.accn, scale_unclear: last.scaleUnclear }) });
   }
   return out;
 }

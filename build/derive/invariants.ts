@@ -1,5 +1,6 @@
 // The invariants every company's series satisfies or marks (issue 14 "Enforced and audited"): unique labels,
-// consecutive years, quarters inside their year, one period per span, quarters that add up, no unit-scale jumps.
+// consecutive years, quarters inside their year, one period per span, quarters that add up, no unit-scale jumps in any
+// checked series.
 // Pure; checks rows as published (the builder before writing, `dataset audit` after), for any list of series.
 import { INVARIANTS, type Invariant } from "../../schemas/earnings.ts";
 import type { SeriesSpec } from "./observations.ts";
@@ -154,11 +155,14 @@ function reconciled(rows: readonly SeriesRow[], series: Readonly<Record<string, 
   return out;
 }
 
-/** Neighbouring periods of one length never differ by a unit-scale step in a steady series unless marked. */
+/**
+ * Neighbouring periods of one length never differ by a unit-scale step unless marked: in steady series, and in the
+ * series checked against their neighbours although they can genuinely jump (income, EPS: marked when real).
+ */
 function scaleJumps(rows: readonly SeriesRow[], series: Readonly<Record<string, SeriesSpec>>, laneList: readonly number[][]): Omit<Violation, "marked">[] {
   const out: Omit<Violation, "marked">[] = [];
   for (const [name, spec] of Object.entries(series)) {
-    if (!spec.steady) continue;
+    if (!spec.steady && !spec.checkNeighbours) continue;
     for (const lane of laneList) {
       const withValue = lane.filter((i) => rows[i]!.metrics[name]);
       for (let k = 1; k < withValue.length; k++) {

@@ -19,6 +19,11 @@ export interface SeriesSpec {
    * crosses zero), so a 1,000× step between neighbours is a unit-scale slip (issue 14 "Scale errors").
    */
   steady: boolean;
+  /**
+   * Compared with neighbouring periods for unit-scale steps although not steady (income and EPS, which can cross zero
+   * and genuinely jump: a neighbour that differs by a step is one witness, never enough alone to correct a value).
+   */
+  checkNeighbours?: boolean;
   /** Values at a date (balance sheet) rather than over a duration: observed as instants, never as spans. */
   instant?: boolean;
   concepts: readonly string[];

@@ -1,6 +1,6 @@
 // Do a fiscal year's quarters add up to the year? (issue 14: Q1+Q2+Q3+Q4 = FY "beyond rounding", else the year is
 // marked `reconciled: false` with the difference). Pure; generic over additive series.
-import { inEffect, type Entry } from "./vintage.ts";
+import { changeDates, inEffect, type Entry } from "./vintage.ts";
 
 /** Rounding is read from the values themselves: the largest power of ten (up to a million) each is a multiple of. */
 const MAX_PRECISION = 1e6;
@@ -75,6 +75,96 @@ export function reconcileYear<N extends string>(
   }));
 }
 
+/**
+ * One vintage per fiscal year where the latest values mix vintages (issue 14): on a date when the quarters, as the
+ * latest filings give them, do not add up to the year, but the filing that gave the year's value in effect also gave
+ * all four of its quarters (an annual report's quarterly data, or a fourth quarter of its own year and nine months)
+ * and those add up to it, that filing's quarters are served. The later values came from filings that restated a
+ * quarter and not the year; they serve again once they add up to the year in effect (a later filing restated the year
+ * too). Year-to-date periods (`toDate`, of their number of quarters) follow where their value as of that filing is the
+ * sum of its quarters. The year is always its latest value: the spec's "the latest filed value wins" for the year,
+ * and where the latest values of its periods agree. McDonald's 10-K of February 2020 gave 2019 and its four quarters
+ * (21,076.5 million); its 10-Q of May 2020 restated the first quarter alone (4,955.6 → 5,024.1): the year is the
+ * 10-K's set until its 10-K of February 2021 restated the year to 21,364.4, which the restated quarters add up to.
+ * Changes the timelines in place (the earnings' and any statement's alike); quarters missing a series leave it as is.
+ */
+export function holdYearSet<N extends string>(
+  year: { timelines: Partial<Record<N, Entry[]>> },
+  quarters: readonly ({ timelines: Partial<Record<N, Entry[]>> } | undefined)[],
+  toDate: readonly { quarters: number; timelines: Partial<Record<N, Entry[]>> }[],
+  names: readonly N[],
+): void {
+  if (quarters.length !== 4 || quarters.some((q) => !q)) return;
+  for (const name of names) {
+    const total = year.timelines[name];
+    const parts = quarters.map((q) => q!.timelines[name]);
+    if (!total?.length || parts.some((t) => !t?.length)) continue;
+    // Only a filing that gave the year and all four quarters can hold them (most years have none), and only where the
+    // quarters' later values do not add up to its year: seen on the few dates its year is in effect and a quarter changes.
+    if (!total.some((y, i) => parts.every((t) => t!.some((e) => e.accn === y.accn)) && needsHold(name, y, total[i + 1]?.from, parts as Entry[][]))) continue;
+    const ytds = toDate.filter((p) => p.timelines[name]?.length);
+    const served = parts.map((): Entry[] => []);
+    const ytdServed = ytds.map((): Entry[] => []);
+    let held = false;
+    for (const date of changeDates([total, ...(parts as Entry[][]), ...ytds.map((p) => p.timelines[name]!)])) {
+      const y = inEffect(total, date);
+      const latest = parts.map((t) => inEffect(t!, date));
+      let set: Entry[] | null = null;
+      if (y && fits(y, latest) && compare(name, y.value, latest.map((e) => e!.value)) !== null) {
+        const own = parts.map((t) => lastOf(t!, y.accn, date));
+        if (fits(y, own) && compare(name, y.value, own.map((e) => e!.value)) === null) set = own as Entry[];
+      }
+      held ||= set !== null;
+      (set ?? latest).forEach((e, i) => e && serve(served[i]!, e, date));
+      ytds.forEach((p, k) => {
+        const timeline = p.timelines[name]!;
+        let pick = inEffect(timeline, date);
+        if (set) {
+          const then = inEffect(timeline, y!.filed);
+          if (then && then.unit === y!.unit && compare(name, then.value, set.slice(0, p.quarters).map((e) => e.value)) === null) pick = then;
+        }
+        if (pick) serve(ytdServed[k]!, pick, date);
+      });
+    }
+    if (!held) continue;
+    quarters.forEach((q, i) => (q!.timelines[name] = served[i]!));
+    ytds.forEach((p, k) => (p.timelines[name] = ytdServed[k]!));
+  }
+}
+
+/** Whether, while the year entry `y` is in effect (until `until`), the quarters at some date do not add up to it but its own filing's do. */
+function needsHold(name: string, y: Entry, until: string | undefined, parts: readonly Entry[][]): boolean {
+  const own = parts.map((t) => t.findLast((e) => e.accn === y.accn && (until === undefined || e.from < until)) ?? null);
+  if (!fits(y, own) || compare(name, y.value, own.map((e) => e!.value)) !== null) return false;
+  for (const date of changeDates(parts.map((t) => t.filter((e) => e.from >= y.from && (until === undefined || e.from < until))), [y.from])) {
+    const latest = parts.map((t) => inEffect(t, date));
+    if (fits(y, latest) && compare(name, y.value, latest.map((e) => e!.value)) !== null) return true;
+  }
+  return false;
+}
+
+/** Whether every entry is there, in the total's concept and unit. */
+function fits(total: Entry, entries: readonly (Entry | null)[]): boolean {
+  return entries.every((e) => e !== null && e.unit === total.unit && e.concept === total.concept);
+}
+
+/** The last entry of a timeline a filing gave, in effect on or before a date. */
+function lastOf(timeline: readonly Entry[], accn: string, date: string): Entry | null {
+  let found: Entry | null = null;
+  for (const e of timeline) {
+    if (e.from > date) break;
+    if (e.accn === accn) found = e;
+  }
+  return found;
+}
+
+/** Serves an entry from a date on, unless it is what the timeline serves already. */
+function serve(timeline: Entry[], e: Entry, date: string): void {
+  const last = timeline.at(-1);
+  if (last && last.accn === e.accn && last.value === e.value && last.concept === e.concept && last.derived === e.derived) return;
+  timeline.push(e.from === date ? e : { ...e, from: date });
+}
+
 /** The miss of one series, or null when the quarters add up to the year within rounding. */
 export function compare(series: string, year: number, quarters: readonly number[]): Miss | null {
   let sum = 0;
@@ -104,4 +194,20 @@ function precision(value: number): number {
   let p = 1;
   while (p < MAX_PRECISION && value % (p * 10) === 0) p *= 10;
   return p;
+}
+
+/**
+ * holdYearSet over one fiscal year's periods (the earnings' and the cash flows' alike): its year, its four quarters
+ * and its half and nine months to date, told apart by their length and fiscal quarter.
+ */
+export function holdFiscalYearSet<N extends string, P extends { months: number; timelines: Partial<Record<N, Entry[]>> }>(
+  group: readonly P[],
+  quarterOf: (period: P) => string,
+  names: readonly N[],
+): void {
+  const year = group.find((p) => p.months === 12 && quarterOf(p) === "FY");
+  if (!year) return;
+  const quarters = (["Q1", "Q2", "Q3", "Q4"] as const).map((q) => group.find((p) => p.months === 3 && quarterOf(p) === q));
+  const toDate = group.filter((p) => (p.months === 6 && quarterOf(p) === "Q2") || (p.months === 9 && quarterOf(p) === "Q3"));
+  holdYearSet(year, quarters, toDate.map((p) => ({ quarters: p.months / 3, timelines: p.timelines })), names);
 }

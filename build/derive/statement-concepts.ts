@@ -6,9 +6,14 @@ import type { SeriesSpec } from "./observations.ts";
 /**
  * One way to compute a series from others of the SAME filing and period: the terms present are added with their
  * signs; every `required` term must be present, and at least one term. Components come first in STATEMENT_SERIES.
+ * `inclusive`: terms the taxonomy defines as the whole of which the other terms are kinds (IFRS borrowings of every
+ * kind against bonds and loans). Filers tag them either way — the whole, with its kinds in a note; or the kinds on
+ * lines of their own, one of them under the whole's concept — so the filing's numbers decide: when the inclusive terms
+ * add up to at least the others, the others lie within them and are left out; else all are added.
  */
 export interface Formula {
   terms: readonly { series: string; sign: 1 | -1; required: boolean }[];
+  inclusive?: readonly string[];
 }
 
 /** A statement series: balance sheet instants or cash flows, with the sums that stand in for an untagged total. */
@@ -39,20 +44,23 @@ const instant = (concepts: string[], options: Partial<StatementSpec> = {}): Stat
 const sum = (...terms: [series: string, sign: 1 | -1, required: boolean][]): Formula => ({
   terms: terms.map(([series, sign, required]) => ({ series, sign, required })),
 });
+/** A sum whose `inclusive` terms may already hold the others (Formula.inclusive). */
+const within = (inclusive: readonly string[], ...terms: [series: string, sign: 1 | -1, required: boolean][]): Formula => ({ ...sum(...terms), inclusive });
 
 /** Cash flows, each filed year to date in 10-Qs (quarters are derived by differencing, statements.ts). */
 export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free_cash_flow">, StatementSpec>> = {
   operating_cash_flow: flow([
     "us-gaap:NetCashProvidedByUsedInOperatingActivities", // the statement's total, discontinued operations included
-    "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations", // filers who total continuing operations only (Disney 2019–2023)
-    "ifrs-full:CashFlowsFromUsedInOperatingActivities", // IFRS total (TSMC)
+    "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations", // filers whose statement totals continuing operations only (e.g. Disney 2019–2023)
+    "ifrs-full:CashFlowsFromUsedInOperatingActivities", // the IFRS statement's total
   ]),
+  // Capital expenditure is a concept that covers all of it, never a part: a company whose standard capex concept is a
+  // part (below) has null capital expenditure and free cash flow, with the reason, rather than an understated figure.
   capital_expenditure: flow(
     [
-      "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", // the usual capex line (Apple from 2015, Walmart, Alphabet)
-      "us-gaap:PaymentsToAcquireProductiveAssets", // capex over all productive assets (Home Depot; Apple before 2015)
-      "us-gaap:PaymentsToAcquireOtherPropertyPlantAndEquipment", // Hertz's non-vehicle capex (its fleet is bought under its own tags)
-      "ifrs-full:PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities", // IFRS PP&E purchases (TSMC)
+      "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", // purchases of PP&E: the usual capex line
+      "us-gaap:PaymentsToAcquireProductiveAssets", // PP&E and other productive assets (intangibles, software): filers who report capex over all of them
+      "ifrs-full:PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities", // IFRS purchases of PP&E (investing activities)
     ],
     // Not steady: capex swings by hundreds of times between periods (a plant built, then none), so only another
     // filing of the same period can show a unit-scale slip, never its neighbours.
@@ -62,21 +70,39 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
   // TSMC's 2024 equity statement shows NT$414.9 billion, its cash flow statement NT$363.1 billion.
   dividends_paid: flow(
     [
-      "us-gaap:PaymentsOfDividends", // the cash flow line (Apple's "dividends and dividend equivalents", 15,234 M in fiscal 2024)
-      "us-gaap:PaymentsOfDividendsCommonStock", // common dividends where the line is split by class (Walmart from 2020, Home Depot)
+      "us-gaap:PaymentsOfDividends", // the cash flow statement's dividends paid, all classes (Apple's "dividends and dividend equivalents")
+      "us-gaap:PaymentsOfDividendsCommonStock", // common dividends, for filers who tag only the common stock's line
       "ifrs-full:DividendsPaidClassifiedAsFinancingActivities", // IFRS cash flow line
     ],
     { outflow: true },
   ),
   share_repurchases: flow(
     [
-      "us-gaap:PaymentsForRepurchaseOfCommonStock", // buybacks of common stock (Apple 94,949 M in fiscal 2024)
-      "us-gaap:PaymentsForRepurchaseOfEquity", // all equity repurchased, for filers who tag only the total (Texas Instruments to 2012)
+      "us-gaap:PaymentsForRepurchaseOfCommonStock", // buybacks of common stock
+      "us-gaap:PaymentsForRepurchaseOfEquity", // all equity repurchased, for filers who tag only the total (e.g. Texas Instruments to 2012)
       "ifrs-full:PaymentsToAcquireOrRedeemEntitysShares", // IFRS treasury share purchases
     ],
     { outflow: true },
   ),
 };
+
+/** The one concept the statements read only to explain a null: capex concepts that name a part of capital spending. */
+export const PARTIAL_CAPEX = "_capex_part";
+export const PARTIAL_CAPEX_CONCEPT = "us-gaap:PaymentsToAcquireOtherPropertyPlantAndEquipment";
+/**
+ * Cash-flow series observed but never served. "Other" PP&E is by its definition the PP&E outside the classes a company
+ * reports on lines of its own; when a company's only standard capex concept is this one, its main capital spending
+ * sits on such a line under a company-specific concept, which company facts (standard taxonomies only) do not carry —
+ * Hertz's revenue earning vehicles, billions a year beside 188 million of other PP&E in 2023. Serving the part as capex
+ * would overstate free cash flow by the whole fleet.
+ */
+export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
+  [PARTIAL_CAPEX]: flow([PARTIAL_CAPEX_CONCEPT], { outflow: true, internal: true }),
+};
+
+/** Internal balance series read by name (statements.ts). */
+export const TOTAL_BORROWINGS = "_borrowings";
+export const SHARES_OUTSTANDING_TOTAL = "_shares_outstanding_total";
 
 /**
  * Balance sheet instants, components first (a formula reads series computed before it). Debt is the borrowings of
@@ -87,12 +113,12 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
   total_assets: instant(["us-gaap:Assets", "ifrs-full:Assets"], { steady: true }), // total assets (never summed from parts)
   equity: instant([
     "us-gaap:StockholdersEquity", // the parent's equity; negative for a deficit (McDonald's since 2016)
-    "ifrs-full:EquityAttributableToOwnersOfParent", // IFRS parent's share (TSMC)
+    "ifrs-full:EquityAttributableToOwnersOfParent", // the IFRS parent's share
   ]),
   _minority_interest: instant(["us-gaap:MinorityInterest"], { internal: true }), // noncontrolling interest within equity
   _total_equity: instant(
     [
-      "us-gaap:StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest", // total equity, NCI included (Walmart)
+      "us-gaap:StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest", // total equity, NCI included, where the balance sheet totals it
       "ifrs-full:Equity", // IFRS total equity
     ],
     { internal: true, formulas: [sum(["equity", 1, true], ["_minority_interest", 1, false])] }, // else the parent's + NCI
@@ -102,50 +128,72 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
   _temporary_equity: instant(
     [
       "us-gaap:TemporaryEquityCarryingAmountIncludingPortionAttributableToNoncontrollingInterests", // the whole mezzanine
-      "us-gaap:RedeemableNoncontrollingInterestEquityCarryingAmount", // redeemable NCI (Walmart 2012–2016, Disney)
-      "us-gaap:TemporaryEquityCarryingAmountAttributableToParent", // redeemable preferred stock (Hertz, Snowflake before its IPO)
+      "us-gaap:RedeemableNoncontrollingInterestEquityCarryingAmount", // redeemable noncontrolling interest, the usual mezzanine line
+      "us-gaap:TemporaryEquityCarryingAmountAttributableToParent", // redeemable preferred stock and other temporary equity of the parent
     ],
     { internal: true },
   ),
   total_liabilities: instant(
-    ["us-gaap:Liabilities", "ifrs-full:Liabilities"], // the total line, where the balance sheet has one (Apple, TSMC)
-    // Walmart, McDonald's and Disney show no total: liabilities and equity − total equity − temporary equity.
+    ["us-gaap:Liabilities", "ifrs-full:Liabilities"], // the total line, where the balance sheet has one
+    // Many balance sheets show no total (Walmart, McDonald's, Disney): liabilities and equity − total equity − temporary equity.
     { steady: true, formulas: [sum(["_liabilities_and_equity", 1, true], ["_total_equity", -1, true], ["_temporary_equity", -1, false])] },
   ),
   cash: instant([
-    "us-gaap:CashAndCashEquivalentsAtCarryingValue", // the balance sheet line (Apple 29,943 M at fiscal 2024's end)
+    "us-gaap:CashAndCashEquivalentsAtCarryingValue", // the balance sheet's cash and cash equivalents
     "us-gaap:Cash", // filers with no cash equivalents line (also Alphabet's footnote part: the line above wins)
     "ifrs-full:CashAndCashEquivalents", // IFRS line; ifrs-full:Cash is only its cash-on-hand part
   ]),
+  // Debt, current: the filing's own total, else short-term borrowings + the current portion of long-term debt. IFRS
+  // names its borrowings by the taxonomy's labels: ShorttermBorrowings is "Current borrowings",
+  // CurrentPortionOfLongtermBorrowings "Current portion of non-current borrowings", LongtermBorrowings "Non-current
+  // portion of non-current borrowings" (there is no ifrs-full:NoncurrentPortionOfNoncurrentBorrowings or
+  // CurrentBorrowings element); each covers borrowings of every kind, bonds and loans included.
   _short_term_borrowings: instant(
     [
-      "us-gaap:ShortTermBorrowings", // short-term debt (McDonald's 2020–2025, Marvell's "short-term debt", Walmart)
-      "us-gaap:CommercialPaper", // filers whose short-term line is commercial paper (Apple, Home Depot, Texas Instruments)
-      "ifrs-full:ShorttermBorrowings", // IFRS short-term loans (TSMC to 2022)
+      "us-gaap:ShortTermBorrowings", // short-term debt, commercial paper included by definition
+      "us-gaap:CommercialPaper", // filers whose only short-term line is commercial paper
+      "ifrs-full:ShorttermBorrowings", // IFRS "Current borrowings"
     ],
     { internal: true },
   ),
   _current_long_term_debt: instant(
     [
-      "us-gaap:LongTermDebtCurrent", // current portion of long-term debt (Apple's current "term debt")
-      "us-gaap:LongTermDebtAndCapitalLeaseObligationsCurrent", // the same with finance leases (Home Depot's current installments)
-      "ifrs-full:CurrentPortionOfLongtermBorrowings", // IFRS current portion, bonds included (TSMC)
+      "us-gaap:LongTermDebtCurrent", // current portion of long-term debt
+      "us-gaap:LongTermDebtAndCapitalLeaseObligationsCurrent", // the same with finance leases, for filers whose debt line includes them
+      "ifrs-full:CurrentPortionOfLongtermBorrowings", // IFRS "Current portion of non-current borrowings", every kind
     ],
     { internal: true },
   ),
+  // IFRS borrowings by kind: a part of the lines above by the taxonomy, yet some filers tag a kind on a line of its own
+  // beside a line under the general concept (TSMC: bonds payable beside long-term bank loans under LongtermBorrowings).
+  // Bonds only on the current side: loans received current overlap "Current borrowings" in filers' use (both tagged
+  // for one line), so adding them could count a line twice.
+  _current_bonds: instant(["ifrs-full:CurrentBondsIssuedAndCurrentPortionOfNoncurrentBondsIssued"], { internal: true }),
   debt_current: instant(
-    ["us-gaap:DebtCurrent"], // a filer's own total of current debt, where tagged (Alphabet to 2018)
-    { formulas: [sum(["_short_term_borrowings", 1, false], ["_current_long_term_debt", 1, false])] },
+    [
+      "us-gaap:DebtCurrent", // a filer's own total of current debt
+      "ifrs-full:CurrentBorrowingsAndCurrentPortionOfNoncurrentBorrowings", // IFRS total of current debt
+    ],
+    {
+      formulas: [
+        within(["_short_term_borrowings", "_current_long_term_debt"], ["_short_term_borrowings", 1, false], ["_current_long_term_debt", 1, false], ["_current_bonds", 1, false]),
+      ],
+    },
   ),
-  _noncurrent_bonds: instant(["ifrs-full:NoncurrentPortionOfNoncurrentBondsIssued"], { internal: true }), // IFRS bonds (TSMC)
-  _noncurrent_loans: instant(["ifrs-full:LongtermBorrowings"], { internal: true }), // IFRS long-term loans beside the bonds (TSMC's bank loans)
+  _noncurrent_borrowings: instant(["ifrs-full:LongtermBorrowings"], { internal: true }), // IFRS "Non-current portion of non-current borrowings", every kind
+  _noncurrent_bonds: instant(["ifrs-full:NoncurrentPortionOfNoncurrentBondsIssued"], { internal: true }), // IFRS bonds, a kind of the above
+  _noncurrent_loans: instant(["ifrs-full:NoncurrentPortionOfNoncurrentLoansReceived"], { internal: true }), // IFRS loans received, a kind of the above
   debt_noncurrent: instant(
     [
-      "us-gaap:LongTermDebtNoncurrent", // long-term debt excluding its current portion (Apple's non-current "term debt")
-      "us-gaap:LongTermDebtAndCapitalLeaseObligations", // the same with finance leases (Home Depot)
+      "us-gaap:LongTermDebtNoncurrent", // long-term debt excluding its current portion
+      "us-gaap:LongTermDebtAndCapitalLeaseObligations", // the same with finance leases, for filers whose debt line includes them
     ],
-    { formulas: [sum(["_noncurrent_bonds", 1, false], ["_noncurrent_loans", 1, false])] }, // IFRS: bonds + loans
+    { formulas: [within(["_noncurrent_borrowings"], ["_noncurrent_borrowings", 1, false], ["_noncurrent_bonds", 1, false], ["_noncurrent_loans", 1, false])] },
   ),
+  // The filing's total of borrowings (current and non-current), for total debt where neither side is tagged.
+  [TOTAL_BORROWINGS]: instant(["ifrs-full:Borrowings"], { internal: true }),
+  // Shares outstanding on the balance sheet (all classes, undimensioned), where no cover count reaches the date.
+  [SHARES_OUTSTANDING_TOTAL]: instant(["us-gaap:CommonStockSharesOutstanding"], { kind: "shares", internal: true }),
 };
 
 /** The cover page's count of shares outstanding (dei): instants dated after the period, one per filing. */
@@ -155,6 +203,7 @@ export const SHARES_OUTSTANDING: StatementSpec = instant([SHARES_OUTSTANDING_CON
 /** Every concept the statements read (the company facts parser keeps these besides the earnings concepts). */
 export const STATEMENT_CONCEPTS: ReadonlySet<string> = new Set([
   ...Object.values(CASH_FLOW_SERIES).flatMap((s) => s.concepts),
+  ...Object.values(CASH_FLOW_PARTS).flatMap((s) => s.concepts),
   ...Object.values(BALANCE_SERIES).flatMap((s) => s.concepts),
   SHARES_OUTSTANDING_CONCEPT,
 ]);

@@ -17,7 +17,7 @@ export const FLOWS = Object.keys(CASH_FLOW_SERIES) as (keyof typeof CASH_FLOW_SE
 export const ADDITIVE: readonly FinancialMetricName[] = [...INCOME_METRICS.filter((m) => METRIC_CONCEPTS[m].additive), ...FLOWS];
 
 /** The fixed fields of a published row: labels, dates and marks; statements and provenance are read from its history. */
-type Base = Omit<FinancialPeriod, "form" | "filed_at" | "source_accession" | "reconciled" | "reconciliation" | "income" | "balance" | "cash_flow" | "ttm">;
+type Base = Omit<FinancialPeriod, "form" | "filed_at" | "source_accession" | "reconciled" | "reconciliation" | "income" | "balance" | "cash_flow" | "ttm" | "unavailable">;
 
 /** A row under derivation: a period of the earnings or of the cash flows, its timelines per metric, its marks. */
 export interface Row {
@@ -29,12 +29,16 @@ export interface Row {
   income: { row: EarningsPeriod; history: PeriodHistory } | null;
   /** Each filing's value of each cash-flow series (after the scale check). */
   flows: Map<string, FiledValue[]>;
+  /** Each filing's value of each balance-sheet series on the row's date (shared with the row of the same end). */
+  instants?: ReadonlyMap<string, readonly FiledValue[]>;
   /** Served values over time per metric: income (from the earnings' history), cash flows and the balance sheet. */
   timelines: Partial<Record<FinancialMetricName, Entry[]>>;
   /** Carries a balance sheet (quarters and fiscal years; a year-to-date period's balance is its quarter's). */
   balance: boolean;
   reconciliation?: FinancialReconciliationState[];
   ttm?: Ttm;
+  /** Metrics null for a stated reason (FinancialPeriod.unavailable). */
+  unavailable?: FinancialPeriod["unavailable"];
   /** A TTM row's provenance when none of its values can be made: its last quarter's filing. */
   provenance?: Pick<FinancialPeriod, "form" | "filed_at" | "source_accession">;
 }

@@ -27,7 +27,7 @@ export function filedStatementValues(observations: readonly Observation[], specs
     mine.set(o.accn, value);
   }
   const out = new Map<string, FiledValue[]>();
-  for (const [name, spec] of Object.entries(specs)) {
+  for (const [name, spec] of entriesOf(specs)) {
     let mine = byAccn.get(name);
     // A total some filing tags for this date beats any sum of lines: a later filing that omits the total tags its
     // footnotes' parts (McDonald's commercial paper, inside its long-term debt) more often than its statement's lines.
@@ -47,6 +47,14 @@ export function filedStatementValues(observations: readonly Observation[], specs
   return out;
 }
 
+/** A list of series as entries, made once per list (read for every period and instant). */
+const ENTRIES = new WeakMap<object, [string, StatementSpec][]>();
+function entriesOf(specs: Readonly<Record<string, StatementSpec>>): [string, StatementSpec][] {
+  let entries = ENTRIES.get(specs);
+  if (!entries) ENTRIES.set(specs, (entries = Object.entries(specs)));
+  return entries;
+}
+
 /** The filings that report any term of a formula. */
 function termAccessions(formula: StatementSpec["formulas"][number], byAccn: Map<string, Map<string, FiledValue>>): Set<string> {
   const accns = new Set<string>();
@@ -60,12 +68,14 @@ function evaluate(formula: StatementSpec["formulas"][number], accn: string, byAc
   let first: FiledValue | null = null;
   let value = 0;
   let concept = "";
+  const within = formula.inclusive && containing(formula, accn, byAccn);
   for (const term of formula.terms) {
     const part = byAccn.get(term.series)?.get(accn);
     if (!part) {
       if (term.required) return null;
       continue;
     }
+    if (within && !formula.inclusive!.includes(term.series)) continue; // inside the inclusive terms: counted there
     if (first && part.unit !== first.unit) return null;
     first ??= part;
     value += term.sign * part.value;
@@ -91,6 +101,21 @@ function evaluate(formula: StatementSpec["formulas"][number], accn: string, byAc
     computed.derived = true;
   }
   return computed;
+}
+
+/**
+ * Whether a filing's inclusive terms hold its other terms (Formula.inclusive): both tagged, and the inclusive ones add
+ * up to at least the others — a whole is never smaller than its parts, so a smaller "whole" is a line of its own.
+ */
+function containing(formula: StatementSpec["formulas"][number], accn: string, byAccn: Map<string, Map<string, FiledValue>>): boolean {
+  let [whole, parts, wholes, others] = [0, 0, 0, 0];
+  for (const term of formula.terms) {
+    const part = byAccn.get(term.series)?.get(accn);
+    if (!part) continue;
+    if (formula.inclusive!.includes(term.series)) [whole, wholes] = [whole + term.sign * part.value, wholes + 1];
+    else [parts, others] = [parts + term.sign * part.value, others + 1];
+  }
+  return wholes > 0 && others > 0 && whole >= parts;
 }
 
 /** An expression of concepts with its signs flipped ("A+B" → "−A−B"); concepts contain hyphens, never + or −. */

@@ -56,12 +56,25 @@ describeEdgar("deriveFinancials on every company facts file of the fixtures", ()
 
   it.each(files)("%s: the stored history (compact) reads back to the very same history; a damaged one is refused", (file) => {
     const { history } = load(file);
-    const stored = JSON.parse(JSON.stringify(storeHistory(history)));
+    const text = JSON.stringify(storeHistory(history));
+    const stored = JSON.parse(text);
     expect(StoredFinancialsHistory.safeParse(stored).success).toBe(true);
     expect(expandHistory(stored)).toEqual(history);
-    const run = Object.values(stored.rows[0].metrics)[0] as number[];
+    // Entries rows share (a fiscal year's balance sheet is its fourth quarter's) are stored once.
+    if (history.some((h) => h.metrics.total_assets)) expect(stored.shared.length).toBeGreaterThan(0);
+    const run = stored.rows.flatMap((r: { metrics: Record<string, unknown> }) => Object.values(r.metrics)).find(Array.isArray) as number[];
     run[1] = stored.filings.length; // a filing index past the table
     expect(StoredFinancialsHistory.safeParse(stored).success).toBe(false);
+    const again = JSON.parse(text);
+    if (again.shared) {
+      again.shared[0].run[2] = again.strings.length; // a concept index past the table, in a shared run
+      expect(StoredFinancialsHistory.safeParse(again).success).toBe(false);
+      const third = JSON.parse(text);
+      const row = third.rows.find((r: { metrics: Record<string, unknown> }) => Object.values(r.metrics).some((v) => typeof v === "number"));
+      const name = Object.keys(row.metrics).find((k) => typeof row.metrics[k] === "number")!;
+      row.metrics[name] = third.shared.length; // no such shared run
+      expect(StoredFinancialsHistory.safeParse(third).success).toBe(false);
+    }
   });
 
   it.each(files)("%s: the income statement is the earnings', outflows are positive, FCF and total debt add up in every row", (file) => {
@@ -316,9 +329,84 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(row("0001652044", "2023-01-01", "2023-12-31").p.cash_flow!.dividends_paid!.value).toBe(0);
   });
 
-  it("Hertz 2023 (10-K 0001657853-24-000022): capital expenditure is its non-vehicle capex, under other PP&E", () => {
+  it("Hertz 2023 (10-K 0001657853-24-000022): only its non-vehicle capex is standard (other PP&E, 188): capex and FCF null, with the reason", () => {
+    // Its cash flow statement has "non-vehicle capital asset expenditures" (188 million, us-gaap:
+    // PaymentsToAcquireOtherPropertyPlantAndEquipment) beside its revenue earning vehicles expenditures, tagged with a
+    // company concept that company facts do not carry (its net productive-asset spending for 2023, vehicles included,
+    // is 4,023 million: us-gaap:PaymentsForProceedsFromProductiveAssets in its 10-K 0001657853-26-000008).
     const fy = row("0001657853", "2023-01-01", "2023-12-31");
-    expectFiled(fy, "0001657853-24-000022", { capital_expenditure: 188e6, total_assets: 24_605e6 });
-    expect(fy.p.cash_flow!.capital_expenditure!.concept).toBe("us-gaap:PaymentsToAcquireOtherPropertyPlantAndEquipment");
+    expectFiled(fy, "0001657853-24-000022", { total_assets: 24_605e6, operating_cash_flow: 2_474e6 });
+    expect(fy.p.cash_flow!.capital_expenditure).toBeNull();
+    expect(fy.p.cash_flow!.free_cash_flow).toBeNull();
+    expect(fy.p.unavailable.map((u) => [u.metric, u.reason])).toEqual([
+      ["capital_expenditure", "partial_capital_expenditure"],
+      ["free_cash_flow", "partial_capital_expenditure"],
+    ]);
+    expect(fy.p.unavailable[0]!.message).toContain("us-gaap:PaymentsToAcquireOtherPropertyPlantAndEquipment");
+    // Every row with cash flows says so, TTM rows too; no capex concept of the series is served for Hertz at all.
+    const { periods } = company("0001657853");
+    for (const p of periods.filter((x) => x.cash_flow?.operating_cash_flow)) expect(p.unavailable.map((u) => u.metric), `${p.period_end} ${p.months}`).toContain("capital_expenditure");
+    expect(periods.some((p) => p.cash_flow?.capital_expenditure)).toBe(false);
+  });
+
+  it("Alphabet (three share classes): no whole-company cover count, so shares outstanding from its balance sheet's total", () => {
+    // Its 10-K for 2024 (0001652044-25-000014) gives the cover count per class only (dimensioned: not in company
+    // facts); its balance sheet states 12,211 million Class A, B and C shares outstanding at 2024-12-31
+    // (us-gaap:CommonStockSharesOutstanding, re-reported by its 10-K for 2025, 0001652044-26-000018).
+    const fy = row("0001652044", "2024-01-01", "2024-12-31");
+    expect(fy.p.balance!.shares_outstanding).toMatchObject({ value: 12_211e6, concept: "us-gaap:CommonStockSharesOutstanding", as_of: "2024-12-31", source_accession: "0001652044-26-000018" });
+    expect(fy.h.metrics.shares_outstanding!.map((e) => e.accession)).toContain("0001652044-25-000014");
+    expect(fy.p.unavailable).toEqual([]);
+  });
+
+  it("Under Armour (classes A, B and C): shares outstanding null with its reason, on every balance sheet", () => {
+    // No count without a class on its covers and none on its balance sheets: company facts hold no whole-company count.
+    const { periods } = company("0001336917");
+    const balances = periods.filter((p) => p.balance);
+    expect(balances.length).toBeGreaterThan(40);
+    for (const p of balances) {
+      expect(p.balance!.shares_outstanding).toBeNull();
+      expect(p.unavailable).toContainEqual({ metric: "shares_outstanding", reason: "class_counts_only", message: expect.stringContaining("dei:EntityCommonStockSharesOutstanding") });
+    }
+    // A company with a whole-company cover count (Apple) states no such reason.
+    expect(company("0000320193").periods.some((p) => p.unavailable.some((u) => u.reason === "class_counts_only"))).toBe(false);
+  });
+
+  it("TSMC (IFRS): the general borrowings concepts, and a kind on a line of its own added only where the general line cannot hold it", () => {
+    // 20-F for 2024 (0001193125-25-083423), NT$ millions: current portion of bonds payable and long-term bank loans
+    // 59,857.9 (ifrs-full:CurrentPortionOfLongtermBorrowings) holds the current bonds 57,148.0
+    // (CurrentBondsIssuedAndCurrentPortionOfNoncurrentBondsIssued): not added again.
+    const fy = row("0001046179", "2024-01-01", "2024-12-31");
+    expect(fy.p.balance!.debt_current).toMatchObject({ value: 59_857_900_000, concept: "ifrs-full:CurrentPortionOfLongtermBorrowings", derived: false });
+    // Long-term bank loans 31,824.4 under ifrs-full:LongtermBorrowings cannot hold the bonds payable 926,604.5: added.
+    expect(fy.p.balance!.debt_noncurrent).toMatchObject({ value: 958_428_900_000, derived: true });
+    expect(fy.p.balance!.debt_noncurrent!.components).toEqual([
+      { concept: "ifrs-full:LongtermBorrowings", value: 31_824_400_000 },
+      { concept: "ifrs-full:NoncurrentPortionOfNoncurrentBondsIssued", value: 926_604_500_000 },
+    ]);
+    // 20-F for 2017 (0001193125-18-121866) on 2016-12-31: bonds 153,093.6 and the loans received beside them, 21.8.
+    const y2016 = row("0001046179", "2016-01-01", "2016-12-31");
+    expect(y2016.p.balance!.debt_noncurrent).toMatchObject({ value: 153_115_400_000 });
+    expect(y2016.p.balance!.debt_noncurrent!.components!.map((c) => c.concept)).toEqual(["ifrs-full:NoncurrentPortionOfNoncurrentBondsIssued", "ifrs-full:NoncurrentPortionOfNoncurrentLoansReceived"]);
+  });
+
+  it("Apple fiscal 2016 operating cash flow: history lists the values filed under another concept, never served", () => {
+    // 10-K 0001628280-16-020309: 65,824 (continuing operations, the year's concept); the 10-K of 2017-11-03
+    // (0000320193-17-000070) re-reports it under NetCashProvidedByUsedInOperatingActivities, and the 10-K of
+    // 2018-11-05 (0000320193-18-000145) states 66,231 under that concept.
+    const fy = row("0000320193", "2015-09-27", "2016-09-24");
+    expect(fy.p.cash_flow!.operating_cash_flow).toMatchObject({ value: 65_824e6, concept: "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations" });
+    expect(fy.h.filed!.operating_cash_flow!.map((e) => [e.value, e.concept, e.accession])).toEqual([
+      [65_824e6, "us-gaap:NetCashProvidedByUsedInOperatingActivities", "0000320193-17-000070"],
+      [66_231e6, "us-gaap:NetCashProvidedByUsedInOperatingActivities", "0000320193-18-000145"],
+    ]);
+    const listed = financialAsOf(fy.p, fy.h, LATEST, true)!.cash_flow!.operating_cash_flow!.history!;
+    expect(listed.map((e) => [e.value, e.accession, e.served])).toEqual([
+      [65_824e6, "0001628280-16-020309", undefined],
+      [65_824e6, "0000320193-17-000070", false],
+      [66_231e6, "0000320193-18-000145", false],
+    ]);
+    // As of 2017-12-31 the 2018 filing is not listed.
+    expect(financialAsOf(fy.p, fy.h, "2017-12-31", true)!.cash_flow!.operating_cash_flow!.history!.map((e) => e.accession)).toEqual(["0001628280-16-020309", "0000320193-17-000070"]);
   });
 });

@@ -3,7 +3,7 @@
 // each period end and cash flows as discrete quarters; TTM rows in ttm.ts. Pure, like earnings.ts.
 import type { FiscalQuarter } from "../../schemas/earnings.ts";
 import { LATEST } from "../../schemas/earnings-history.ts";
-import { financialAsOf, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
+import { financialAsOf, financialsContext, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
 import {
   BALANCE_METRICS,
   CASH_FLOW_METRICS,
@@ -12,20 +12,32 @@ import {
   type FinancialMetricName,
   type FinancialPeriod,
   type StatementHistoryEntry,
+  type Unavailable,
 } from "../../schemas/financials.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import type { EarningsBase } from "./earnings.ts";
 import type { FiscalCalendar } from "./fiscal-calendar.ts";
 import { checkFinancials } from "./financial-invariants.ts";
-import { scaleExceptions, toHistoryEntry } from "./history.ts";
+import { scaleExceptions, toHistoryEntry, unservedEntries } from "./history.ts";
 import { ANNUAL_FORM, PERIODIC_FORM } from "../forms.ts";
 import { observe, type Filing } from "./observations.ts";
 import { mergeInstants, mergeSpans, SAME_PERIOD_DAYS, type Period } from "./period-identity.ts";
 import { dayNumber } from "./periods.ts";
 import { fillQuarter, planLastQuarter } from "./quarters.ts";
-import { reconcileYear } from "./reconcile.ts";
+import { holdFiscalYearSet, reconcileYear } from "./reconcile.ts";
 import { correctScales, type ScalePeriod } from "./scale.ts";
-import { BALANCE_SERIES, CASH_FLOW_SERIES, SHARES_OUTSTANDING, SHARES_OUTSTANDING_CONCEPT, type StatementSpec } from "./statement-concepts.ts";
+import {
+  BALANCE_SERIES,
+  CASH_FLOW_PARTS,
+  CASH_FLOW_SERIES,
+  PARTIAL_CAPEX,
+  PARTIAL_CAPEX_CONCEPT,
+  SHARES_OUTSTANDING,
+  SHARES_OUTSTANDING_CONCEPT,
+  SHARES_OUTSTANDING_TOTAL,
+  TOTAL_BORROWINGS,
+  type StatementSpec,
+} from "./statement-concepts.ts";
 import { filedStatementValues } from "./statement-values.ts";
 import { ADDITIVE, FLOWS, freeCashFlow, fromEarnings, newRow, type Row } from "./statement-rows.ts";
 import { deriveTtm } from "./ttm.ts";
@@ -37,8 +49,9 @@ export interface FinancialsSeries {
   history: FinancialPeriodHistory[];
 }
 
-/** Every series the statements observe: cash flows (durations) and the balance sheet (instants). */
-const STATEMENT_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW_SERIES, ...BALANCE_SERIES };
+/** Every series the statements observe: cash flows (durations, and the parts that only explain a null) and the balance sheet (instants). */
+const FLOW_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW_SERIES, ...CASH_FLOW_PARTS };
+const STATEMENT_SERIES: Readonly<Record<string, StatementSpec>> = { ...FLOW_SERIES, ...BALANCE_SERIES };
 /** Balance series checked for scale, steady ones first; shares outstanding (the cover count) among them. */
 const BALANCE_CHECKED: Readonly<Record<string, StatementSpec>> = { ...BALANCE_SERIES, shares_outstanding: SHARES_OUTSTANDING };
 const BALANCE_ORDER = ["shares_outstanding", "total_assets", "total_liabilities", "cash", "equity", "debt_current", "debt_noncurrent"];
@@ -61,8 +74,10 @@ export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): Finan
   }
   for (const r of rows) addFreeCashFlow(r);
   for (const group of years.values()) markReconciliation(group);
-  balanceSheets(rows, facts, observed, base);
-  return assemble([...rows, ...deriveTtm(rows, years)]);
+  const coverCounts = balanceSheets(rows, facts, observed, base);
+  const all = [...rows, ...deriveTtm(rows, years)];
+  markUnavailable(all, years, coverCounts);
+  return assemble(all);
 }
 
 /**
@@ -88,7 +103,7 @@ function attachFlows(rows: Row[], periods: readonly Period[], calendar: FiscalCa
       lane.push({ row, start, end });
       lanes.set(p.months, lane);
     }
-    for (const [name, values] of filedStatementValues(p.observations, CASH_FLOW_SERIES)) {
+    for (const [name, values] of filedStatementValues(p.observations, FLOW_SERIES)) {
       const known = row.flows.get(name);
       row.flows.set(name, known ? [...known, ...values].sort(byFiled) : values);
     }
@@ -134,14 +149,16 @@ function cashFlowYear(group: Row[], calendar: FiscalCalendar): Row[] {
       if (!label || label.fiscalYear !== total.base.fiscal_year || label.fiscalQuarter !== quarter) continue;
       row = newRow(plan.start, plan.end, 3, label, true);
     }
-    fillQuarter(row, total, plan, FLOWS, concepts);
+    fillQuarter(row, total, plan, FLOWS, concepts, true);
     if (isNew && FLOWS.some((name) => row.timelines[name])) {
       group.push(row);
       created.push(row);
     }
   }
+  holdFiscalYearSet(group, (r) => r.base.fiscal_quarter, FLOWS);
   return created;
 }
+
 
 /** The row's free cash flow (statement-rows.ts). */
 function addFreeCashFlow(row: Row): void {
@@ -164,6 +181,8 @@ interface Point {
   date: string;
   values: Map<string, FiledValue[]>;
   timelines: Partial<Record<FinancialMetricName, Entry[]>>;
+  /** The filing's own total of borrowings served over time (total debt where a side is not tagged). */
+  borrowings?: Entry[];
 }
 
 /**
@@ -173,11 +192,12 @@ interface Point {
  * page's shares outstanding on the period of the filing that carries it. Instants are never summed or derived: a
  * fiscal year and its fourth quarter end on the same date and show the same balance.
  */
-function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: Parameters<typeof mergeInstants>[0]; filings: Filing[] }, base: EarningsBase): void {
+function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: Parameters<typeof mergeInstants>[0]; filings: Filing[] }, base: EarningsBase): boolean {
   const ends = new Set(rows.filter((r) => r.months === 3 || r.months === 12).map((r) => r.end));
   const points: Point[] = mergeInstants(observed.instants, ends).map((i) => ({ date: i.date, values: filedStatementValues(i.observations, BALANCE_SERIES), timelines: {} }));
-  addCoverShares(points, facts, [...base.filings, ...observed.filings]);
-  if (points.length === 0) return;
+  const covers = addCoverShares(points, facts, [...base.filings, ...observed.filings]);
+  for (const point of points) balanceSheetCount(point);
+  if (points.length === 0) return covers;
   const scaled: ScalePeriod[] = points.map((p) => ({ end: p.date, months: 0, values: p.values }));
   correctScales(scaled, BALANCE_CHECKED, BALANCE_ORDER, (period, series, value) =>
     series === "total_assets" ? (period.values.get("_liabilities_and_equity")?.find((v) => v.accn === value.accn)?.value ?? null) : null,
@@ -192,7 +212,14 @@ function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: P
     group.push(point);
     years.set(at.year.label, group);
   }
-  for (const group of years.values()) serveYear(group, SERVED_BALANCE, (p) => p.values, (p) => yearEnds.has(p));
+  const borrowings = points.some((p) => p.values.has(TOTAL_BORROWINGS));
+  for (const group of years.values()) {
+    serveYear(group, SERVED_BALANCE, (p) => p.values, (p) => yearEnds.has(p));
+    if (!borrowings) continue;
+    const members = group.map((p) => ({ p, timelines: {} as { borrowings?: Entry[] } }));
+    serveYear(members, ["borrowings"], (m) => new Map([["borrowings", m.p.values.get(TOTAL_BORROWINGS) ?? []]]), (m) => yearEnds.has(m.p));
+    for (const m of members) if (m.timelines.borrowings) m.p.borrowings = m.timelines.borrowings;
+  }
   for (const point of points) totalDebt(point);
   const byDate = points.map((p) => ({ p, day: dayNumber(p.date) }));
   for (const row of rows) {
@@ -206,19 +233,34 @@ function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: P
     }
     if (!found || Object.keys(found.timelines).length === 0) continue;
     Object.assign(row.timelines, found.timelines);
+    row.instants = found.values;
     row.balance = true;
   }
+  return covers;
+}
+
+/**
+ * Where no cover count reaches a balance sheet date, the balance sheet's own count of shares outstanding for the whole
+ * company (us-gaap:CommonStockSharesOutstanding, undimensioned: all classes), dated the period end. A company whose
+ * cover gives one count per class (Alphabet's A, B and C) has no undimensioned cover count in company facts, which
+ * leave dimensioned facts out; its balance sheet may still state the total.
+ */
+function balanceSheetCount(point: Point): void {
+  if (point.values.has("shares_outstanding")) return;
+  const totals = point.values.get(SHARES_OUTSTANDING_TOTAL);
+  if (totals?.length) point.values.set("shares_outstanding", totals.map((v) => ({ ...v, asOf: point.date })));
 }
 
 /**
  * Total debt = current + non-current debt as served on the date, at every change of either (derived when both are
- * there; a company with no current debt line has the non-current alone).
+ * there); where a side is missing, the filing's own total of borrowings if it tags one (ifrs-full:Borrowings), else
+ * the side there is (a company with no current debt line has the non-current alone).
  */
 function totalDebt(point: Point): void {
-  const [current, noncurrent] = [point.timelines.debt_current, point.timelines.debt_noncurrent];
-  if (!current && !noncurrent) return;
-  point.timelines.total_debt = computedTimeline([current ?? [], noncurrent ?? []], ([c, n]) => {
-    if (!c || !n) return c ?? n ?? null;
+  const [current, noncurrent, total] = [point.timelines.debt_current, point.timelines.debt_noncurrent, point.borrowings];
+  if (!current && !noncurrent && !total) return;
+  point.timelines.total_debt = computedTimeline([current ?? [], noncurrent ?? [], total ?? []], ([c, n, b]) => {
+    if (!c || !n) return b ?? c ?? n ?? null;
     if (c.unit !== n.unit) return null;
     const components = [...(c.components ?? [{ concept: c.concept, value: c.value }]), ...(n.components ?? [{ concept: n.concept, value: n.value }])];
     return { ...computedEntry([c, n], c.value + n.value, `${c.concept}+${n.concept}`), components };
@@ -229,16 +271,16 @@ function totalDebt(point: Point): void {
  * The cover page's count of shares outstanding (dei), dated after the period: placed on the balance sheet of the
  * filing's own period (the latest period end it reports), with its own date kept (`as_of`).
  */
-function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly Filing[]): void {
-  const facts_ = facts.concepts[SHARES_OUTSTANDING_CONCEPT]?.shares;
-  if (!facts_?.length) return;
+function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly Filing[]): boolean {
+  const facts_ = facts.concepts[SHARES_OUTSTANDING_CONCEPT]?.shares?.filter((f) => PERIODIC_FORM.test(f.form));
+  if (!facts_?.length) return false;
   const ownEnd = new Map<string, string>();
   for (const f of filings) ownEnd.set(f.accn, f.ownEnd);
   const byAccn = new Map<string, (typeof facts_)[number]>();
   for (const f of facts_) {
     // A count dated before the filing's own period ends is a stale cover (Celadon's 10-K for June 2012 dates its count
     // 2011-08-10, the year before's): not this period's.
-    if (!PERIODIC_FORM.test(f.form) || !ownEnd.has(f.accn) || f.end < ownEnd.get(f.accn)!) continue;
+    if (!ownEnd.has(f.accn) || f.end < ownEnd.get(f.accn)!) continue;
     const seen = byAccn.get(f.accn);
     if (!seen || f.end > seen.end) byAccn.set(f.accn, f);
   }
@@ -252,32 +294,92 @@ function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly 
     point.values.set("shares_outstanding", list.sort(byFiled));
   }
   points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return true;
+}
+
+/** The reasons FinancialPeriod.unavailable states (one object each: rows share them). */
+const CLASS_COUNTS_ONLY: Unavailable = {
+  metric: "shares_outstanding",
+  reason: "class_counts_only",
+  message: `company facts hold no whole-company count: no cover count without a class (${SHARES_OUTSTANDING_CONCEPT}; counts per class are dimensioned, which company facts leave out) and no balance sheet total (us-gaap:CommonStockSharesOutstanding) for this date`,
+};
+const PARTIAL_CAPITAL_EXPENDITURE: Unavailable = {
+  metric: "capital_expenditure",
+  reason: "partial_capital_expenditure",
+  message: `only part of the capital spending is in a standard concept (${PARTIAL_CAPEX_CONCEPT}: PP&E outside the classes the company reports under concepts of its own, which company facts do not carry)`,
+};
+const NO_FREE_CASH_FLOW: Unavailable = { metric: "free_cash_flow", reason: "partial_capital_expenditure", message: "capital_expenditure is not known (see its reason)" };
+
+/**
+ * The reasons of the nulls a company's facts explain (FinancialPeriod.unavailable): shares outstanding on every balance
+ * sheet of a company whose facts carry no whole-company cover count and no balance sheet total for the date; capital
+ * expenditure (and so free cash flow) in a fiscal year whose only capex concept is a part of it.
+ */
+function markUnavailable(rows: readonly Row[], years: ReadonlyMap<number, readonly Row[]>, covers: boolean): void {
+  const partial = new Set<number>();
+  for (const [fiscalYear, group] of years) if (group.some((r) => r.flows.get(PARTIAL_CAPEX)?.length)) partial.add(fiscalYear);
+  for (const r of rows) {
+    const gaps: Unavailable[] = [];
+    if (r.balance && !covers && !r.timelines.shares_outstanding) gaps.push(CLASS_COUNTS_ONLY);
+    if (partial.has(r.base.fiscal_year) && r.timelines.operating_cash_flow && !r.timelines.capital_expenditure) {
+      gaps.push(PARTIAL_CAPITAL_EXPENDITURE);
+      if (!r.timelines.free_cash_flow) gaps.push(NO_FREE_CASH_FLOW);
+    }
+    if (gaps.length) r.unavailable = gaps;
+  }
 }
 
 /** The balance sheet and cash flow metrics a row serves. */
 const STATEMENT_SERIES_SERVED = [...BALANCE_METRICS, ...CASH_FLOW_METRICS];
 
-/** Published rows (each its history read as of today; rows with no value left out), marked invariants, newest first. */
+/**
+ * Published rows (each its history read as of today; rows with no value left out), marked invariants, newest first.
+ * TTM rows last: their blocks are read from the other rows and histories (schemas/financials-ttm.ts), as the gateway
+ * reads them as of a date.
+ */
 function assemble(rows: readonly Row[]): FinancialsSeries {
   const built: { row: FinancialPeriod; history: FinancialPeriodHistory }[] = [];
-  // Rows share timelines (a fiscal year's balance is its Q4's, a year-end TTM is the year): each is converted once.
+  // Rows share timelines and filed values (a fiscal year's balance is its Q4's, a year-end TTM is the year): each is
+  // converted once.
   const converted = new Map<readonly Entry[], StatementHistoryEntry[]>();
   const entriesOf = (timeline: readonly Entry[]) => {
     let entries = converted.get(timeline);
     if (!entries) converted.set(timeline, (entries = timeline.map(toHistoryEntry)));
     return entries;
   };
-  for (const r of rows) {
+  const unserved = new Map<readonly FiledValue[], StatementHistoryEntry[]>();
+  const unservedOf = (timeline: readonly Entry[] | undefined, filed: readonly FiledValue[]) => {
+    let entries = unserved.get(filed);
+    if (!entries) unserved.set(filed, (entries = unservedEntries(timeline, filed)));
+    return entries;
+  };
+  const publish = (r: Row, context?: ReturnType<typeof financialsContext>) => {
     const history: FinancialPeriodHistory = { metrics: {} };
+    const filed: NonNullable<FinancialPeriodHistory["filed"]> = {};
     for (const name of INCOME_METRICS) {
       const timeline = r.timelines[name];
-      const entries = r.income?.history.metrics[name] ?? (timeline && entriesOf(timeline));
+      const own = r.income?.history.metrics[name];
+      if (own && timeline && !converted.has(timeline)) converted.set(timeline, own); // the earnings' entries, stored once
+      const entries = own ?? (timeline && entriesOf(timeline));
       if (entries) history.metrics[name] = entries;
+      const others = r.income?.history.filed?.[name];
+      if (others?.length) filed[name] = others;
     }
-    for (const name of STATEMENT_SERIES_SERVED) {
+    for (const name of BALANCE_METRICS) {
       const timeline = r.timelines[name];
       if (timeline) history.metrics[name] = entriesOf(timeline);
+      const values = r.instants?.get(name);
+      const others = values?.length ? unservedOf(timeline, values) : undefined; // shared by the rows of one date
+      if (others?.length) filed[name] = others;
     }
+    for (const name of CASH_FLOW_METRICS) {
+      const timeline = r.timelines[name];
+      if (timeline) history.metrics[name] = entriesOf(timeline);
+      const values = r.flows.get(name);
+      const others = values?.length ? unservedEntries(timeline, values) : undefined;
+      if (others?.length) filed[name] = others;
+    }
+    if (Object.keys(filed).length) history.filed = filed;
     if (r.reconciliation) history.reconciliation = r.reconciliation;
     const exceptions: FinancialException[] = [...(r.income?.row.exceptions ?? []), ...scaleExceptions(r.timelines, STATEMENT_SERIES_SERVED)];
     const b = r.base;
@@ -306,11 +408,18 @@ function assemble(rows: readonly Row[]): FinancialsSeries {
       income: EMPTY.income,
       balance: r.balance ? EMPTY.balance : null,
       cash_flow: EMPTY.cash_flow,
+      unavailable: r.unavailable ?? [],
       ttm: r.ttm ?? null,
     };
-    const row = financialAsOf(skeleton, history, LATEST, false);
+    const row = financialAsOf(skeleton, history, LATEST, false, context);
     if (row) built.push({ row, history });
-  }
+  };
+  for (const r of rows) if (!r.ttm) publish(r);
+  const context = financialsContext(
+    built.map((b) => b.row),
+    built.map((b) => b.history),
+  );
+  for (const r of rows) if (r.ttm) publish(r, context);
   const periods = built.map((b) => b.row);
   checkFinancials(periods, true);
   const order = built.map((_, i) => i).sort((a, b) => newestFirst(periods[a]!, periods[b]!));

@@ -31,6 +31,13 @@ export interface Entry {
   derived: boolean;
   scale?: ScaledValue["scale"];
   scaleUnclear?: number;
+  /**
+   * A difference's vintage: when the values it is computed from were all first reported (its total's filing, or its
+   * parts' first report if later); a re-report of the same figures by a later filing does not make it newer.
+   */
+  vintage?: string;
+  /** What confirms a value some figure contradicted by a scale step (scale.ts); not published, it explains marks. */
+  scaleConfirmed?: string;
   components?: FiledValue["components"];
   asOf?: string;
 }
@@ -126,9 +133,13 @@ export function serveYear<N extends string, P extends YearMember<N>>(
 /**
  * A value computed from others (Q4 = fiscal year − nine months; for statements, a quarter from two year-to-date
  * figures) over time. At every change of an input the parts in effect are paired with the total of the SAME vintage:
- * the first report of the total filed on or after the parts' current values were first reported, else the total in
- * effect. So a year restated later (Apple's fiscal 2008, restated in a 10-K/A of January 2010 whose nine months were
- * never re-reported) is not subtracted from nine months as first reported. All inputs must share concept and unit.
+ * the first report of the total filed on or after the parts' current values were first reported. So a year restated
+ * later (Apple's fiscal 2008, restated in a 10-K/A of January 2010 whose nine months were never re-reported) is not
+ * subtracted from nine months as first reported, and parts a later period's filing restated before the total was
+ * (SunEdison's 10-Q of November 2015 restated its nine months to September 2014; no 10-K followed) are not subtracted
+ * from the total as first reported: the last difference of one vintage stands until the total of theirs is filed.
+ * Parts an amendment corrected (Celadon's 10-Q/As of May 2012), and a first difference, pair with the total in effect.
+ * All inputs must share concept and unit.
  */
 export function differenceTimeline(total: readonly Entry[], parts: readonly (readonly Entry[])[]): Entry[] {
   const out: Entry[] = [];
@@ -137,8 +148,9 @@ export function differenceTimeline(total: readonly Entry[], parts: readonly (rea
     if (!year) continue;
     let since = "";
     let value = 0;
-    let source = year;
+    let source: Entry | null = null;
     let computable = true;
+    let amended = false;
     for (const part of parts) {
       const e = inEffect(part, date);
       // Not computable in one concept (yet, or since the year's concept changed): the last difference stands.
@@ -146,14 +158,21 @@ export function differenceTimeline(total: readonly Entry[], parts: readonly (rea
         computable = false;
         break;
       }
-      since = maxOf(since, vintageStart(part, e));
+      const start = vintageStart(part, e);
+      if (start > since) [since, amended] = [start, AMENDMENT.test(e.form)];
+      else if (start === since) amended ||= AMENDMENT.test(e.form);
       value += e.value;
-      if (order(e, source) > 0) source = e;
+      if (!source || order(e, source) > 0) source = e;
     }
     if (!computable) continue;
-    const paired = total.find((e) => e.from <= date && e.filed >= since && e.concept === year.concept) ?? year;
-    if (order(paired, source) > 0) source = paired;
+    const same = total.find((e) => e.from <= date && e.filed >= since && e.concept === year.concept);
+    // Parts restated by a later period's filing are of a basis the total as filed is not: the last difference stands
+    // until the total is filed again. An amendment only corrects its own filing: the total in effect pairs with it.
+    if (!same && !amended && out.length > 0) continue;
+    const paired = same ?? year;
+    if (!source || order(paired, source) > 0) source = paired;
     const entry: Entry = { value: paired.value - value, concept: year.concept, unit: year.unit, accn: source.accn, form: source.form, filed: source.filed, from: date, derived: true };
+    if (same) entry.vintage = maxOf(paired.filed, since);
     // A difference of a value whose scale is unclear is unclear too (never silently wrong).
     const unclear = [paired, ...parts.map((p) => inEffect(p, date)!)].find((e) => e.scaleUnclear !== undefined);
     if (unclear) entry.scaleUnclear = unclear.scaleUnclear!;
@@ -275,6 +294,9 @@ function vintageStart(timeline: readonly Entry[], current: Entry): string {
   return timeline[i]!.filed;
 }
 
+/** An amendment's form (10-Q/A, 10-K/A): it corrects the filing it amends, not a later basis. */
+const AMENDMENT = /\/A$/;
+
 /**
  * The usual case, without a replay: every filing used one concept for the year, so each period's timeline is its own
  * filings in order (each list is ordered by filing). Null when the year has several concepts.
@@ -326,6 +348,7 @@ function entryOf(f: FiledValue, from: string): Entry {
   const entry: Entry = { value: f.value, concept: f.concept, unit: f.unit, accn: f.accn, form: f.form, filed: f.filed, from, derived: f.derived === true };
   if (f.scale) entry.scale = f.scale;
   if (f.scaleUnclear !== undefined) entry.scaleUnclear = f.scaleUnclear;
+  if (f.scaleConfirmed !== undefined) entry.scaleConfirmed = f.scaleConfirmed;
   if (f.components) entry.components = f.components;
   if (f.asOf !== undefined) entry.asOf = f.asOf;
   return entry;

@@ -86,13 +86,90 @@ describeEdgar("GET /financials and get_financials", () => {
     expect(after.cash_flow!.dividends_paid).toMatchObject({ value: 12_150e6, restated: true, original_value: 11_965e6, source_accession: "0000320193-17-000070" });
     expect(after.reconciled).toBe(false);
     const all = fy(await financials("ticker=AAPL&statement=cash_flow&period=2016&history=true"), "2016-09-24")!;
-    expect(all.cash_flow!.dividends_paid!.history!.map((e) => [e.value, e.accession])).toEqual([
-      [11_965e6, "0001628280-16-020309"],
-      [12_150e6, "0000320193-17-000070"],
-      [12_150e6, "0000320193-18-000145"],
+    // Fiscal 2017's 10-Qs repeat fiscal 2016's twelve months (two under PaymentsOfDividends, one under
+    // PaymentsOfDividendsCommonStock): values filed for the period, listed, never the year's (a fiscal year's value
+    // comes from annual reports).
+    expect(all.cash_flow!.dividends_paid!.history!.map((e) => [e.value, e.accession, e.form, e.served])).toEqual([
+      [11_965e6, "0001628280-16-020309", "10-K", undefined],
+      [11_965e6, "0001628280-17-000717", "10-Q", false],
+      [11_965e6, "0001628280-17-004790", "10-Q", false],
+      [11_965e6, "0000320193-17-000009", "10-Q", false],
+      [12_150e6, "0000320193-17-000070", "10-K", undefined],
+      [12_150e6, "0000320193-18-000145", "10-K", undefined],
     ]);
     expect(await financials("ticker=AAPL&as_of=2099-12-31")).toEqual(await financials("ticker=AAPL"));
     expect(await financials("ticker=AAPL&as_of=1990-01-01")).toEqual([]);
+  });
+
+  it("as_of with period=ttm: the TTM block as it stood then — fiscal 2016 still added up on 2017-03-01, and no later filing is named", async () => {
+    // Apple's TTM to 2016-12-31: dividends 2,879 + 3,117 + 3,071 + 3,042 = 12,109 million, all in the 10-Q of
+    // 2017-02-01 (0001628280-17-000717). The 10-K of 2017-11-03 restated fiscal 2016 to 12,150 and no quarter, so from
+    // then fiscal 2016's quarters miss it and the TTM's dividends are null with that reason.
+    const at = async (date: string) => (await financials(`ticker=AAPL&period=ttm&statement=cash_flow&as_of=${date}`)).find((p) => p.period_end === "2016-12-31")!;
+    const then = await at("2017-03-01");
+    expect(then.cash_flow!.dividends_paid).toMatchObject({ value: 12_109e6, source_accession: "0001628280-17-000717" });
+    expect(then.ttm!.unavailable.map((u) => u.metric)).toEqual(["eps_basic"]);
+    const named = [...JSON.stringify(then).matchAll(/\d{10}-\d{2}-\d{6}/g)].map((m) => m[0]);
+    expect(named.length).toBeGreaterThan(4);
+    // Each named filing was accepted by then: 2016's own filings and the 10-Q of 2017-02-01 (years 16 and 17 of
+    // Apple's agents' numbering; none of the 2017-11 and 2018 filings that name these periods today).
+    expect(new Set(named)).toEqual(new Set(["0001193125-16-559625", "0001628280-16-017809", "0001628280-16-020309", "0001628280-17-000717"]));
+    const after = await at("2017-11-03");
+    expect(after.cash_flow!.dividends_paid).toBeNull();
+    const miss = fy(await financials("ticker=AAPL&statement=cash_flow&period=2016&as_of=2017-11-03"), "2016-09-24")!.reconciliation.find((r) => r.metric === "dividends_paid")!;
+    expect(after.ttm!.unavailable).toContainEqual({ metric: "dividends_paid", reason: "unreconciled", message: expect.stringContaining(`miss its year by ${miss.difference} `) });
+    // Today's TTM answer still names the filings of today.
+    const today = (await financials("ticker=AAPL&period=ttm&statement=cash_flow")).find((p) => p.period_end === "2016-12-31")!;
+    expect(today.ttm!.periods.flatMap((p) => p.accessions)).toContain("0000320193-18-000007");
+  });
+
+  it("history=true lists every value filed for the period, those never served marked, in the order filed (HTTP and MCP alike)", async () => {
+    // Apple's fiscal 2016 operating cash flow: 65,824 million under the year's concept (continuing operations, 10-K
+    // 0001628280-16-020309); the 10-K of 2017-11-03 re-reports it under NetCashProvidedByUsedInOperatingActivities, and
+    // the 10-K of 2018-11-05 states 66,231 under that concept: listed, never served.
+    const year = fy(await financials("ticker=AAPL&statement=cash_flow&period=2016&history=true"), "2016-09-24")!;
+    const ocf = year.cash_flow!.operating_cash_flow!;
+    expect(ocf).toMatchObject({ value: 65_824e6, source_accession: "0001628280-16-020309" });
+    expect(ocf.history!.map((e) => [e.value, e.concept, e.accession, e.form, e.filed_at, e.served])).toEqual([
+      [65_824e6, "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations", "0001628280-16-020309", "10-K", "2016-10-26", undefined],
+      [65_824e6, "us-gaap:NetCashProvidedByUsedInOperatingActivities", "0000320193-17-000070", "10-K", "2017-11-03", false],
+      [66_231e6, "us-gaap:NetCashProvidedByUsedInOperatingActivities", "0000320193-18-000145", "10-K", "2018-11-05", false],
+    ]);
+    const client = new Client({ name: "statements-history", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${started.key}` } } }));
+    const result = (await client.callTool({ name: "get_financials", arguments: { ticker: "AAPL", statement: "cash_flow", period: "2016", history: true } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(fy((result.structuredContent as { data: FinancialPeriod[] }).data, "2016-09-24")!.cash_flow!.operating_cash_flow!.history).toEqual(ocf.history);
+    await client.close();
+  });
+
+  it("a null with a stated reason: Under Armour's shares outstanding (counts per class only)", async () => {
+    const rows = await financials("ticker=UA&statement=balance&period=annual");
+    expect(rows.length).toBeGreaterThan(10);
+    for (const p of rows) {
+      expect(p.balance!.shares_outstanding).toBeNull();
+      expect(p.unavailable).toContainEqual(expect.objectContaining({ metric: "shares_outstanding", reason: "class_counts_only" }));
+    }
+  });
+
+  it("year-to-date rows (months 6 and 9, labelled Q2 and Q3) are never a quarter: not in quarterly, frame or TTM answers, marked wherever they appear", async () => {
+    for (const ticker of ["AAPL", "WMT", "HD", "DIS", "UA"]) {
+      const all = await financials(`ticker=${ticker}`);
+      const ytd = all.filter((p) => p.months === 6 || p.months === 9);
+      expect(ytd.length, ticker).toBeGreaterThan(0);
+      // Marked by what they are: their months, no SEC frame, no balance sheet, never derived, never a TTM.
+      for (const p of ytd) expect(p, `${ticker} ${p.period_end}`).toMatchObject({ calendar_frame: null, balance: null, ttm: null, derived: false });
+      for (const query of ["period=quarterly", `period=${all.find((p) => p.months === 3)!.calendar_frame}`]) {
+        expect((await financials(`ticker=${ticker}&${query}`)).every((p) => p.months === 3 && p.duration_days < 100), `${ticker} ${query}`).toBe(true);
+      }
+      // A TTM is made of three-month quarters (or one fiscal year), never a year to date.
+      for (const t of await financials(`ticker=${ticker}&period=ttm`)) {
+        for (const part of t.ttm!.periods) {
+          const made = all.find((p) => p.period_start === part.period_start && p.period_end === part.period_end && p.ttm === null)!;
+          expect(made.months, `${ticker} TTM to ${t.period_end}`).toBe(part.fiscal_quarter === "FY" ? 12 : 3);
+        }
+      }
+    }
   });
 
   it("bad parameters are 400 naming them; an uncovered ticker is 404; no payment is 402 at USD 0.03 — none of them charged", async () => {

@@ -86,6 +86,16 @@ describeEdgar("earnings as of a date, and each value's history", () => {
     expect(rest).toEqual(fy2021(await earnings("ticker=UA"))!.metrics.net_income);
   });
 
+  it("fields naming a later filing are read as of the date too: Under Armour's 2012 has its alternative dates only from the filing that gave them", async () => {
+    // Its 10-Q of 2014-08-05 (0001336917-14-000035) dates fiscal 2012 from 2011-12-31 (a twelve-month comparative, 926,149
+    // thousand): not known before that filing was accepted.
+    const fy2012 = (rows: EarningsPeriod[]) => rows.find((p) => p.period_end === "2012-12-31" && p.months === 12)!;
+    const today = fy2012(await earnings("ticker=UA&period=2012"));
+    expect(today.alternative_dates).toEqual([{ period_start: "2011-12-31", period_end: "2012-12-31", accession: "0001336917-14-000035" }]);
+    expect(fy2012(await earnings("ticker=UA&period=2012&as_of=2014-08-04")).alternative_dates).toEqual([]);
+    expect(fy2012(await earnings("ticker=UA&period=2012&as_of=2014-08-05")).alternative_dates).toEqual(today.alternative_dates);
+  });
+
   it("period=2014 finds Walmart's fiscal 2014, which its own 10-K tagged 2013 (the calendar's label)", async () => {
     const rows = await earnings("ticker=WMT&period=2014");
     expect(rows.map((p) => [p.fiscal_quarter, p.months, p.period_end])).toEqual(

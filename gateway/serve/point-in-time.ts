@@ -1,47 +1,73 @@
 // Point-in-time answers of /earnings/summary and /financials (issue 14 "Point in time", issue 18): the rows as they
 // stood on `as_of`, and each metric's history, read from the document's history section — parsed on first use, kept
 // with the document. Never on the default answer's path: a query without as_of or history is served from the stored
-// row bytes.
-import { EarningsHistory, LATEST, periodAsOf, type PeriodHistory } from "../../schemas/earnings-history.ts";
+// row bytes. An as-of answer uses only filings accepted by then, in every field: a TTM row's block is read from the
+// document's other rows as of the date, not copied from today's.
+import { EarningsHistory, LATEST, periodAsOf, type AsOfContext, type PeriodHistory } from "../../schemas/earnings-history.ts";
 import type { EarningsPeriod, HistoryEntry } from "../../schemas/earnings.ts";
-import { expandHistory, financialAsOf, type FinancialPeriodHistory, type StoredFinancialsHistory } from "../../schemas/financials-history.ts";
+import { expandHistory, financialAsOf, financialsContext, type FinancialsContext, type StoredFinancialsHistory } from "../../schemas/financials-history.ts";
 import type { FinancialPeriod } from "../../schemas/financials.ts";
 import type { DocumentKind } from "../../schemas/snapshot.ts";
 import type { FilterQuery } from "./filters.ts";
 import type { PreparedDocument } from "./document.ts";
 
-/** The history section of each document, parsed once (the builder validated it; STYLE habit 4). */
-const HISTORIES = new WeakMap<PreparedDocument, PeriodHistory[] | FinancialPeriodHistory[]>();
-
-/** The documents answered as of a date, each with its reading of a row and its history. */
-const READERS: Partial<Record<DocumentKind, (row: Record<string, unknown>, history: never, date: string, withHistory: boolean) => Record<string, unknown> | null>> = {
-  earnings: (row, history: PeriodHistory, date, withHistory) => periodAsOf(row as unknown as EarningsPeriod, history, date, withHistory),
-  financials: (row, history: FinancialPeriodHistory, date, withHistory) => financialAsOf(row as unknown as FinancialPeriod, history, date, withHistory),
-};
+/** A document's reading as of a date: its histories, parsed once, and what every row's reading shares (STYLE habit 4). */
+type Reader = (row: number, date: string, withHistory: boolean) => Record<string, unknown> | null;
+const READERS = new WeakMap<PreparedDocument, Reader>();
 
 /** The rows of a point-in-time answer (periods not yet reported on `as_of` left out), or null for the default answer. */
 export function pointInTimeRows(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): Record<string, unknown>[] | null {
-  const read = READERS[kind];
-  if (!read || (query.as_of === undefined && !query.history)) return null;
-  const histories = historyOf(doc, kind);
+  if ((kind !== "earnings" && kind !== "financials") || (query.as_of === undefined && !query.history)) return null;
+  const read = readerOf(doc, kind);
   const date = query.as_of ?? LATEST;
   const rows: Record<string, unknown>[] = [];
   for (let i = 0; i < doc.rows.length; i++) {
-    const row = read(doc.rows[i]!, histories[i] as never, date, query.history === true);
+    const row = read(i, date, query.history === true);
     if (row) rows.push(row);
   }
   return rows;
 }
 
-function historyOf(doc: PreparedDocument, kind: DocumentKind): PeriodHistory[] | FinancialPeriodHistory[] {
-  let histories = HISTORIES.get(doc);
-  if (!histories) {
-    if (doc.history === undefined) histories = kind === "earnings" ? fromRows(doc.rows as unknown as EarningsPeriod[]) : [];
-    else if (kind === "financials") histories = expandHistory(JSON.parse(doc.history) as StoredFinancialsHistory);
-    else histories = JSON.parse(doc.history) as EarningsHistory;
-    HISTORIES.set(doc, histories);
+function readerOf(doc: PreparedDocument, kind: "earnings" | "financials"): Reader {
+  let read = READERS.get(doc);
+  if (read) return read;
+  if (kind === "financials") {
+    const rows = doc.rows as unknown as FinancialPeriod[];
+    let context: FinancialsContext;
+    if (doc.history === undefined) context = financialsContext(rows, []);
+    else {
+      const stored = JSON.parse(doc.history) as StoredFinancialsHistory;
+      context = financialsContext(rows, expandHistory(stored), stored.filings);
+    }
+    read = (i, date, withHistory) => (context.histories[i] ? financialAsOf(rows[i]!, context.histories[i]!, date, withHistory, context) : null);
+  } else {
+    const rows = doc.rows as unknown as EarningsPeriod[];
+    const histories = doc.history === undefined ? fromRows(rows) : (JSON.parse(doc.history) as EarningsHistory);
+    const context = earningsContext(histories);
+    read = (i, date, withHistory) => periodAsOf(rows[i]!, histories[i]!, date, withHistory, context);
   }
-  return histories;
+  READERS.set(doc, read);
+  return read;
+}
+
+/** When each filing named in an earnings document was accepted (the earliest date its values carry), built on first use. */
+function earningsContext(histories: readonly PeriodHistory[]): AsOfContext {
+  let accepted: Map<string, string> | undefined;
+  return {
+    filedAt(accession) {
+      if (!accepted) {
+        accepted = new Map();
+        for (const h of histories) {
+          for (const group of [h.metrics, h.filed ?? {}]) {
+            for (const entries of Object.values(group)) {
+              for (const e of entries ?? []) if (!accepted.has(e.accession) || e.filed_at < accepted.get(e.accession)!) accepted.set(e.accession, e.filed_at);
+            }
+          }
+        }
+      }
+      return accepted.get(accession);
+    },
+  };
 }
 
 /**

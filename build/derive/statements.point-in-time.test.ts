@@ -1,0 +1,121 @@
+// Point in time on the real files: an answer as of a date uses only filings accepted by then, in every field — a TTM
+// row's block (its periods' filings, what is null and why) included, read as of the date, never copied from today's.
+import { expect, it } from "vitest";
+import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
+import { financialAsOf, financialsContext } from "../../schemas/financials-history.ts";
+import type { FinancialPeriod } from "../../schemas/financials.ts";
+import { TTM_SUMMED } from "../../schemas/financials-ttm.ts";
+import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
+import { readCompanyFacts } from "./company-facts.ts";
+import { deriveEarningsBase } from "./earnings.ts";
+import { deriveFinancials } from "./statements.ts";
+import { ADDITIVE } from "./statement-rows.ts";
+
+const FOLDER = "api/xbrl/companyfacts";
+type RawFile = { facts: Record<string, Record<string, { units: Record<string, { accn: string; filed: string }[]> }>> };
+
+function derive(text: string) {
+  const facts = readCompanyFacts(text);
+  const base = deriveEarningsBase(facts);
+  const { periods, history } = deriveFinancials(facts, base);
+  return { earnings: base.series, periods, history, context: financialsContext(periods, history) };
+}
+
+function load(file: string) {
+  const text = readEdgar(`${FOLDER}/${file}`);
+  return { text, raw: JSON.parse(text) as RawFile, ...derive(text) };
+}
+
+/** The company facts as they stood on a date: only facts of filings accepted by then. */
+function asFiledBy(raw: RawFile, date: string): string {
+  const cut = structuredClone(raw);
+  for (const concepts of Object.values(cut.facts)) for (const concept of Object.values(concepts)) for (const unit of Object.keys(concept.units)) concept.units[unit] = concept.units[unit]!.filter((f) => f.filed <= date);
+  return JSON.stringify(cut);
+}
+
+/** When each filing of the file was accepted (its facts' `filed`). */
+function filedDates(raw: RawFile): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const concepts of Object.values(raw.facts)) for (const concept of Object.values(concepts)) for (const list of Object.values(concept.units)) for (const f of list) if (!out.has(f.accn) || f.filed < out.get(f.accn)!) out.set(f.accn, f.filed);
+  return out;
+}
+
+const ACCESSION = /\d{10}-\d{2}-\d{6}/g;
+const CASH_FLOWS = ["operating_cash_flow", "capital_expenditure", "free_cash_flow", "dividends_paid", "share_repurchases"] as const;
+
+describeEdgar("as of a date, only filings accepted by then", () => {
+  it("the summed flows are the reconciliation's additive ones", () => {
+    expect([...TTM_SUMMED]).toEqual([...ADDITIVE]);
+  });
+
+  it("Apple's TTM to 2016-12-31 as of 2017-03-01: fiscal 2016 still added up, so dividends are summed; only filings of then are named", () => {
+    // Dividends paid by quarter, all in the 10-Q of 2017-02-01 (0001628280-17-000717): 2,879 (Q2 2016), 3,117 (Q3),
+    // 3,071 (Q4), 3,042 (Q1 2017) = 12,109 ($ millions). Fiscal 2016's 11,965 (10-K 0001628280-16-020309) was its
+    // quarters' sum (2,898 + 2,879 + 3,117 + 3,071) until the 10-K of 2017-11-03 (0000320193-17-000070) restated the
+    // year to 12,150 and no quarter: from then its quarters miss the year, and the TTM is null with that reason.
+    const { periods, history, context } = load("CIK0000320193.json");
+    const i = periods.findIndex((p) => p.ttm && p.period_end === "2016-12-31");
+    const then = financialAsOf(periods[i]!, history[i]!, "2017-03-01", false, context)!;
+    expect(then.cash_flow!.dividends_paid).toMatchObject({ value: 12_109e6, derived: true, source_accession: "0001628280-17-000717" });
+    expect(then.ttm!.unavailable.map((u) => u.metric)).toEqual(["eps_basic"]);
+    expect(then.ttm!.periods.map((p) => p.accessions)).toEqual([
+      ["0001193125-16-559625", "0001628280-16-020309", "0001628280-17-000717"],
+      ["0001628280-16-017809", "0001628280-16-020309", "0001628280-17-000717"],
+      ["0001628280-16-020309", "0001628280-17-000717"],
+      ["0001628280-17-000717"],
+    ]);
+    const before = financialAsOf(periods[i]!, history[i]!, "2017-11-02", false, context)!;
+    expect(before.cash_flow!.dividends_paid!.value).toBe(12_109e6);
+    const after = financialAsOf(periods[i]!, history[i]!, "2017-11-03", false, context)!;
+    expect(after.cash_flow!.dividends_paid).toBeNull();
+    // The difference is fiscal 2016's own reconciliation as of that day (its quarters as derived then, less 12,150).
+    const y = periods.findIndex((p) => !p.ttm && p.period_end === "2016-09-24" && p.months === 12);
+    const miss = financialAsOf(periods[y]!, history[y]!, "2017-11-03", false, context)!.reconciliation.find((r) => r.metric === "dividends_paid")!;
+    expect(miss.year_value).toBe(12_150e6);
+    expect(after.ttm!.unavailable).toContainEqual({ metric: "dividends_paid", reason: "unreconciled", message: expect.stringContaining(`fiscal 2016's quarters miss its year by ${miss.difference} `) });
+    expect(financialAsOf(periods[y]!, history[y]!, "2017-03-01", false, context)!.reconciled).toBe(true);
+    // Today's row is the stored one, and the same reading without a date.
+    expect(financialAsOf(periods[i]!, history[i]!, LATEST, false, context)).toEqual(periods[i]);
+    expect(periods[i]!.cash_flow!.dividends_paid).toBeNull();
+  });
+
+  it.each(listEdgar(FOLDER))("%s: every filing an as-of answer names was accepted by that date (earnings and financials, TTM blocks too)", (file) => {
+    const { raw, earnings, periods, history, context } = load(file);
+    const filed = filedDates(raw);
+    const dates = [...new Set(periods.map((p) => p.filed_at))].sort().filter((_, k) => k % 5 === 2);
+    const late = (row: unknown, date: string) => [...JSON.stringify(row).matchAll(ACCESSION)].map((m) => m[0]).filter((a) => (filed.get(a) ?? LATEST) > date);
+    for (const date of dates) {
+      earnings.periods.forEach((p, k) => {
+        const row = periodAsOf(p, earnings.history[k]!, date, true);
+        if (row) expect(late(row, date), `earnings ${p.period_start}..${p.period_end} as of ${date}`).toEqual([]);
+      });
+      periods.forEach((p, k) => {
+        const row = financialAsOf(p, history[k]!, date, true, context);
+        if (row) expect(late(row, date), `financials ${p.period_start}..${p.period_end}${p.ttm ? " TTM" : ""} as of ${date}`).toEqual([]);
+      });
+    }
+  });
+
+  it.each(["CIK0000320193.json", "CIK0000104169.json", "CIK0001657853.json"])(
+    "%s: TTM cash flows as of a date are those derived from the company facts as filed by then",
+    (file) => {
+      const { raw, periods, history, context } = load(file);
+      const key = (p: FinancialPeriod) => `${p.period_start}/${p.period_end}`;
+      const dates = [...new Set(periods.map((p) => p.filed_at))].sort().filter((_, k) => k % 9 === 4);
+      let compared = 0;
+      for (const date of dates) {
+        const then = new Map(derive(asFiledBy(raw, date)).periods.filter((p) => p.ttm).map((p) => [key(p), p]));
+        periods.forEach((p, k) => {
+          const other = p.ttm && then.get(key(p));
+          const row = other && financialAsOf(p, history[k]!, date, false, context);
+          if (!other || !row) return;
+          compared++;
+          for (const name of CASH_FLOWS) expect(row.cash_flow![name]?.value ?? null, `${name} to ${p.period_end} as of ${date}`).toBe(other.cash_flow![name]?.value ?? null);
+          const gaps = (r: FinancialPeriod) => r.ttm!.unavailable.filter((u) => (CASH_FLOWS as readonly string[]).includes(u.metric)).map((u) => `${u.metric} ${u.reason}`);
+          expect(gaps(row), `to ${p.period_end} as of ${date}`).toEqual(gaps(other));
+        });
+      }
+      expect(compared).toBeGreaterThan(20);
+    },
+  );
+});

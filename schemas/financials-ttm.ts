@@ -1,0 +1,135 @@
+// A trailing-twelve-month row's `ttm` block as it stood on a date (issue 18; point in time): which periods it is made
+// of and the filings their values came from, and which flows are null and why — read from the document's other rows
+// and their histories, so that the builder (today: LATEST) and the gateway (`as_of`) give one answer and an as-of
+// answer uses only filings accepted by then. The builder stores the sums over time (ttm.ts); this decides which of
+// them stand on a date: a year whose quarters stopped adding up on a later date still adds up before it.
+import { entryAsOf, LATEST } from "./earnings-history.ts";
+import type { FinancialsContext } from "./financials-history.ts";
+import type { FinancialMetricName, FinancialPeriod, StatementHistoryEntry, Ttm } from "./financials.ts";
+
+/** The flows a TTM sums: the additive income metrics and the filed cash flows (free cash flow follows from two). */
+export const TTM_SUMMED = [
+  "revenue",
+  "net_income",
+  "operating_income",
+  "gross_profit",
+  "operating_cash_flow",
+  "capital_expenditure",
+  "dividends_paid",
+  "share_repurchases",
+] as const satisfies readonly FinancialMetricName[];
+/** The per-share values a fiscal year carries into its TTM. */
+export const TTM_PER_SHARE = ["eps_basic", "eps_diluted", "diluted_shares"] as const satisfies readonly FinancialMetricName[];
+
+type Gap = Ttm["unavailable"][number];
+type Part = Ttm["periods"][number];
+
+/**
+ * The `ttm` block of a TTM row on `date`. The row's own block gives its shape (basis, the periods' labels and dates,
+ * fixed by dates); the periods' accessions and derived marks, and every gap, are read as of the date: a quarter not
+ * yet filed, a fiscal year whose quarters did not add up then.
+ */
+export function ttmAsOf(row: FinancialPeriod, history: { metrics: Partial<Record<FinancialMetricName, StatementHistoryEntry[]>> }, context: FinancialsContext, date: string): Ttm {
+  const shape = row.ttm!;
+  const at = (index: number | undefined, metric: FinancialMetricName): StatementHistoryEntry | null => {
+    if (index === undefined) return null;
+    const entries = context.histories[index]!.metrics[metric];
+    if (!entries?.length) return null;
+    const i = entryAsOf(entries, date);
+    return i < 0 ? null : entries[i]!;
+  };
+  const part = (p: Part, index: number | undefined, metrics: readonly FinancialMetricName[]): Part => {
+    const key = date === LATEST && index !== undefined ? `${index}/${metrics.length}` : null;
+    const known = key === null ? undefined : context.latestParts.get(key);
+    if (known) return known;
+    const used = metrics.map((m) => at(index, m)).filter((e) => e !== null);
+    const derived = (index !== undefined && context.rows[index]!.derived) || used.some((e) => e.derived);
+    const made = { ...p, derived, accessions: [...new Set(used.map((e) => e.accession))].sort() };
+    if (key !== null) context.latestParts.set(key, made);
+    return made;
+  };
+  if (shape.basis === "fiscal_year") {
+    const p = shape.periods[0]!;
+    const year = context.bySpan.get(spanKey(p.period_start, p.period_end, 12));
+    const unavailable: Gap[] = TTM_SUMMED.filter((m) => !at(year, m)).map((metric) => ({ metric, reason: "missing_value", message: `fiscal ${p.fiscal_year} reports no ${metric}` }));
+    return { basis: shape.basis, periods: [part(p, year, [...TTM_SUMMED, ...TTM_PER_SHARE])], unavailable };
+  }
+  const chain = shape.periods;
+  const quarters = chain.map((p) => context.bySpan.get(spanKey(p.period_start, p.period_end, 3)));
+  const gaps: Gap[] = [];
+  const own = (metric: FinancialMetricName) => {
+    const entries = history.metrics[metric];
+    return entries?.length ? entryAsOf(entries, date) >= 0 : false;
+  };
+  if (chain.length < 4) {
+    const message = `no quarter ends the day before ${chain[0]!.period_start} (${label(chain[0]!)} begins then): the four quarters to ${row.period_end} are not all reported`;
+    for (const metric of TTM_SUMMED) gaps.push({ metric, reason: "missing_quarter", message });
+  } else {
+    const misses = new Map<number, Map<string, number>>();
+    const missesOf = (fiscalYear: number) => {
+      let found = misses.get(fiscalYear);
+      if (!found) {
+        const year = context.byLabel.get(labelKey(fiscalYear, "FY", 12));
+        const verdict = year === undefined ? undefined : context.histories[year]!.reconciliation?.findLast((s) => s.from <= date);
+        misses.set(fiscalYear, (found = new Map((verdict?.reconciliation ?? []).map((m) => [m.metric, m.difference]))));
+      }
+      return found;
+    };
+    for (const metric of TTM_SUMMED) {
+      const parts = quarters.map((q) => at(q, metric));
+      const lacking = parts.findIndex((p) => p === null);
+      if (lacking >= 0) {
+        if (parts.some((p) => p !== null)) gaps.push({ metric, reason: "missing_value", message: `${label(chain[lacking]!)} has no ${metric}` });
+        continue;
+      }
+      const q = chain.find((c) => missesOf(c.fiscal_year).has(metric));
+      if (q) {
+        const difference = missesOf(q.fiscal_year).get(metric);
+        gaps.push({ metric, reason: "unreconciled", message: `fiscal ${q.fiscal_year}'s quarters miss its year by ${difference} in ${metric} (see that year's reconciliation), so its quarters cannot be summed` });
+      }
+    }
+    perShareGaps(row, context, at, own, gaps);
+  }
+  const standing = (metric: FinancialMetricName) => own(metric) && !gaps.some((g) => g.metric === metric);
+  if (!standing("operating_cash_flow") || !standing("capital_expenditure")) {
+    const cause = gaps.find((g) => g.metric === (standing("operating_cash_flow") ? "capital_expenditure" : "operating_cash_flow"));
+    if (cause) gaps.push({ metric: "free_cash_flow", reason: cause.reason, message: `${cause.metric}: ${cause.message}` });
+  }
+  return { basis: shape.basis, periods: chain.map((p, i) => part(p, quarters[i], TTM_SUMMED)), unavailable: gaps };
+}
+
+/**
+ * TTM diluted shares come from the filed weighted averages (last fiscal year, its year to date at this quarter, this
+ * year to date): null while one of them is not filed; TTM diluted EPS needs TTM net income too; basic EPS never.
+ */
+function perShareGaps(
+  row: FinancialPeriod,
+  context: FinancialsContext,
+  at: (index: number | undefined, metric: FinancialMetricName) => StatementHistoryEntry | null,
+  own: (metric: FinancialMetricName) => boolean,
+  gaps: Gap[],
+): void {
+  const quarter = Number(row.fiscal_quarter.slice(1));
+  const parts = [labelKey(row.fiscal_year - 1, "FY", 12), labelKey(row.fiscal_year - 1, row.fiscal_quarter, quarter * 3), labelKey(row.fiscal_year, row.fiscal_quarter, quarter * 3)];
+  gaps.push({ metric: "eps_basic", reason: "no_weighted_shares", message: "only diluted EPS is computed for a TTM (from TTM net income and diluted weighted shares); basic weighted shares are not among the series" });
+  if (parts.some((key) => !at(context.byLabel.get(key), "diluted_shares"))) {
+    const message = "the diluted weighted share counts of the last fiscal year and of both years to date are needed for a TTM share count, and one is not reported";
+    gaps.push({ metric: "diluted_shares", reason: "no_weighted_shares", message }, { metric: "eps_diluted", reason: "no_weighted_shares", message });
+    return;
+  }
+  if (!own("net_income") || !own("diluted_shares") || gaps.some((g) => g.metric === "net_income")) {
+    gaps.push({ metric: "eps_diluted", reason: "missing_value", message: "no TTM net income to divide" });
+  }
+}
+
+export function spanKey(start: string, end: string, months: number): string {
+  return `${start}/${end}/${months}`;
+}
+
+export function labelKey(fiscalYear: number, fiscalQuarter: string, months: number): string {
+  return `${fiscalYear}/${fiscalQuarter}/${months}`;
+}
+
+function label(p: Part): string {
+  return `${p.fiscal_quarter} ${p.fiscal_year} (${p.period_start}..${p.period_end})`;
+}
