@@ -3,7 +3,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { isPaymentRequiredV2 } from "@x402/core/schemas";
-import { HTTPFacilitatorClient } from "@x402/core/server";
+import { HTTPFacilitatorClient, type FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { keccak256, toHex, type Hex } from "viem";
@@ -130,4 +130,16 @@ export function quietConsole(): { restore(): string[] } {
       return lines;
     },
   };
+}
+
+/** A facilitator that counts verify and settle calls on their way to a real one. */
+export function counting(inner: FacilitatorClient): FacilitatorClient & { verifies: number; settles: number } {
+  const out = {
+    verifies: 0,
+    settles: 0,
+    verify: (...a: Parameters<FacilitatorClient["verify"]>) => (out.verifies++, inner.verify(...a)),
+    settle: (...a: Parameters<FacilitatorClient["settle"]>) => (out.settles++, inner.settle(...a)),
+    getSupported: () => inner.getSupported(),
+  };
+  return out;
 }

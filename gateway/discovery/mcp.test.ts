@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload } from "@x402/core/types";
 import { extractDiscoveryInfo, validateDiscoveryExtension } from "@x402/extensions/bazaar";
 import { generatePaymentId } from "@x402/extensions/payment-identifier";
@@ -20,18 +19,7 @@ import { ErrorBody } from "../../schemas/errors.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
 import { removeDir } from "../../test/_s3.ts";
-import {
-  addressOf,
-  ANVIL_KEYS,
-  callPaying,
-  malformedPayments,
-  payerClient,
-  paymentRequiredOf,
-  quietConsole,
-  receiptOf,
-  startLoopbackFacilitator,
-  withFailingSettlement,
-} from "../../test/_x402.ts";
+import { addressOf, ANVIL_KEYS, callPaying, counting, malformedPayments, payerClient, paymentRequiredOf, quietConsole, receiptOf, startLoopbackFacilitator, withFailingSettlement } from "../../test/_x402.ts";
 import { MAX_BATCH } from "./mcp.ts";
 import { createUsdcLedger } from "../payment/dev-chain/ledger.ts";
 import { createLocalFacilitator } from "../payment/dev-chain/facilitator.ts";
@@ -93,18 +81,6 @@ function errorOf(result: CallToolResult): ErrorBody["error"] {
 /** A raw JSON-RPC POST to /mcp (for batches and limits the SDK client never sends). */
 async function rpc(base: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${base}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
-}
-
-/** A facilitator that counts verify and settle calls on their way to a real one. */
-function counting(inner: FacilitatorClient): FacilitatorClient & { verifies: number; settles: number } {
-  const out = {
-    verifies: 0,
-    settles: 0,
-    verify: (...a: Parameters<FacilitatorClient["verify"]>) => (out.verifies++, inner.verify(...a)),
-    settle: (...a: Parameters<FacilitatorClient["settle"]>) => (out.settles++, inner.settle(...a)),
-    getSupported: () => inner.getSupported(),
-  };
-  return out;
 }
 
 describeEdgar("MCP at /mcp, as agents use it", () => {

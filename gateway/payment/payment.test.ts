@@ -1,7 +1,6 @@
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
-import type { FacilitatorClient } from "@x402/core/server";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
 import { extractDiscoveryInfo, validateDiscoveryExtension } from "@x402/extensions/bazaar";
@@ -13,36 +12,12 @@ import { PAID_ROUTES, SERVICE } from "../../schemas/api.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
 import { removeDir } from "../../test/_s3.ts";
-import {
-  addressOf,
-  ANVIL_KEYS,
-  decodePaymentRequired,
-  decodePaymentResponse,
-  malformedPayments,
-  payerClient,
-  payingFetch,
-  quietConsole,
-  startLoopbackFacilitator,
-  withFailingSettlement,
-  type LoopbackFacilitator,
-} from "../../test/_x402.ts";
+import { addressOf, ANVIL_KEYS, counting, decodePaymentRequired, decodePaymentResponse, malformedPayments, payerClient, payingFetch, quietConsole, startLoopbackFacilitator, type LoopbackFacilitator, withFailingSettlement } from "../../test/_x402.ts";
 import { createUsdcLedger } from "./dev-chain/ledger.ts";
 import { createLocalFacilitator } from "./dev-chain/facilitator.ts";
 import { DEV_PAY_TO } from "../serve/server.ts";
 
 const PAYER = addressOf(ANVIL_KEYS.payer);
-
-/** A facilitator that counts verify and settle calls on their way to a real one. */
-function counting(inner: FacilitatorClient): FacilitatorClient & { verifies: number; settles: number } {
-  const out = {
-    verifies: 0,
-    settles: 0,
-    verify: (...a: Parameters<FacilitatorClient["verify"]>) => (out.verifies++, inner.verify(...a)),
-    settle: (...a: Parameters<FacilitatorClient["settle"]>) => (out.settles++, inner.settle(...a)),
-    getSupported: () => inner.getSupported(),
-  };
-  return out;
-}
 
 /** One gateway served on a loopback port, paid through one facilitator over one ledger. */
 async function paidGateway(dataDir: string, mode: "loopback" | "in-process") {
