@@ -2,7 +2,7 @@
 // from when, and the fiscal year's reconciliation over time — and the one reading of it, shared by the builder (today's
 // answer: the history read as of LATEST) and the gateway (`as_of`, `history=true`), so the two can never disagree.
 import { z } from "zod";
-import { HistoryEntry, METRIC_NAMES, Reconciliation, type EarningsPeriod, type Metric, type MetricName } from "./earnings.ts";
+import { HistoryEntry, METRIC_NAMES, Reconciliation, splitUnadjustedAt, type EarningsPeriod, type Metric, type MetricName } from "./earnings.ts";
 import { IsoDate } from "./primitives.ts";
 
 /** A fiscal year's reconciliation verdict from a date on. */
@@ -28,6 +28,8 @@ export const PeriodHistory = z.object({
    */
   filed: byMetric().optional(),
   reconciliation: z.array(ReconciliationState).optional(),
+  /** The dates the company's stock splits took effect (splitUnadjustedAt), where its data shows any. */
+  splits: z.array(IsoDate).optional(),
 });
 export type PeriodHistory = z.infer<typeof PeriodHistory>;
 
@@ -71,6 +73,7 @@ export function periodAsOf(row: EarningsPeriod, history: PeriodHistory, date: st
     source_accession: source.source_accession,
     reconciled: verdict?.reconciled ?? null,
     reconciliation: verdict?.reconciliation ?? [],
+    split_unadjusted: splitUnadjustedAt(history.splits, metrics, date),
     metrics,
   };
   if (date !== LATEST) {

@@ -74,6 +74,28 @@ export const Metric = z
   .meta({ id: "Metric" });
 export type Metric = z.infer<typeof Metric>;
 
+/** Metrics a stock split changes: per-share values shrink by its ratio, share counts grow by it. */
+export const PER_SHARE_METRICS = ["eps_basic", "eps_diluted", "diluted_shares"] as const satisfies readonly MetricName[];
+
+/**
+ * `split_unadjusted` as of `date`: a period whose filed per-share values (as served then) were last filed before a
+ * split known by that date — `splits` are the dates splits took effect, each its first new-basis filing (the builder's
+ * splits.ts finds them). One rule for today's answer and any `as_of`: a split is never flagged before it happened.
+ */
+export function splitUnadjustedAt(
+  splits: readonly string[] | undefined,
+  metrics: Readonly<Partial<Record<string, { filed_at: string; derived: boolean } | null>>>,
+  date: string,
+): boolean {
+  if (!splits?.length) return false;
+  let lastFiled: string | null = null;
+  for (const name of PER_SHARE_METRICS) {
+    const m = metrics[name];
+    if (m && !m.derived && (lastFiled === null || m.filed_at < lastFiled)) lastFiled = m.filed_at;
+  }
+  return lastFiled !== null && splits.some((by) => by <= date && lastFiled! < by);
+}
+
 /** The invariants every company's series satisfies, or marks where its filings cannot (issue 14 "Enforced and audited"). */
 export const INVARIANTS = ["unique_labels", "consecutive_years", "label_in_year", "one_period_per_span", "reconciled", "scale"] as const;
 export const Invariant = z.enum(INVARIANTS);

@@ -17,6 +17,7 @@ import {
   type Ttm,
 } from "./financials.ts";
 import { Accession, IsoDate } from "./primitives.ts";
+import { splitUnadjustedAt } from "./earnings.ts";
 
 /** A fiscal year's reconciliation verdict from a date on (ReconciliationState), over the statements' flows. */
 export const FinancialReconciliationState = ReconciliationState.extend({ reconciliation: z.array(FinancialReconciliation) });
@@ -38,6 +39,8 @@ export const FinancialPeriodHistory = z.object({
   /** Per metric, the values filed for the row's period that were never served (PeriodHistory.filed): listed only. */
   filed: byMetric().optional(),
   reconciliation: z.array(FinancialReconciliationState).optional(),
+  /** The dates the company's stock splits took effect (PeriodHistory.splits): every row carries the company's. */
+  splits: z.array(IsoDate).optional(),
 });
 export type FinancialPeriodHistory = z.infer<typeof FinancialPeriodHistory>;
 
@@ -69,6 +72,8 @@ export const StoredFinancialsHistory = z
   .object({
     filings: z.array(z.tuple([Accession, z.string(), IsoDate])),
     strings: z.array(z.string()),
+    /** The company's split dates, once (every row reads them). */
+    splits: z.array(IsoDate).optional(),
     shared: z.array(z.object({ run: Run, extras: RunExtra.optional() })).optional(),
     rows: z.array(
       z.object({
@@ -173,7 +178,8 @@ export function storeHistory(history: readonly FinancialPeriodHistory[]): Stored
     if (h.reconciliation) row.reconciliation = h.reconciliation;
     return row;
   });
-  return shared.length ? { filings, strings, shared, rows } : { filings, strings, rows };
+  const splits = history.find((h) => h.splits)?.splits;
+  return { filings, strings, ...(splits ? { splits } : {}), ...(shared.length ? { shared } : {}), rows };
 }
 
 /**
@@ -200,6 +206,7 @@ export function expandHistory(stored: StoredFinancialsHistory): FinancialPeriodH
     const out: FinancialPeriodHistory = { metrics: decodeGroup(row.metrics, row.extras) };
     if (row.filed) out.filed = decodeGroup(row.filed, row.filed_extras);
     if (row.reconciliation) out.reconciliation = row.reconciliation;
+    if (stored.splits) out.splits = stored.splits;
     return out;
   });
 }
@@ -271,6 +278,7 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
     (out as Record<string, unknown>)[statement] = metrics;
   }
   if (ttm) out.ttm = ttm;
+  out.split_unadjusted = splitUnadjustedAt(history.splits, out.income ?? {}, date);
   if (date !== LATEST) {
     const filedAt = filedAtOf(history, context);
     out.alternative_dates = alternativeDatesAsOf(row.alternative_dates, date, filedAt);

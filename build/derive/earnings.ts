@@ -2,7 +2,7 @@
 // the period, calendar, vintage and scale layer (observations → period-identity → fiscal-calendar → scale → vintage →
 // quarters → reconcile → invariants). Pure: never fetches, never reads the clock, never guesses an unfiled value.
 import { LATEST, periodAsOf, type PeriodHistory, type ReconciliationState } from "../../schemas/earnings-history.ts";
-import { METRIC_NAMES, type EarningsPeriod, type MetricName } from "../../schemas/earnings.ts";
+import { METRIC_NAMES, PER_SHARE_METRICS, type EarningsPeriod, type MetricName } from "../../schemas/earnings.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS, REVENUE_GROSS_OF_TAX } from "./concepts.ts";
@@ -15,7 +15,7 @@ import { calendarFrame, durationDays, type Months } from "./periods.ts";
 import { holdFiscalYearSet, reconcileYear } from "./reconcile.ts";
 import { correctScales, stepBetween, type ProductIdentity, type ScalePeriod } from "./scale.ts";
 import { scaleExceptions, toHistoryEntry, unservedEntries } from "./history.ts";
-import { flagSplitUnadjusted, PER_SHARE, type History } from "./splits.ts";
+import { detectSplits, type History } from "./splits.ts";
 import { byFiling, combineTimelines, perShare, serveYear, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** Share counts first: the other checks read them (issue 14 "Scale errors": share counts first, every metric checked). */
@@ -201,6 +201,8 @@ function markReconciliation(group: Working[]): void {
 
 /** Rows (read from their histories as of today), split flags, marked invariants, newest first. */
 function assemble(working: readonly Working[]): { series: EarningsSeries; timelines: Working["timelines"][] } {
+  // The dates the company's splits took effect, found in its filed per-share values, read by every row as of any date.
+  const splits = [...new Set(detectSplits(new Map(working.map((w) => [`${w.start}/${w.end}`, perShareHistories(w)]))).map((s) => s.by))].sort();
   const built = working.map((w) => {
     const history: PeriodHistory = { metrics: {} };
     for (const name of METRIC_NAMES) if (w.timelines[name]) history.metrics[name] = w.timelines[name]!.map(toHistoryEntry);
@@ -209,16 +211,9 @@ function assemble(working: readonly Working[]): { series: EarningsSeries; timeli
       if (others.length) (history.filed ??= {})[name] = others;
     }
     if (w.reconciliation) history.reconciliation = w.reconciliation;
+    if (splits.length) history.splits = splits;
     return { row: periodAsOf(skeleton(w), history, LATEST, false)!, history, w };
   });
-  const byKey = new Map(built.map((b) => [`${b.row.period_start}/${b.row.period_end}`, b.row]));
-  const histories = new Map(
-    built.map((b) => [
-      `${b.row.period_start}/${b.row.period_end}`,
-      new Map(PER_SHARE.map((name) => [name, (b.w.timelines[name] ?? []).filter((e) => !e.derived) as History])),
-    ]),
-  );
-  flagSplitUnadjusted(byKey, histories);
   const rows = built.map((b) => b.row);
   for (const v of checkInvariants(rows, METRIC_CONCEPTS)) {
     if (v.marked) continue;
@@ -291,4 +286,9 @@ function skeleton(w: Working): EarningsPeriod {
 function newestFirst(a: EarningsPeriod, b: EarningsPeriod): number {
   // Plain comparison: localeCompare (ICU) was a visible share of a derivation, and dates are ASCII.
   return a.period_end < b.period_end ? 1 : a.period_end > b.period_end ? -1 : a.duration_days - b.duration_days;
+}
+
+/** A period's filed (never derived) per-share values over time, the evidence of splits. */
+function perShareHistories(w: Working): Map<MetricName, History> {
+  return new Map(PER_SHARE_METRICS.map((name) => [name, (w.timelines[name] ?? []).filter((e) => !e.derived) as History]));
 }

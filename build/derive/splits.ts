@@ -1,9 +1,8 @@
-// Stock splits seen in the data, and the periods whose per-share values predate one (DESIGN "Restatements"; pitfall 15).
-// Pure; flags periods, never rescales a value (a guessed adjustment would be a value nobody filed).
-import type { EarningsPeriod, MetricName } from "../../schemas/earnings.ts";
+// Stock splits seen in the data (DESIGN "Restatements"; pitfall 15): the dates they took effect, from which a period whose
+// per-share values predate one is flagged (schemas/earnings.ts splitUnadjustedAt). Never rescales a value (a guessed
+// adjustment would be a value nobody filed).
+import { PER_SHARE_METRICS, type MetricName } from "../../schemas/earnings.ts";
 
-/** Metrics a split changes: per-share values shrink by the ratio, share counts grow by it. */
-export const PER_SHARE: readonly MetricName[] = ["eps_basic", "eps_diluted", "diluted_shares"];
 /** How close a re-reported ratio must be to a whole split ratio (EPS is rounded to the cent). */
 const TOLERANCE = 0.02;
 /** A share count re-reported this close to a whole ratio is a split on its own (UA's 2016 Class C dividend shows once). */
@@ -27,31 +26,15 @@ export interface Split {
 }
 
 /**
- * Flags `split_unadjusted` on every period whose per-share values were last filed before a split the data shows.
- * A split shows as a period whose EPS or share count one filing re-reported at a whole ratio n ≥ 2 (or 1/n, a reverse
- * split) of the previous filing's value; such re-reports that overlap in time form one split, which needs two periods
- * as witnesses, or one share count re-reported at the ratio to 0.1% (a single EPS restated by a round ratio is not
- * enough: EPS is rounded, and restatements happen). A period is unadjusted when any of its filed
- * per-share values was last filed before that split's first new-basis filing.
+ * Splits found in the per-share histories. A split shows as a period whose EPS or share count one filing re-reported at
+ * a whole ratio n ≥ 2 (or 1/n, a reverse split) of the previous filing's value; such re-reports that overlap in time
+ * form one split, which needs two periods as witnesses, or one share count re-reported at the ratio to 0.1% (a single
+ * EPS restated by a round ratio is not enough: EPS is rounded, and restatements happen).
  */
-export function flagSplitUnadjusted(
-  periods: ReadonlyMap<string, EarningsPeriod>,
-  histories: ReadonlyMap<string, ReadonlyMap<MetricName, History>>,
-): void {
-  const splits = detectSplits(histories);
-  for (const period of periods.values()) {
-    const perShare = PER_SHARE.map((name) => period.metrics[name]).filter((m) => m !== null && !m.derived);
-    if (perShare.length === 0) continue;
-    const lastFiled = perShare.reduce((a, m) => (m!.filed_at < a ? m!.filed_at : a), "9999-12-31");
-    period.split_unadjusted = splits.some((s) => lastFiled < s.by);
-  }
-}
-
-/** Splits found in the per-share histories, each seen in two periods or in one exactly re-reported share count. */
 export function detectSplits(histories: ReadonlyMap<string, ReadonlyMap<MetricName, History>>): Split[] {
   const events: { ratio: number; after: string; by: string; period: string; exact: boolean }[] = [];
   for (const [period, byMetric] of histories) {
-    for (const name of PER_SHARE) {
+    for (const name of PER_SHARE_METRICS) {
       const history = byMetric.get(name) ?? [];
       for (let i = 1; i < history.length; i++) {
         const [before, after] = [history[i - 1]!, history[i]!];

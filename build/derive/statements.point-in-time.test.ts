@@ -119,3 +119,19 @@ describeEdgar("as of a date, only filings accepted by then", () => {
     },
   );
 });
+
+describeEdgar("split_unadjusted as of a date: never before the split happened", () => {
+  it("Apple's quarter to 2008-06-28: flagged from its 7-for-1 split's first new-basis filing (2014-07-23), not before, in earnings and statements", () => {
+    const { earnings, periods, history, context } = load("CIK0000320193.json");
+    // Its diluted EPS of 1.19 was last filed in the 10-Q of 2009-07-22 (0001193125-09-153165), before the 7-for-1 split
+    // of June 2014, whose first new-basis filing is the 10-Q of 2014-07-23 (its comparatives re-reported at 1/7).
+    const e = earnings.periods.findIndex((p) => p.period_end === "2008-06-28" && p.fiscal_quarter === "Q3" && p.period_start === "2008-03-30");
+    expect(earnings.periods[e]!.metrics.eps_diluted).toMatchObject({ value: 1.19, filed_at: "2009-07-22" });
+    expect(earnings.periods[e]!.split_unadjusted).toBe(true);
+    const flag = (date: string) => periodAsOf(earnings.periods[e]!, earnings.history[e]!, date, false)!.split_unadjusted;
+    expect([flag("2010-01-01"), flag("2014-07-22"), flag("2014-07-23"), flag(LATEST)]).toEqual([false, false, true, true]);
+    const f = periods.findIndex((p) => p.period_start === "2008-03-30" && p.period_end === "2008-06-28" && p.months === 3);
+    const statementFlag = (date: string) => financialAsOf(periods[f]!, history[f]!, date, false, context)!.split_unadjusted;
+    expect([statementFlag("2014-07-22"), statementFlag("2014-07-23"), statementFlag(LATEST)]).toEqual([false, true, true]);
+  });
+});

@@ -353,8 +353,10 @@ function assemble(rows: readonly Row[]): FinancialsSeries {
     if (!entries) unserved.set(filed, (entries = unservedEntries(timeline, filed)));
     return entries;
   };
+  // The company's split dates (its earnings' history), on every row: rows read their split flag from them as of any date.
+  const splits = rows.find((r) => r.income?.history.splits)?.income!.history.splits;
   const publish = (r: Row, context?: ReturnType<typeof financialsContext>) => {
-    const history: FinancialPeriodHistory = { metrics: {} };
+    const history: FinancialPeriodHistory = splits ? { metrics: {}, splits } : { metrics: {} };
     const filed: NonNullable<FinancialPeriodHistory["filed"]> = {};
     for (const name of INCOME_METRICS) {
       const timeline = r.timelines[name];
