@@ -87,10 +87,7 @@ export const PaymentRequiredResult = z.looseObject({
 // A facilitator's replies (x402 spec §7: /verify, /settle, /supported), read as the spec writes them (loose:
 // facilitators add fields).
 export const VerifyReply = z.looseObject({ isValid: z.boolean(), invalidReason: z.string().nullish(), invalidMessage: z.string().nullish(), payer: z.string().nullish() });
-export const SettleReply = z.looseObject({
-  success: z.boolean(),
-  transaction: z.string(),
-  network: z.string(),
+export const SettleReply = SettleReceipt.extend({
   payer: z.string().nullish(),
   errorReason: z.string().nullish(),
   errorMessage: z.string().nullish(),
