@@ -96,7 +96,7 @@ function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
 async function pipeline(deps: PaidDeps, route: PaidRoute, query: PaidQuery, { headers, meta, sender }: ToolCall): Promise<CallToolResult> {
   const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta, sender));
   const result = answerResult([outcome.body], [JSON.stringify(outcome.body.toString("utf8"))]);
-  const receipt = receiptMeta(outcome.receipt);
+  const receipt = receiptMeta(outcome);
   return receipt ? { ...result, _meta: receipt } : result;
 }
 

@@ -31,14 +31,6 @@ export interface Credentials {
   sender: Sender | null;
 }
 
-/** Receipts served again with a kept answer: the payment they record was made by an earlier request. */
-const REPLAYED = new WeakSet<SettleResponse>();
-
-/** True for the receipt of a kept answer served again (the transports say so beside it). */
-export function replayed(receipt: SettleResponse): boolean {
-  return REPLAYED.has(receipt);
-}
-
 /** Why a payment with an identifier another request holds is refused (nothing charged). */
 const IDENTIFIER_HELD =
   "payment_in_flight: another request holds this payment identifier (being paid right now, or paid over 15 minutes ago); repeat the request shortly to get its answer, or use a new identifier";
@@ -50,6 +42,8 @@ const EXTENSION_FIELDS = ["status", "rejectedReason", "reason", "code"];
 export interface PaidOutcome {
   body: Buffer;
   receipt: SettleResponse | null;
+  /** True for a kept answer served again: its receipt records a payment an earlier request made (the transports say so). */
+  replayed?: boolean;
 }
 
 /** Payment asked for (again): no payment, one refused, or one that could not be settled. Rendered as 402. */
@@ -194,9 +188,7 @@ export class PaymentCore {
       await this.#release(payment, verified, 200);
     }
     this.#log("info", "kept_answer_served", { route: request.route.path, transport: request.transport });
-    const receipt = { ...kept.receipt } as SettleResponse;
-    REPLAYED.add(receipt);
-    return { body: Buffer.from(kept.body), receipt };
+    return { body: Buffer.from(kept.body), receipt: kept.receipt as SettleResponse, replayed: true };
   }
 
   /** An x402 payment: verified, the answer made, settled for data; the authorization is held meanwhile. */

@@ -2,7 +2,15 @@
 // a facilitator sends reaches the console (@x402/core's HTTPFacilitatorClient prints an EXTENSION-RESPONSES header to
 // stdout): extension responses ride on the result for the payment core to log, and every failure is sorted here.
 import { FacilitatorResponseError, FacilitatorTimeoutError, type FacilitatorClient } from "@x402/core/server";
-import { SettleError, VerifyError, type SettleResponse, type SupportedResponse, type VerifyResponse } from "@x402/core/types";
+import {
+  SettleError,
+  VerifyError,
+  type PaymentPayload,
+  type PaymentRequirements,
+  type SettleResponse,
+  type SupportedResponse,
+  type VerifyResponse,
+} from "@x402/core/types";
 import { ExtensionResponses, SettleReply, SupportedReply, VerifyReply } from "../../schemas/payment.ts";
 
 /** The facilitator answered 4xx without a protocol verdict: it refuses this payment, it is not down. */
@@ -41,21 +49,23 @@ export function httpFacilitator(endpoint: FacilitatorEndpoint, timeoutMs: number
     if (!res.ok && json === undefined) throw failure(path, res.status, text);
     return { status: res.status, json, extensions: extensionResponses(res.headers.get("extension-responses")) };
   }
+  /** A verify or settle: the reply read as the spec writes it; a non-2xx one with a verdict is that verdict's error. */
+  async function verdict<T extends VerifyResponse | SettleResponse>(
+    path: "verify" | "settle",
+    schema: typeof VerifyReply | typeof SettleReply,
+    Verdict: new (status: number, response: T) => Error,
+    paymentPayload: PaymentPayload,
+    paymentRequirements: PaymentRequirements,
+  ): Promise<T> {
+    const { status, json, extensions } = await call(path, { x402Version: paymentPayload.x402Version, paymentPayload, paymentRequirements });
+    const reply = schema.safeParse(json);
+    if (status >= 300) throw reply.success ? new Verdict(status, compact(reply.data) as T) : failure(path, status, JSON.stringify(json));
+    if (!reply.success) throw new FacilitatorResponseError(`Facilitator ${path} returned invalid data: ${excerpt(JSON.stringify(json))}`);
+    return { ...(compact(reply.data) as T), ...(extensions ? { extensionResponses: extensions } : {}) };
+  }
   return {
-    async verify(paymentPayload, paymentRequirements) {
-      const { status, json, extensions } = await call("verify", { x402Version: paymentPayload.x402Version, paymentPayload, paymentRequirements });
-      const reply = VerifyReply.safeParse(json);
-      if (status >= 300) throw reply.success ? new VerifyError(status, compact(reply.data) as VerifyResponse) : failure("verify", status, JSON.stringify(json));
-      if (!reply.success) throw new FacilitatorResponseError(`Facilitator verify returned invalid data: ${excerpt(JSON.stringify(json))}`);
-      return { ...(compact(reply.data) as VerifyResponse), ...(extensions ? { extensionResponses: extensions } : {}) };
-    },
-    async settle(paymentPayload, paymentRequirements) {
-      const { status, json, extensions } = await call("settle", { x402Version: paymentPayload.x402Version, paymentPayload, paymentRequirements });
-      const reply = SettleReply.safeParse(json);
-      if (status >= 300) throw reply.success ? new SettleError(status, compact(reply.data) as SettleResponse) : failure("settle", status, JSON.stringify(json));
-      if (!reply.success) throw new FacilitatorResponseError(`Facilitator settle returned invalid data: ${excerpt(JSON.stringify(json))}`);
-      return { ...(compact(reply.data) as SettleResponse), ...(extensions ? { extensionResponses: extensions } : {}) };
-    },
+    verify: (payload, requirements) => verdict<VerifyResponse>("verify", VerifyReply, VerifyError, payload, requirements),
+    settle: (payload, requirements) => verdict<SettleResponse>("settle", SettleReply, SettleError, payload, requirements),
     async getSupported() {
       const { status, json } = await call("supported");
       const reply = SupportedReply.safeParse(json);

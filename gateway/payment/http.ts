@@ -1,9 +1,9 @@
 // The payment core's HTTP adapter (x402 specs/transports-v2/http.md): credentials from the request's headers, a
 // refusal as 402 with PAYMENT-REQUIRED (and PAYMENT-RESPONSE when settling failed), a receipt as PAYMENT-RESPONSE.
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
-import type { PaymentRequired, SettleResponse } from "@x402/core/types";
+import type { PaymentRequired } from "@x402/core/types";
 import { CORS_HEADERS } from "../serve/cors.ts";
-import { replayed, type Credentials, type PaymentCore, type PaymentRefusal } from "./core.ts";
+import type { Credentials, PaidOutcome, PaymentCore, PaymentRefusal } from "./core.ts";
 import { readPaymentHeader } from "./payload.ts";
 import { refusalBody } from "./refusal.ts";
 import type { Sender } from "./refusal-limit.ts";
@@ -50,10 +50,10 @@ export function refusalResponse(refusal: PaymentRefusal): Response {
 }
 
 /** The headers a settled answer carries (none for a key or an empty answer); a kept answer served again says so. */
-export function receiptHeaders(receipt: SettleResponse | null): Record<string, string> {
+export function receiptHeaders({ receipt, replayed }: PaidOutcome): Record<string, string> {
   if (!receipt) return {};
   const headers = { ...CORS_HEADERS, "payment-response": encodePaymentResponseHeader(receipt) };
-  return replayed(receipt) ? { ...headers, "idempotent-replayed": "true" } : headers;
+  return replayed ? { ...headers, "idempotent-replayed": "true" } : headers;
 }
 
 const ENCODED = new WeakMap<PaymentRequired, string>();

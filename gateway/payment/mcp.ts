@@ -2,10 +2,9 @@
 // request's headers and `_meta["x402/payment"]`; a refusal as an isError result whose structuredContent is the
 // PaymentRequired (content[0].text its JSON); a settlement in `_meta["x402/payment-response"]`.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { SettleResponse } from "@x402/core/types";
 import { z } from "zod";
 import { PaymentRequiredResult } from "../../schemas/payment.ts";
-import { replayed, type Credentials, type PaymentRefusal } from "./core.ts";
+import type { Credentials, PaidOutcome, PaymentRefusal } from "./core.ts";
 import type { Sender } from "./refusal-limit.ts";
 import { presentedKey } from "./http.ts";
 import { readPayment } from "./payload.ts";
@@ -55,7 +54,7 @@ export function refusalResult(refusal: PaymentRefusal): CallToolResult {
 }
 
 /** The `_meta` of a settled answer (undefined for a key or an empty answer); a kept answer served again says so. */
-export function receiptMeta(receipt: SettleResponse | null): Record<string, unknown> | undefined {
+export function receiptMeta({ receipt, replayed }: PaidOutcome): Record<string, unknown> | undefined {
   if (!receipt) return undefined;
-  return replayed(receipt) ? { [RECEIPT_META]: receipt, [REPLAYED_META]: true } : { [RECEIPT_META]: receipt };
+  return replayed ? { [RECEIPT_META]: receipt, [REPLAYED_META]: true } : { [RECEIPT_META]: receipt };
 }

@@ -3,8 +3,7 @@
 // verified, until its bucket has refilled: a flood of bad payments never becomes a flood of facilitator calls, while
 // genuine payments draw nothing.
 import { getRequestIP, type H3Event } from "h3";
-import { ApiError } from "../serve/errors.ts";
-import type { ClientRateLimit } from "../serve/rate-limit.ts";
+import { rateLimited, type ClientRateLimit } from "../serve/rate-limit.ts";
 
 /** Who sent a paid request: the per-address limit and the request it reads the address from. */
 export interface Sender {
@@ -40,12 +39,10 @@ export class RefusalLimit {
   }
 
   #take(sender: Sender, peer: string, now: number): void {
-    try {
-      sender.limiter.take(sender.event);
-    } catch (error) {
-      if (error instanceof ApiError) this.#suspect(peer, now + Number(error.headers["retry-after"] ?? 1) * 1000);
-      throw error;
-    }
+    const wait = sender.limiter.admit(sender.event);
+    if (wait === null) return;
+    this.#suspect(peer, now + wait * 1000);
+    throw rateLimited(wait);
   }
 
   #suspect(peer: string, until: number): void {

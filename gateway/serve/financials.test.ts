@@ -137,6 +137,7 @@ describeEdgar("GET /financials and get_financials", () => {
     ]);
     const client = new Client({ name: "statements-history", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${started.key}` } } }));
+    await client.listTools(); // as agents do: the SDK then validates the result against the tool's outputSchema
     const result = (await client.callTool({ name: "get_financials", arguments: { ticker: "AAPL", statement: "cash_flow", period: "2016", history: true } })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(fy((result.structuredContent as { data: FinancialPeriod[] }).data, "2016-09-24")!.cash_flow!.operating_cash_flow!.history).toEqual(ocf.history);

@@ -1,5 +1,6 @@
-// Per-client rate limit for the free endpoints: a token bucket per address (429 with Retry-After when empty).
-// Paid endpoints need none: every answer is paid for, and an unpaid request stops at a cached 402.
+// Per-client rate limit for the free endpoints and unauthenticated MCP requests: a token bucket per address (429 with
+// Retry-After when empty). Paid requests draw from it only when their payment is refused (payment/refusal-limit.ts):
+// every answer is paid for, and an unpaid request stops at a cached 402.
 import { getRequestIP, type H3Event } from "h3";
 import { ApiError } from "./errors.ts";
 
@@ -48,6 +49,6 @@ export class ClientRateLimit {
 export const RATE_LIMITED_MESSAGE = "Too many requests to the free endpoints from this address.";
 
 /** The 429 of a client that must wait `seconds`. */
-function rateLimited(seconds: number): ApiError {
+export function rateLimited(seconds: number): ApiError {
   return new ApiError("rate_limited", RATE_LIMITED_MESSAGE, { headers: { "retry-after": String(seconds) } });
 }

@@ -96,7 +96,7 @@ export function paidStep(deps: AppDeps, event: H3Event, route: PaidRoute, query:
 /** Every other paid call: the shared paid pipeline (paid.ts), its outcome as the response. */
 async function pipeline(deps: AppDeps, event: H3Event, route: PaidRoute, query: PaidQuery): Promise<Response> {
   const outcome = await servePaid(deps, route, query, "http", httpCredentials(event.req.headers, { limiter: deps.limiter, event }));
-  return paidResponse(outcome.body, outcome.receipt ? { ...PAID_HEADERS, ...receiptHeaders(outcome.receipt) } : PAID_HEADERS);
+  return paidResponse(outcome.body, outcome.receipt ? { ...PAID_HEADERS, ...receiptHeaders(outcome) } : PAID_HEADERS);
 }
 
 function paidResponse(body: Buffer, headers: Record<string, string>): Response {
