@@ -48,15 +48,15 @@ if (process.argv[2] === "--arrival-clock") {
   const upstream = new URL(process.argv[3]!);
   const arrivals: number[] = [];
   const server = createServer((client) => {
-    const server = createConnection(Number(upstream.port), upstream.hostname);
+    const target = createConnection(Number(upstream.port), upstream.hostname);
     client.on("data", (chunk: Buffer) => {
       if (/^(?:GET|HEAD|POST|PUT|DELETE|OPTIONS|PATCH) \//.test(chunk.toString("latin1", 0, 10))) arrivals.push(performance.now());
-      server.write(chunk);
+      target.write(chunk);
     });
-    server.pipe(client);
-    client.on("end", () => server.end());
-    client.on("error", () => server.destroy());
-    server.on("error", () => client.destroy());
+    target.pipe(client);
+    client.on("end", () => target.end());
+    client.on("error", () => target.destroy());
+    target.on("error", () => client.destroy());
   });
   server.listen(0, "127.0.0.1", () => process.send!({ port: (server.address() as AddressInfo).port }));
   process.on("message", (m) => m === "arrivals" && process.send!({ arrivals }));

@@ -65,10 +65,10 @@ export interface FollowSummary {
   requests: number;
 }
 
-/** A filing waiting to be published: which of its companies still have to list it. */
+/** A filing waiting to be published: which of its companies still have to show it. */
 interface Pending {
   filing: FeedFiling;
-  /** CIKs of the universe it names, not yet confirmed (their filings document lists it). */
+  /** CIKs of the universe it names, not yet confirmed (what their rebuild read shows it: rebuild.ts `waiting`). */
   ciks: Set<number>;
   attempts: number;
   dueAt: number;
@@ -240,11 +240,10 @@ class Follower {
         await this.#enqueue(filing, false);
       }
       // Not reached: the pages ran out, or the feed ended (EDGAR's holds a fixed number of entries). Either way a filing
-      // accepted after `through` and before the oldest entry read — or in the oldest entry's own second, which the
-      // feed may have cut in two (it gives seconds) — may never have been listed to this follower.
+      // accepted after the published position (or the last build, which read everything before it, or the end of a gap
+      // recorded already) and before the oldest entry read — or in the oldest entry's own second, which the feed may
+      // have cut in two (it gives seconds) — may never have been listed to this follower.
       if (!read.reached && read.oldest !== null && read.oldest > position) {
-        // Filings accepted between the published position (or the last build, which read everything before it, or
-        // the end of a gap recorded already) and the oldest entry read may never have been listed to us.
         const after = [position, lastBuild, this.#gapsThrough].reduce((a, b) => (b > a ? b : a));
         if (after < read.oldest) this.#addGap(gapOf(after, read.oldest));
       }
@@ -256,10 +255,10 @@ class Follower {
   }
 
   /**
-   * Queues a filing for the companies of the universe it names; with `unlessDone` (a daily index's filing, which the
-   * feed may have shown), only for those where it is not done yet.
+   * Queues a filing for the companies of the universe it names; with `unlessDone` (a gap's filing, which the feed may
+   * have shown), only for those where it is not done yet. Whether the queue holds a filing it did not hold before.
    */
-  async #enqueue(filing: FeedFiling, unlessDone: boolean): Promise<void> {
+  async #enqueue(filing: FeedFiling, unlessDone: boolean): Promise<boolean> {
     const ciks = new Set<number>();
     for (const { cik } of filing.parties) {
       const tickers = this.#tickersOf(cik);
@@ -267,10 +266,11 @@ class Follower {
       if (unlessDone && (await this.#done(tickers[0]!, filing))) continue;
       ciks.add(cik);
     }
-    if (!ciks.size) return;
+    if (!ciks.size) return false;
     const pending = this.#queue.get(filing.accession);
     if (pending) for (const cik of ciks) pending.ciks.add(cik);
     else this.#queue.set(filing.accession, { filing, ciks, attempts: 0, dueAt: 0 });
+    return !pending;
   }
 
   /** Changes the follower's published state (gaps, unconfirmed filings): published with the next publish. */
@@ -314,11 +314,7 @@ class Follower {
           return [];
         }),
       );
-      for (const filing of (await Promise.all(read)).flat()) {
-        const before = this.#queue.size;
-        await this.#enqueue(filing, true);
-        sweep.queued += this.#queue.size - before;
-      }
+      for (const filing of (await Promise.all(read)).flat()) if (await this.#enqueue(filing, true)) sweep.queued++;
       if (sweep.ciks.length) continue;
       this.#sweeps.shift();
       this.#o.log.log("info", "gap_swept", { after: sweep.gap.after, before: sweep.gap.before, companies: sweep.companies, queued: sweep.queued });
@@ -348,10 +344,7 @@ class Follower {
         const seenAt = this.#o.now().toISOString();
         let queued = 0;
         for (const filing of indexFilings(index.rows, (cik) => this.#tickersOf(cik).length > 0, seenAt)) {
-          if (this.#queue.has(filing.accession)) continue;
-          const before = this.#queue.size;
-          await this.#enqueue(filing, true);
-          queued += this.#queue.size - before;
+          if (!this.#queue.has(filing.accession) && (await this.#enqueue(filing, true))) queued++;
         }
         this.#o.log.log("info", "gap_day_read", { day, rows: index.rows.length, queued });
       }
@@ -615,7 +608,7 @@ interface Batch {
     builtAt: string;
     confirmed: FeedFiling[];
   }[];
-  /** Filings every company of which now lists them. */
+  /** Filings confirmed for every company they name. */
   filings: FeedFiling[];
   documentsWritten?: number;
 }

@@ -14,7 +14,6 @@ export const ARRIVAL_JITTER_MS = 200;
 
 /** Waits for a token before each request; shared by every HTTP source of the process. */
 export class TokenBucket {
-  readonly #jitterMs: number;
   #slots = 0;
   #intervalMs = 0;
   #nextAt = 0;
@@ -22,11 +21,10 @@ export class TokenBucket {
   #heldUntil = 0;
 
   /**
-   * @param slots at most this many arrivals in any one second (tokens come one at a time, capacity 1)
-   * @param jitterMs how late an arrival may be without breaking that ceiling
+   * @param slots at most this many arrivals in any one second, even each up to ARRIVAL_JITTER_MS late (tokens come
+   *   one at a time, capacity 1)
    */
-  constructor(slots: number, jitterMs = ARRIVAL_JITTER_MS) {
-    this.#jitterMs = jitterMs;
+  constructor(slots: number) {
     this.setSlots(slots);
   }
 
@@ -34,7 +32,7 @@ export class TokenBucket {
   setSlots(slots: number): void {
     if (!(slots > 0)) throw new Error("slots must be positive");
     this.#slots = slots;
-    this.#intervalMs = (1000 + this.#jitterMs) / slots;
+    this.#intervalMs = (1000 + ARRIVAL_JITTER_MS) / slots;
   }
 
   /** The most arrivals in any one second. */
