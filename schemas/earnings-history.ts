@@ -1,6 +1,7 @@
 // The earnings document's history section (issue 14 "Point in time"): per period, every value each metric had and
-// from when, and the fiscal year's reconciliation over time — and the one reading of it, shared by the builder (today's
-// answer: the history read as of LATEST) and the gateway (`as_of`, `history=true`), so the two can never disagree.
+// from when, the values filed but never served, the fiscal year's reconciliation over time and the company's split
+// dates — and the one reading of it, shared by the builder (today's answer: the history read as of LATEST) and the
+// gateway (`as_of`, `history=true`), so the two can never disagree.
 import { z } from "zod";
 import { HistoryEntry, METRIC_NAMES, Reconciliation, splitUnadjustedAt, type EarningsPeriod, type Metric, type MetricName } from "./earnings.ts";
 import { IsoDate } from "./primitives.ts";
@@ -46,6 +47,31 @@ export const LATEST = "9999-12-31";
  */
 export interface AsOfContext {
   filedAt(accession: string): string | undefined;
+}
+
+/** A row's history as the as-of reading sees its entries: served, and filed but never served (earnings and statements alike). */
+type EntryGroups = { metrics: Partial<Record<string, readonly HistoryEntry[]>>; filed?: Partial<Record<string, readonly HistoryEntry[]>> };
+
+/** The context of a whole document's histories: when each filing was accepted (acceptedDates), read on first use. */
+export function documentContext(histories: readonly EntryGroups[]): AsOfContext {
+  let accepted: Map<string, string> | undefined;
+  return { filedAt: (accession) => (accepted ??= acceptedDates(histories)).get(accession) };
+}
+
+/** When each filing named in some histories was accepted: the earliest date its entries carry, served or only filed. */
+export function acceptedDates(histories: readonly EntryGroups[]): Map<string, string> {
+  const accepted = new Map<string, string>();
+  for (const h of histories) {
+    for (const group of [h.metrics, h.filed ?? {}]) {
+      for (const entries of Object.values(group)) {
+        for (const e of entries ?? []) {
+          const known = accepted.get(e.accession);
+          if (known === undefined || e.filed_at < known) accepted.set(e.accession, e.filed_at);
+        }
+      }
+    }
+  }
+  return accepted;
 }
 
 /**
@@ -94,6 +120,11 @@ export function metricAsOf(entries: readonly HistoryEntry[] | undefined, date: s
   return metricAt(entries, entryAsOf(entries, date), withHistory, filed, date);
 }
 
+/** The entry in effect on `date` (undefined: none yet, or no entries). */
+export function entryOn<E extends HistoryEntry>(entries: readonly E[] | undefined, date: string): E | undefined {
+  return entries?.length ? entries[entryAsOf(entries, date)] : undefined;
+}
+
 /** The index of the entry in effect on `date` (−1: none yet). */
 export function entryAsOf(entries: readonly HistoryEntry[], date: string): number {
   if (date === LATEST) return entries.length - 1; // today's answer: the last entry (the builder reads every row so)
@@ -129,7 +160,7 @@ export function metricAt(entries: readonly HistoryEntry[], i: number, withHistor
  * filed but never served (marked `served: false`, each at its filing date), in that order — so the last unmarked
  * entry is the value served.
  */
-export function listed<E extends HistoryEntry>(served: readonly E[], filed: readonly E[] | undefined, date: string): E[] {
+function listed<E extends HistoryEntry>(served: readonly E[], filed: readonly E[] | undefined, date: string): E[] {
   if (!filed?.length) return served as E[];
   const others = filed.filter((f) => f.filed_at <= date);
   if (others.length === 0) return served as E[];
@@ -165,10 +196,6 @@ export function exceptionsAsOf<E extends { rule: string; metric: string | null; 
 ): E[] {
   const out: E[] = [];
   const followed = new Set<string>();
-  const then = (entries: readonly HistoryEntry[] | undefined) => {
-    const i = entries?.length ? entryAsOf(entries, date) : -1;
-    return i < 0 ? undefined : entries![i]!;
-  };
   const known = (message: string) => [...message.matchAll(ACCESSION)].every((m) => (filedAt(m[0]) ?? LATEST) <= date);
   for (const e of exceptions) {
     if (kept.has(e.rule)) {
@@ -179,16 +206,16 @@ export function exceptionsAsOf<E extends { rule: string; metric: string | null; 
     const last = entries?.at(-1);
     if (e.rule === "scale" && last?.scale_unclear !== undefined && e.message === scaleMessage(e.metric!, last)) {
       followed.add(e.metric!);
-      const served = then(entries);
+      const served = entryOn(entries, date);
       if (served?.scale_unclear !== undefined) out.push({ ...e, message: scaleMessage(e.metric!, served) });
       continue;
     }
-    if (e.metric !== null && last && then(entries)?.value !== last.value) continue; // about a value not yet served
+    if (e.metric !== null && last && entryOn(entries, date)?.value !== last.value) continue; // about a value not yet served
     if (known(e.message)) out.push(e);
   }
   for (const [metric, entries] of Object.entries(metrics)) {
     if (followed.has(metric) || out.some((e) => e.rule === "scale" && e.metric === metric)) continue;
-    const served = then(entries);
+    const served = entryOn(entries, date);
     if (served?.scale_unclear !== undefined) out.push({ rule: "scale", metric, message: scaleMessage(metric, served) } as E);
   }
   return out;
@@ -200,22 +227,9 @@ const ACCESSION = /\b\d{10}-\d{2}-\d{6}\b/g;
  * When each filing was accepted, for a row read as of a date: the context's record (the whole document's), else the
  * row's own history. A filing of unknown date reads as later than any date (left out rather than risk a later one).
  */
-export function filedAtOf(
-  history: { metrics: Partial<Record<string, readonly HistoryEntry[]>>; filed?: Partial<Record<string, readonly HistoryEntry[]>> },
-  context?: AsOfContext,
-): (accession: string) => string | undefined {
+export function filedAtOf(history: EntryGroups, context?: AsOfContext): (accession: string) => string | undefined {
   let own: Map<string, string> | undefined;
-  return (accession) => {
-    const known = context?.filedAt(accession);
-    if (known !== undefined) return known;
-    if (!own) {
-      own = new Map();
-      for (const group of [history.metrics, history.filed ?? {}]) {
-        for (const entries of Object.values(group)) for (const e of entries ?? []) if (!own.has(e.accession) || e.filed_at < own.get(e.accession)!) own.set(e.accession, e.filed_at);
-      }
-    }
-    return own.get(accession);
-  };
+  return (accession) => context?.filedAt(accession) ?? (own ??= acceptedDates([history])).get(accession);
 }
 
 /** The alternative dates of a period known on `date`: those given by filings accepted by then. */

@@ -3,7 +3,7 @@
 // over time — the one reading of it, shared by the builder (today's rows) and the gateway (`as_of`, `history=true`) —
 // and its compact stored form.
 import { z } from "zod";
-import { alternativeDatesAsOf, entryAsOf, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
+import { acceptedDates, alternativeDatesAsOf, entryAsOf, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
 import { labelKey, spanKey, ttmAsOf } from "./financials-ttm.ts";
 import {
   FINANCIAL_METRIC_NAMES,
@@ -49,7 +49,6 @@ const EXTRAS = ["effective_from", "scale_corrected", "scale_unclear", "component
 const Extras = StatementHistoryEntry.pick({ effective_from: true, scale_corrected: true, scale_unclear: true, components: true, as_of: true });
 /** Numbers per stored entry: value, filing, concept, unit, derived (0 or 1). */
 const STRIDE = 5;
-
 
 /** An entry's optional fields by its position in a run. */
 const RunExtra = z.record(z.string().regex(/^\d+$/), Extras);
@@ -235,18 +234,8 @@ export function financialsContext(rows: readonly FinancialPeriod[], histories: r
     byLabel.set(labelKey(r.fiscal_year, r.fiscal_quarter, r.months), i);
   });
   let accepted: Map<string, string> | undefined;
-  const filedAt = (accession: string) => {
-    if (!accepted) {
-      accepted = new Map();
-      const note = (accn: string, filed: string) => {
-        const known = accepted!.get(accn);
-        if (known === undefined || filed < known) accepted!.set(accn, filed);
-      };
-      if (filings) for (const [accn, , filed] of filings) note(accn, filed);
-      else for (const h of histories) for (const group of [h.metrics, h.filed ?? {}]) for (const entries of Object.values(group)) for (const e of entries ?? []) note(e.accession, e.filed_at);
-    }
-    return accepted.get(accession);
-  };
+  // The stored table names each filing once (storeHistory), with the date its entries carry; else the entries say.
+  const filedAt = (accession: string) => (accepted ??= filings ? new Map(filings.map(([accn, , filed]) => [accn, filed])) : acceptedDates(histories)).get(accession);
   return { rows, histories, bySpan, byLabel, filedAt, latestParts: new Map() };
 }
 
@@ -306,7 +295,7 @@ export function statementMetricAsOf(entries: readonly StatementHistoryEntry[] | 
   return metric;
 }
 
-/** The outflows the `sign` invariant watches (cash paid out, never negative unless marked). */
+/** The outflows the `sign` invariant watches (cash paid out, never negative unless marked): the builder's check and the as-of reading alike. */
 export const OUTFLOW_METRICS = ["capital_expenditure", "dividends_paid", "share_repurchases"] as const satisfies readonly FinancialMetricName[];
 
 /** The message of a negative outflow (financial-invariants.ts marks it). */

@@ -3,7 +3,8 @@
 // and their histories, so that the builder (today: LATEST) and the gateway (`as_of`) give one answer and an as-of
 // answer uses only filings accepted by then. The builder stores the sums over time (ttm.ts); this decides which of
 // them stand on a date: a year whose quarters stopped adding up on a later date still adds up before it.
-import { entryAsOf, LATEST } from "./earnings-history.ts";
+import { PER_SHARE_METRICS } from "./earnings.ts";
+import { entryOn, LATEST } from "./earnings-history.ts";
 import type { FinancialsContext } from "./financials-history.ts";
 import type { FinancialMetricName, FinancialPeriod, StatementHistoryEntry, Ttm } from "./financials.ts";
 
@@ -18,8 +19,6 @@ export const TTM_SUMMED = [
   "dividends_paid",
   "share_repurchases",
 ] as const satisfies readonly FinancialMetricName[];
-/** The per-share values a fiscal year carries into its TTM. */
-export const TTM_PER_SHARE = ["eps_basic", "eps_diluted", "diluted_shares"] as const satisfies readonly FinancialMetricName[];
 
 type Gap = Ttm["unavailable"][number];
 type Part = Ttm["periods"][number];
@@ -31,13 +30,8 @@ type Part = Ttm["periods"][number];
  */
 export function ttmAsOf(row: FinancialPeriod, history: { metrics: Partial<Record<FinancialMetricName, StatementHistoryEntry[]>> }, context: FinancialsContext, date: string): Ttm {
   const shape = row.ttm!;
-  const at = (index: number | undefined, metric: FinancialMetricName): StatementHistoryEntry | null => {
-    if (index === undefined) return null;
-    const entries = context.histories[index]!.metrics[metric];
-    if (!entries?.length) return null;
-    const i = entryAsOf(entries, date);
-    return i < 0 ? null : entries[i]!;
-  };
+  const at = (index: number | undefined, metric: FinancialMetricName): StatementHistoryEntry | null =>
+    index === undefined ? null : (entryOn(context.histories[index]!.metrics[metric], date) ?? null);
   const part = (p: Part, index: number | undefined, metrics: readonly FinancialMetricName[]): Part => {
     const key = date === LATEST && index !== undefined ? `${index}/${metrics.length}` : null;
     const known = key === null ? undefined : context.latestParts.get(key);
@@ -52,15 +46,12 @@ export function ttmAsOf(row: FinancialPeriod, history: { metrics: Partial<Record
     const p = shape.periods[0]!;
     const year = context.bySpan.get(spanKey(p.period_start, p.period_end, 12));
     const unavailable: Gap[] = TTM_SUMMED.filter((m) => !at(year, m)).map((metric) => ({ metric, reason: "missing_value", message: `fiscal ${p.fiscal_year} reports no ${metric}` }));
-    return { basis: shape.basis, periods: [part(p, year, [...TTM_SUMMED, ...TTM_PER_SHARE])], unavailable };
+    return { basis: shape.basis, periods: [part(p, year, [...TTM_SUMMED, ...PER_SHARE_METRICS])], unavailable };
   }
   const chain = shape.periods;
   const quarters = chain.map((p) => context.bySpan.get(spanKey(p.period_start, p.period_end, 3)));
   const gaps: Gap[] = [];
-  const own = (metric: FinancialMetricName) => {
-    const entries = history.metrics[metric];
-    return entries?.length ? entryAsOf(entries, date) >= 0 : false;
-  };
+  const own = (metric: FinancialMetricName) => entryOn(history.metrics[metric], date) !== undefined;
   if (chain.length < 4) {
     const message = `no quarter ends the day before ${chain[0]!.period_start} (${label(chain[0]!)} begins then): the four quarters to ${row.period_end} are not all reported`;
     for (const metric of TTM_SUMMED) gaps.push({ metric, reason: "missing_quarter", message });

@@ -190,7 +190,6 @@ function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName,
   return q4;
 }
 
-
 /** Marks the fiscal year's reconciliation over time (issue 14: quarters that add up to the year, or the difference). */
 function markReconciliation(group: Working[]): void {
   const year = group.find((w) => w.months === 12);

@@ -3,7 +3,7 @@
 // year's balance sheet equal to its fourth quarter's, TTM rows equal to the fiscal year at a year end and to the sum of
 // their four quarters otherwise, and outflows that are never negative. Pure; the builder marks what it finds, `dataset
 // audit` re-checks.
-import { signMessage } from "../../schemas/financials-history.ts";
+import { OUTFLOW_METRICS, signMessage } from "../../schemas/financials-history.ts";
 import { STATEMENT_METRICS, type FinancialInvariant, type FinancialMetricName, type FinancialPeriod } from "../../schemas/financials.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
 import { checkInvariants, type SeriesRow } from "./invariants.ts";
@@ -27,7 +27,6 @@ const SPECS: Readonly<Record<FinancialMetricName, SeriesSpec>> = {
 };
 const BALANCE = STATEMENT_METRICS.balance;
 const TTM_SUMMED = [...STATEMENT_METRICS.income.filter((m) => METRIC_CONCEPTS[m].additive), ...STATEMENT_METRICS.cash_flow];
-const OUTFLOWS = (Object.keys(CASH_FLOW_SERIES) as (keyof typeof CASH_FLOW_SERIES)[]).filter((name) => CASH_FLOW_SERIES[name].outflow);
 
 /** One broken invariant: the rows (indices) and metric it concerns, and whether the data marks it. */
 export interface FinancialViolation {
@@ -119,7 +118,7 @@ function ttmRows(rows: readonly FinancialPeriod[]): FinancialViolation[] {
 function negativeOutflows(rows: readonly FinancialPeriod[]): FinancialViolation[] {
   const out: FinancialViolation[] = [];
   rows.forEach((row, i) => {
-    for (const metric of OUTFLOWS) {
+    for (const metric of OUTFLOW_METRICS) {
       const m = row.cash_flow?.[metric];
       if (!m || m.value >= 0) continue;
       out.push(violation("sign", [i], metric, signMessage(metric, m.value, row), rows));

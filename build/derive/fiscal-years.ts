@@ -50,18 +50,13 @@ export function yearSpans(periods: readonly CalendarPeriod[], ends: readonly str
     anchors.push({ start: p.start, end: p.end, filings: p.filings });
   }
   const stated = anchors.map((a) => [dayNumber(a.start) + SAME_YEAR_END_DAYS, dayNumber(a.end!) - SAME_YEAR_END_DAYS] as const);
-  for (const p of periods) {
-    if (p.months !== 6 && p.months !== 9) continue;
-    const day = dayNumber(p.start);
+  const opened = [...periods.filter((p) => p.months === 6 || p.months === 9), ...starts.map((start) => ({ start, filings: 1 }))];
+  for (const { start, filings } of opened) {
+    const day = dayNumber(start);
     // A year-to-date start inside a stated year is a comparative recast on a later calendar (Under Armour's 2022
     // 10-Qs show April–September 2021): the stated year stands.
-    if (anchors.some((a) => near(a.start, p.start)) || stated.some(([from, to]) => day > from && day < to)) continue;
-    anchors.push({ start: p.start, end: null, filings: p.filings });
-  }
-  for (const start of starts) {
-    const day = dayNumber(start);
     if (anchors.some((a) => near(a.start, start)) || stated.some(([from, to]) => day > from && day < to)) continue;
-    anchors.push({ start, end: null, filings: 1 });
+    anchors.push({ start, end: null, filings });
   }
   anchors.sort((a, b) => cmp(a.start, b.start));
   if (anchors.length === 0) return [];

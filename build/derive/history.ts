@@ -2,7 +2,7 @@
 // exception a value of unclear scale carries. Shared by earnings.ts and statements.ts.
 import { scaleMessage } from "../../schemas/earnings-history.ts";
 import type { StatementHistoryEntry } from "../../schemas/financials.ts";
-import type { Entry, FiledValue } from "./vintage.ts";
+import { entryOf, type Entry, type FiledValue } from "./vintage.ts";
 
 /** A served value as a history entry (its terms and cover date only where it has them). */
 export function toHistoryEntry(e: Entry): StatementHistoryEntry {
@@ -33,12 +33,7 @@ export function unservedEntries(timeline: readonly Entry[] | undefined, filed: r
       continue;
     }
     if (timeline?.some((e) => !e.derived && e.accn === f.accn && e.concept === f.concept)) continue;
-    const entry: StatementHistoryEntry = { value: f.value, unit: f.unit, concept: f.concept, accession: f.accn, form: f.form, filed_at: f.filed, derived: f.derived === true };
-    if (f.scale) entry.scale_corrected = f.scale;
-    if (f.scaleUnclear !== undefined) entry.scale_unclear = f.scaleUnclear;
-    if (f.components) entry.components = f.components;
-    if (f.asOf !== undefined) entry.as_of = f.asOf;
-    out.push(entry);
+    out.push(toHistoryEntry(entryOf(f, f.filed))); // at its filing date: no effective_from
   }
   return out;
 }

@@ -88,7 +88,7 @@ export function reconcileYear<N extends string>(
  * 10-K's set until its 10-K of February 2021 restated the year to 21,364.4, which the restated quarters add up to.
  * Changes the timelines in place (the earnings' and any statement's alike); quarters missing a series leave it as is.
  */
-export function holdYearSet<N extends string>(
+function holdYearSet<N extends string>(
   year: { timelines: Partial<Record<N, Entry[]>> },
   quarters: readonly ({ timelines: Partial<Record<N, Entry[]>> } | undefined)[],
   toDate: readonly { quarters: number; timelines: Partial<Record<N, Entry[]>> }[],

@@ -318,8 +318,7 @@ class Evidence {
     if (step === null) return;
     const conflict = witnesses.find((w) => w.kind === "filing" && isStep(w.verdict) && !w.peer!.scale);
     if (conflict || agree === 0) {
-      const unclear = conflict?.verdict ?? step;
-      if (unclear !== null && unclear !== undefined) item.v.scaleUnclear = unclear;
+      item.v.scaleUnclear = conflict?.verdict ?? step;
       return;
     }
     item.v.scaleConfirmed = describe(witnesses.find((w) => w.verdict === 1)!, item.name);

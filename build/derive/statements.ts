@@ -3,7 +3,7 @@
 // each period end and cash flows as discrete quarters; TTM rows in ttm.ts. Pure, like earnings.ts.
 import type { FiscalQuarter } from "../../schemas/earnings.ts";
 import { LATEST } from "../../schemas/earnings-history.ts";
-import { financialAsOf, financialsContext, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
+import { financialAsOf, financialsContext, type FinancialPeriodHistory, type FinancialsContext } from "../../schemas/financials-history.ts";
 import {
   BALANCE_METRICS,
   CASH_FLOW_METRICS,
@@ -158,7 +158,6 @@ function cashFlowYear(group: Row[], calendar: FiscalCalendar): Row[] {
   holdFiscalYearSet(group, (r) => r.base.fiscal_quarter, FLOWS);
   return created;
 }
-
 
 /** The row's free cash flow (statement-rows.ts). */
 function addFreeCashFlow(row: Row): void {
@@ -355,7 +354,7 @@ function assemble(rows: readonly Row[]): FinancialsSeries {
   };
   // The company's split dates (its earnings' history), on every row: rows read their split flag from them as of any date.
   const splits = rows.find((r) => r.income?.history.splits)?.income!.history.splits;
-  const publish = (r: Row, context?: ReturnType<typeof financialsContext>) => {
+  const publish = (r: Row, context?: FinancialsContext) => {
     const history: FinancialPeriodHistory = splits ? { metrics: {}, splits } : { metrics: {} };
     const filed: NonNullable<FinancialPeriodHistory["filed"]> = {};
     for (const name of INCOME_METRICS) {

@@ -3,17 +3,13 @@
 // quarter missing, a year whose quarters did not add up then), is the `ttm` block, read as of the date from the rows'
 // histories (schemas/financials-ttm.ts) by the builder and the gateway alike. Per-share TTM only from TTM net income
 // and weighted shares, never by adding EPS. Pure.
-import type { FiscalQuarter } from "../../schemas/earnings.ts";
-import type { FinancialMetricName, Ttm } from "../../schemas/financials.ts";
-import { TTM_PER_SHARE, TTM_SUMMED } from "../../schemas/financials-ttm.ts";
+import { PER_SHARE_METRICS, type FiscalQuarter } from "../../schemas/earnings.ts";
+import type { Ttm } from "../../schemas/financials.ts";
+import { TTM_SUMMED } from "../../schemas/financials-ttm.ts";
 import { SAME_PERIOD_DAYS } from "./period-identity.ts";
 import { dayNumber, durationDays } from "./periods.ts";
 import { freeCashFlow, newRow, type Row } from "./statement-rows.ts";
 import { computedEntry, computedTimeline, perShare, type Entry } from "./vintage.ts";
-
-/** The flows a TTM row sums (free cash flow follows from two of them), and the per-share values a year carries. */
-const SUMMED: readonly FinancialMetricName[] = TTM_SUMMED; // statement-rows.ts ADDITIVE (a test holds them equal)
-const PER_SHARE: readonly FinancialMetricName[] = TTM_PER_SHARE;
 
 /**
  * TTM rows: one per fiscal year (the year as filed: the latest period is its end) and one per other quarter end (its
@@ -41,7 +37,7 @@ export function deriveTtm(rows: readonly Row[], years: ReadonlyMap<number, reado
   return out;
 }
 
-/** A fiscal year as TTM reads it: its year-to-date rows by quarter (the per-share parts). */
+/** A fiscal year as TTM reads it: its row and its year-to-date rows by quarter (the per-share parts). */
 interface YearIndex {
   year: Row | undefined;
   ytd: Map<number, Row>;
@@ -74,7 +70,7 @@ function nearest(quarters: readonly { row: Row; end: number }[], day: number): R
 /** At a fiscal year end the TTM is the year as filed (issue 18: "or FY when the latest period is a fiscal year end"). */
 function fromYear(year: Row): Row {
   const row = ttmRow(year, year.start, "Q4");
-  for (const name of [...SUMMED, "free_cash_flow" as const, ...PER_SHARE]) if (year.timelines[name]) row.timelines[name] = year.timelines[name];
+  for (const name of [...TTM_SUMMED, "free_cash_flow" as const, ...PER_SHARE_METRICS]) if (year.timelines[name]) row.timelines[name] = year.timelines[name];
   row.ttm = { basis: "fiscal_year", periods: [period(year)], unavailable: [] };
   row.provenance = provenance(year);
   return row;
@@ -87,7 +83,7 @@ function fromYear(year: Row): Row {
 function fromQuarters(chain: Row[], last: Row, years: ReadonlyMap<number, YearIndex>): Row {
   const row = ttmRow(last, chain[0]!.start, last.base.fiscal_quarter);
   if (chain.length === 4) {
-    for (const metric of SUMMED) {
+    for (const metric of TTM_SUMMED) {
       const parts = chain.map((q) => q.timelines[metric]);
       if (parts.some((p) => !p)) continue;
       const timeline = computedTimeline(parts as Entry[][], sum);
@@ -103,7 +99,7 @@ function fromQuarters(chain: Row[], last: Row, years: ReadonlyMap<number, YearIn
 
 /** The filing a TTM row stands from when none of its values can be made: the first of its last period's values. */
 function provenance(last: Row): Row["provenance"] {
-  const first = SUMMED.map((m) => last.timelines[m]?.[0]).filter((e) => e !== undefined).sort((a, b) => (a.from < b.from ? -1 : 1))[0];
+  const first = TTM_SUMMED.map((m) => last.timelines[m]?.[0]).filter((e) => e !== undefined).sort((a, b) => (a.from < b.from ? -1 : 1))[0];
   return first && { form: first.form, filed_at: first.from, source_accession: first.accn };
 }
 

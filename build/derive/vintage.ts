@@ -344,7 +344,8 @@ function chooseConcept(coverage: Map<string, { periods: number; priority: number
   return best[0];
 }
 
-function entryOf(f: FiledValue, from: string): Entry {
+/** A filed value served from `from` on. */
+export function entryOf(f: FiledValue, from: string): Entry {
   const entry: Entry = { value: f.value, concept: f.concept, unit: f.unit, accn: f.accn, form: f.form, filed: f.filed, from, derived: f.derived === true };
   if (f.scale) entry.scale = f.scale;
   if (f.scaleUnclear !== undefined) entry.scaleUnclear = f.scaleUnclear;

@@ -3,7 +3,7 @@
 // with the document. Never on the default answer's path: a query without as_of or history is served from the stored
 // row bytes. An as-of answer uses only filings accepted by then, in every field: a TTM row's block is read from the
 // document's other rows as of the date, not copied from today's.
-import { EarningsHistory, LATEST, periodAsOf, type AsOfContext, type PeriodHistory } from "../../schemas/earnings-history.ts";
+import { documentContext, EarningsHistory, LATEST, periodAsOf, type PeriodHistory } from "../../schemas/earnings-history.ts";
 import type { EarningsPeriod, HistoryEntry } from "../../schemas/earnings.ts";
 import { expandHistory, financialAsOf, financialsContext, type FinancialsContext, type StoredFinancialsHistory } from "../../schemas/financials-history.ts";
 import type { FinancialPeriod } from "../../schemas/financials.ts";
@@ -43,31 +43,11 @@ function readerOf(doc: PreparedDocument, kind: "earnings" | "financials"): Reade
   } else {
     const rows = doc.rows as unknown as EarningsPeriod[];
     const histories = doc.history === undefined ? fromRows(rows) : (JSON.parse(doc.history) as EarningsHistory);
-    const context = earningsContext(histories);
+    const context = documentContext(histories);
     read = (i, date, withHistory) => periodAsOf(rows[i]!, histories[i]!, date, withHistory, context);
   }
   READERS.set(doc, read);
   return read;
-}
-
-/** When each filing named in an earnings document was accepted (the earliest date its values carry), built on first use. */
-function earningsContext(histories: readonly PeriodHistory[]): AsOfContext {
-  let accepted: Map<string, string> | undefined;
-  return {
-    filedAt(accession) {
-      if (!accepted) {
-        accepted = new Map();
-        for (const h of histories) {
-          for (const group of [h.metrics, h.filed ?? {}]) {
-            for (const entries of Object.values(group)) {
-              for (const e of entries ?? []) if (!accepted.has(e.accession) || e.filed_at < accepted.get(e.accession)!) accepted.set(e.accession, e.filed_at);
-            }
-          }
-        }
-      }
-      return accepted.get(accession);
-    },
-  };
 }
 
 /**
