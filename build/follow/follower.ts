@@ -220,7 +220,9 @@ class Follower {
   async #poll(): Promise<void> {
     this.#next.poll = Date.now() + this.#o.pollMs;
     const lastBuild = this.#base.manifest.builds?.[0]?.built_at ?? this.#base.manifest.built_at;
-    const position = this.#follow.through ?? lastBuild;
+    // The feed gives seconds: a build's time (milliseconds) is read as just before its second, as #through's positions
+    // are, so that a filing accepted later in that very second is never taken for one the build saw.
+    const position = this.#follow.through ?? new Date(Math.floor(Date.parse(lastBuild) / 1000) * 1000 - 1).toISOString();
     const since = new Date(Date.parse(position) - this.#o.marginMs).toISOString();
     const seenAt = this.#o.now().toISOString();
     for (const type of this.#o.feedTypes) {
