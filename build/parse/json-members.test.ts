@@ -151,12 +151,15 @@ describe("strict reading: repeated keys and nesting", () => {
   });
 
   it("counts nesting from where the caller stands: as deep as allowed is read, one level more is refused", () => {
-    for (const [text, depth] of [["[]", 1], ['{"a":[{}]}', 3], ['[[["x"]]]', 3], ['{"s":"[[[[[[[[["}', 1]] as const) {
+    // Depths either side of the single regex's reach (8 levels) and far beyond it, where the bracket loop counts.
+    const deep = (n: number) => '{"a":'.repeat(n - 1) + "[]" + "}".repeat(n - 1);
+    for (const [text, depth] of [["[]", 1], ['{"a":[{}]}', 3], ['[[["x"]]]', 3], ['{"s":"[[[[[[[[["}', 1], [deep(8), 8], [deep(9), 9], [deep(40), 40]] as const) {
       expect(valueEnd(text, 0, { room: depth, path: "v" })).toBe(text.length);
       expect(() => valueEnd(text, 0, { room: depth - 1, path: "v" })).toThrow(JsonDefect);
       expect(parseStrict(text, 0, { room: depth, path: "v" }).value).toEqual(JSON.parse(text));
     }
     expect(() => parseStrict("[".repeat(100_000) + "]".repeat(100_000), 0, { room: 7, path: "v" })).toThrow("nesting deeper than EDGAR's files have, in v (offset 7)");
+    expect(valueEnd(deep(5_000), 0)).toBe(deep(5_000).length); // no limit given: any depth is skipped
   });
 
   it("text after the value, or no JSON at all, is still a syntax error", () => {
