@@ -61,6 +61,11 @@ describe("scanDocument", () => {
     const text = JSON.stringify({ skipped: inner, kept: 1 });
     expect(members(text).map(([key]) => key)).toEqual(["skipped", "kept"]);
     expect(keys(text)).toEqual(["skipped", "kept"]);
+    // Millions of members outgrow the skipping regex's backtracking stack (V8 throws a RangeError): still skipped whole,
+    // and still refused when cut short.
+    const huge = `[${'"x",'.repeat(3_000_000)}"x"]`;
+    expect(valueEnd(huge, 0, { room: 7, path: "v" })).toBe(huge.length);
+    expect(() => valueEnd(huge.slice(0, -1), 0, { room: 7, path: "v" })).toThrow(JsonScanError);
   });
 
   it("never accepts a truncated object, wherever it is cut", () => {

@@ -208,8 +208,11 @@ function stringEnd(text: string, i: number): number {
   }
 }
 
-/** Everything up to the next bracket: runs of other characters and whole strings (escapes included). */
-const NOT_A_BRACKET = /(?:[^"{}[\]]+|"[^"\\]*(?:\\[\s\S][^"\\]*)*")*/y;
+/**
+ * Text up to the next bracket: runs of other characters and whole strings (escapes included), a bounded number at a
+ * time — each one repeated is a frame of the regex engine's backtracking stack, which millions would overflow.
+ */
+const NOT_A_BRACKET = /(?:[^"{}[\]]+|"[^"\\]*(?:\\[\s\S][^"\\]*)*"){0,4096}/y;
 
 /** The deepest nesting a single regex skips (a company facts file has 7 levels); deeper values take the bracket loop. */
 const REGEX_LEVELS = 8;
@@ -236,14 +239,19 @@ function nestedPattern(levels: number): RegExp {
 /**
  * The index just past the object or array opening at `i`. One regex skips the whole value in native code when it
  * nests no deeper than allowed (~1.5× faster than returning to JavaScript at every bracket, which is most of a company
- * facts read); otherwise, or when it is unterminated, the bracket loop finds where, and says so.
+ * facts read); otherwise, when it is unterminated, or too long for the regex engine, the bracket loop finds where, and says so.
  */
 function nestedEnd(text: string, i: number, place: ScanPlace): number {
   const levels = Math.min(place.room, REGEX_LEVELS);
   if (levels >= 1) {
     const regex = nestedPattern(levels);
     regex.lastIndex = i;
-    if (regex.test(text)) return regex.lastIndex;
+    try {
+      if (regex.test(text)) return regex.lastIndex;
+    } catch (error) {
+      // A value of millions of members outgrows the regex engine's backtracking stack (a RangeError): the loop has none.
+      if (!(error instanceof RangeError)) throw error;
+    }
   }
   return bracketLoop(text, i, place);
 }
