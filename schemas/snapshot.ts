@@ -197,6 +197,9 @@ export const FeedGap = z.object({
   after: IsoDateTime,
   before: IsoDateTime,
   days: z.array(IsoDate).meta({ description: "Daily form indexes still to read for it (EDGAR publishes a day's index in the evening)." }),
+  swept_through: Cik.optional().meta({
+    description: "The covered companies' submissions read for it, in CIK order, up to this CIK, every filing they listed published: a follower started again reads on from the next.",
+  }),
 });
 export type FeedGap = z.infer<typeof FeedGap>;
 

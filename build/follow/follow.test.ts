@@ -5,6 +5,7 @@
 // published snapshot complete, no filing missed.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import type { Storage } from "unstorage";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -23,6 +24,7 @@ import { useConditionalS3 } from "../../test/_s3-suite.ts";
 import { readPublished } from "../publish/snapshot.ts";
 import { runBuild } from "../pipeline/run.ts";
 import { createHttpSource } from "../sources/http.ts";
+import type { Source } from "../sources/source.ts";
 import { TokenBucket } from "../sources/rate-limit.ts";
 
 // AAPL, WMT, HD, Under Armour (UA and UAA), JNJ (its company facts are the test overlay's synthetic ones).
@@ -35,6 +37,8 @@ const WMT_10Q = "0000104169-26-000102";
 // JNJ's 10-Q of 2026-04-22, inline XBRL: the overlay's synthetic company facts never show its accession, as EDGAR's
 // never show one from a filing whose XBRL holds no company-wide us-gaap facts (a 10-K/A adding only Part III).
 const JNJ_10Q = "0000200406-26-000087";
+// The covered company whose CIK is the highest: a gap's sweep of the submissions ends with it (Under Armour).
+const LAST_CIK = 1336917;
 // The follower's intervals for tests: a poll every 100 ms, a lease that a dead follower loses in 3 s.
 const FAST = { FOLLOW_LEASE_TTL_MS: "3000", FOLLOW_RENEW_MS: "500", FOLLOW_GAP_RETRY_MS: "300", FOLLOW_PRUNE_MS: "1000" };
 
@@ -190,8 +194,9 @@ describeEdgar("the follower", () => {
     expect(await restarted.waitFor("gap_swept")).toMatchObject({ after: gap.after, before: gap.before, companies: 5, queued: 0 });
     replay.setSubmissionsDelay(0);
     // The feed's newest filings are published; the ones it no longer lists wait for the day's index, recorded as a gap.
+    // Swept through the last covered company (UA's CIK): a follower started again would not read them again.
     await expect.poll(async () => (await readPublished(storage))!.manifest.follow?.gaps, { timeout: 30_000, interval: 200 }).toEqual([
-      { after: gap.after, before: gap.before, days: gap.days },
+      { after: gap.after, before: gap.before, days: gap.days, swept_through: LAST_CIK },
     ]);
     await expect.poll(async () => (await unpublished(replay, storage)).length, { timeout: 30_000, interval: 200 }).toBeLessThan(whileDown.length);
     const waiting = await unpublished(replay, storage);
@@ -232,11 +237,43 @@ describeEdgar("the follower", () => {
     expect(logged("gap_swept")).toEqual([expect.objectContaining({ after: gap.after, before: gap.before, companies: 5 })]);
     expect(logged("gap_swept")[0].queued).toBeGreaterThan(0);
     // The gap stays recorded until the daily index, which names every company's filings, has been read too.
-    expect((await readPublished(storage))!.manifest.follow?.gaps).toEqual([{ after: gap.after, before: gap.before, days: gap.days }]);
+    expect((await readPublished(storage))!.manifest.follow?.gaps).toEqual([{ after: gap.after, before: gap.before, days: gap.days, swept_through: LAST_CIK }]);
     for (const day of gap.days as string[]) replay.publishIndex(day);
     await expect.poll(async () => (await readPublished(storage))!.manifest.follow?.gaps, { timeout: 10_000, interval: 200 }).toEqual([]);
     expect(logged("feed_gap")).toHaveLength(1);
     await follower.stop();
+  }, 90_000);
+
+  it("stopped in the middle of a gap's sweep: a follower started again reads on from the company the gap was swept through", async () => {
+    const builtAt = new Date(Date.now() - 3_600_000);
+    const { replay, storage } = await setup(40, { builtAt });
+    replay.setFeedDepth(10);
+    replay.held().slice(0, 25).forEach((f, i) => replay.accept(f.accession, new Date(builtAt.getTime() + (i + 1) * 120_000)));
+    // One company at a time; from the third CIK on (AAPL), each read of the submissions takes 3 s, until stopped.
+    const slow = new AbortController();
+    const first = followInProcess(replay, storage, {
+      concurrency: 1,
+      source: watchSubmissions(replaySource(replay), (cik) => (cik >= 320193 ? sleep(3_000, undefined, { signal: slow.signal }) : undefined)),
+    });
+    const swept = async () => (await readPublished(storage))!.manifest.follow?.gaps[0]?.swept_through ?? 0;
+    // WMT (104169) and JNJ (200406) read, their filings from the gap published: the gap says so.
+    await expect.poll(swept, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(200406);
+    const stopping = first.stop(); // aborts at once; the read in flight then fails, and is not taken for read
+    slow.abort();
+    await stopping;
+    const through = await swept();
+    expect(through).toBeLessThan(LAST_CIK);
+    const second = followInProcess(replay, storage);
+    const logged = (event: string) => second.lines.map((l) => JSON.parse(l)).filter((l) => l.event === event);
+    await expect.poll(() => logged("gap_swept"), { timeout: 30_000, interval: 100 }).toHaveLength(1);
+    // The sweep read only the companies after it (their submissions may still be read to publish a filing the first
+    // follower had queued from the feed).
+    const left = Object.keys(COMPANIES).map(Number).filter((cik) => cik > through);
+    expect(left.length).toBeLessThanOrEqual(3);
+    expect(logged("gap_swept")[0]).toMatchObject({ companies: left.length });
+    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
+    await expect.poll(swept, { timeout: 10_000, interval: 100 }).toBe(LAST_CIK);
+    await second.stop();
   }, 90_000);
 
   it("a periodic report is confirmed against company facts: listed at once, its earnings once the facts show it, left to the next build if they never do", async () => {
@@ -414,3 +451,19 @@ describeEdgar("the follower", () => {
     await clock.close();
   }, 180_000);
 });
+
+/** The source, calling `before` ahead of each read of a company's submissions (which may delay it). */
+function watchSubmissions(source: Source, before: (cik: number) => Promise<void> | void): Source {
+  return {
+    name: source.name,
+    get stats() {
+      return source.stats;
+    },
+    describe: (path) => source.describe(path),
+    async getText(path) {
+      const cik = /^submissions\/CIK(\d{10})\.json$/.exec(path)?.[1];
+      if (cik) await before(Number(cik));
+      return source.getText(path);
+    },
+  };
+}

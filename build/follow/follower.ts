@@ -74,12 +74,16 @@ interface Pending {
   dueAt: number;
 }
 
-/** A gap being filled from submissions: the covered companies whose submissions are still to read. */
+/**
+ * A gap being filled from submissions: the covered companies whose submissions are still to read (ascending CIKs), and
+ * those read whose progress is not published yet, each with the filings its submissions listed in the gap.
+ */
 interface Sweep {
   gap: FeedGap;
   ciks: number[];
   companies: number;
   queued: number;
+  read: { cik: number; accessions: string[] }[];
 }
 
 /** The lag of the filings published in the last hour, for the status. */
@@ -291,36 +295,65 @@ class Follower {
   }
 
   /**
-   * Fills a gap from the submissions of every covered company: the daily indexes come only in the evening. A request
-   * per company (for 7,500, about half an hour at half the follower's share of SEC's budget), once per gap and process.
+   * Fills a gap from the submissions of every covered company, in CIK order: the daily indexes come only in the evening.
+   * A request per company (for 7,500, about half an hour at half the follower's share of SEC's budget), once per gap:
+   * a follower started again reads on after the CIK the gap says was swept through.
    */
   #sweepGap(gap: FeedGap): void {
     if (gap.before > this.#gapsThrough) this.#gapsThrough = gap.before;
-    const ciks = [...new Set(Object.values(this.#base.manifest.tickers).filter((t) => t.covered).map((t) => t.cik))];
-    this.#sweeps.push({ gap, ciks, companies: ciks.length, queued: 0 });
+    const from = gap.swept_through ?? 0;
+    const covered = Object.values(this.#base.manifest.tickers).filter((t) => t.covered && t.cik > from);
+    const ciks = [...new Set(covered.map((t) => t.cik))].sort((a, b) => a - b);
+    if (ciks.length) this.#sweeps.push({ gap, ciks, companies: ciks.length, queued: 0, read: [] });
   }
 
   /**
    * Reads the submissions the sweeps have left, a few companies at once, for half a poll interval at most: the feed is
    * still polled, and new filings published, on time. A company whose submissions cannot be read is left to the
-   * daily index.
+   * daily index; one whose read an abort cut short, to the next follower.
    */
   async #sweep(): Promise<void> {
     const until = Date.now() + this.#o.pollMs / 2;
-    while (this.#sweeps.length && Date.now() < until && !this.#o.signal?.aborted) {
-      const sweep = this.#sweeps[0]!;
+    let sweep: Sweep | undefined;
+    while ((sweep = this.#sweeps.find((s) => s.ciks.length)) && Date.now() < until && !this.#o.signal?.aborted) {
       const seenAt = this.#o.now().toISOString();
-      const read = sweep.ciks.splice(0, this.#o.concurrency).map((cik) =>
-        submittedIn(this.#o.source, cik, sweep.gap, seenAt).catch((error: Error) => {
-          this.#o.log.log("warn", "gap_submissions_unreadable", { cik, error: error.message });
-          return [];
-        }),
+      const chunk = sweep.ciks.splice(0, this.#o.concurrency);
+      const found = await Promise.all(
+        chunk.map((cik) =>
+          submittedIn(this.#o.source, cik, sweep!.gap, seenAt).catch((error: Error) => {
+            this.#o.log.log("warn", "gap_submissions_unreadable", { cik, error: error.message });
+            return [];
+          }),
+        ),
       );
-      for (const filing of (await Promise.all(read)).flat()) if (await this.#enqueue(filing, true)) sweep.queued++;
+      if (this.#o.signal?.aborted) {
+        sweep.ciks.unshift(...chunk);
+        return;
+      }
+      for (const [k, cik] of chunk.entries()) {
+        for (const filing of found[k]!) if (await this.#enqueue(filing, true)) sweep.queued++;
+        sweep.read.push({ cik, accessions: found[k]!.map((f) => f.accession) });
+      }
       if (sweep.ciks.length) continue;
-      this.#sweeps.shift();
+      this.#stateChanged = true; // its progress is published at once, not with the next filing
       this.#o.log.log("info", "gap_swept", { after: sweep.gap.after, before: sweep.gap.before, companies: sweep.companies, queued: sweep.queued });
     }
+  }
+
+  /**
+   * The recorded gaps with how far their sweeps have come: through the last CIK read with none before it whose filings
+   * from the gap are still queued. A sweep is forgotten once wholly published, or once its gap is filled.
+   */
+  #sweptGaps(): FeedGap[] {
+    const gaps = this.#follow.gaps.map((gap) => {
+      const sweep = this.#sweeps.find((s) => s.gap.after === gap.after && s.gap.before === gap.before);
+      let through: number | undefined;
+      while (sweep?.read.length && !sweep.read[0]!.accessions.some((a) => this.#queue.get(a)?.ciks.has(sweep.read[0]!.cik))) through = sweep.read.shift()!.cik;
+      return through === undefined ? gap : { ...gap, swept_through: through };
+    });
+    const open = (s: Sweep) => (s.ciks.length || s.read.length) && gaps.some((g) => g.after === s.gap.after && g.before === s.gap.before);
+    this.#sweeps.splice(0, this.#sweeps.length, ...this.#sweeps.filter(open));
+    return gaps;
   }
 
   /** Reads the daily indexes a gap needs, as EDGAR publishes them; a day read is done, the gap once every day is. */
@@ -494,7 +527,7 @@ class Follower {
       source: this.#o.source.name,
       requests: this.#o.source.stats.requests - this.#summary.requests,
       form4_fetched: 0,
-      follow: { ...this.#follow, through, published_filings: this.#follow.published_filings + batch.filings.length },
+      follow: { ...this.#follow, gaps: this.#sweptGaps(), through, published_filings: this.#follow.published_filings + batch.filings.length },
       tickers,
     };
     this.#base = await publish(this.#o.storage, this.#lease!, base, next, now);
