@@ -10,7 +10,7 @@ import type { DailyIndexRow } from "../parse/daily-index.ts";
 import { parseSubmissions } from "../parse/submissions.ts";
 import { coveredEntry, withKinds, type KindFields } from "../publish/entry.ts";
 import type { EncodedDocuments } from "../publish/snapshot.ts";
-import { companyFactsPath, indexedSubmissionFile, submissionsPath } from "../sources/paths.ts";
+import { companyFactsPath, submissionsPath } from "../sources/paths.ts";
 import type { Source } from "../sources/source.ts";
 import type { FeedFiling } from "./feed.ts";
 
@@ -152,5 +152,5 @@ function recording(source: Source, cik: number): { source: Source; text: (path: 
 function indexRows(cik: number, filings: FeedFiling[]): DailyIndexRow[] {
   return filings
     .filter((f) => scopeOf(f.form) === "insiders")
-    .map((f) => ({ form: f.form, company: "", cik, filed_at: f.filed_at, accession: f.accession, file: indexedSubmissionFile(cik, f.accession) }));
+    .map((f) => ({ form: f.form, company: "", cik, filed_at: f.filed_at, accession: f.accession }));
 }

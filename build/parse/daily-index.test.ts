@@ -26,7 +26,6 @@ describeEdgar("daily form index (form.20200318.idx, the real file)", () => {
       cik: 1806014,
       filed_at: "2020-03-18",
       accession: "0001140361-20-006155",
-      file: "edgar/data/1806014/0001140361-20-006155.txt",
     });
     expect(rows[2]).toMatchObject({ form: "1-A POS", company: "Belpointe REIT, Inc.", cik: 1749817 });
     expect(rows.find((r) => r.accession === "0000899243-20-008928")).toMatchObject({ form: "4", company: "10x Genomics, Inc.", cik: 1770787 });

@@ -10,12 +10,10 @@ export interface DailyIndexRow {
   /** YYYY-MM-DD. */
   filed_at: string;
   accession: string;
-  /** The full submission's path under the EDGAR root (`edgar/data/1770787/0000899243-20-008928.txt`). */
-  file: string;
 }
 
 // From the right, where the columns are unambiguous: CIK, date filed (YYYYMMDD), and the .txt file named by accession.
-const TAIL = /\s(\d{1,10})\s+(\d{4})(\d{2})(\d{2})\s+(edgar\/data\/\d+\/(\d{10}-\d{2}-\d{6})\.txt)\s*$/;
+const TAIL = /\s(\d{1,10})\s+(\d{4})(\d{2})(\d{2})\s+edgar\/data\/\d+\/(\d{10}-\d{2}-\d{6})\.txt\s*$/;
 
 /** Parses a form.idx; a row that does not fit the columns is an error naming the file and the line. */
 export function parseDailyFormIndex(text: string, subject: ParseSubject = {}): DailyIndexRow[] {
@@ -36,8 +34,7 @@ export function parseDailyFormIndex(text: string, subject: ParseSubject = {}): D
       company: left.slice(companyAt).trim(),
       cik: Number(m[1]),
       filed_at: `${m[2]}-${m[3]}-${m[4]}`,
-      accession: m[6]!,
-      file: m[5]!,
+      accession: m[5]!,
     });
   }
   return rows;

@@ -63,11 +63,6 @@ export function fullSubmissionPath(cik: number, accession: string): string {
   return `${filerFolderPath(cik)}${accession}.txt`;
 }
 
-/** The full submission as a daily index's File Name column names it: from the EDGAR root, which is Archives/. */
-export function indexedSubmissionFile(cik: number, accession: string): string {
-  return fullSubmissionPath(cik, accession).slice("Archives/".length);
-}
-
 /** EDGAR's daily form index for one day (`Archives/edgar/daily-index/2026/QTR4/form.20261120.idx`). */
 export function dailyFormIndexPath(date: string): string {
   const [year, month, day] = date.split("-");
