@@ -3,7 +3,7 @@
 // over time — the one reading of it, shared by the builder (today's rows) and the gateway (`as_of`, `history=true`) —
 // and its compact stored form.
 import { z } from "zod";
-import { acceptedDates, alternativeDatesAsOf, entryAsOf, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
+import { alternativeDatesAsOf, documentContext, entryAsOf, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
 import { labelKey, spanKey, ttmAsOf } from "./financials-ttm.ts";
 import {
   FINANCIAL_METRIC_NAMES,
@@ -233,9 +233,9 @@ export function financialsContext(rows: readonly FinancialPeriod[], histories: r
     bySpan.set(spanKey(r.period_start, r.period_end, r.months), i);
     byLabel.set(labelKey(r.fiscal_year, r.fiscal_quarter, r.months), i);
   });
-  let accepted: Map<string, string> | undefined;
   // The stored table names each filing once (storeHistory), with the date its entries carry; else the entries say.
-  const filedAt = (accession: string) => (accepted ??= filings ? new Map(filings.map(([accn, , filed]) => [accn, filed])) : acceptedDates(histories)).get(accession);
+  let table: Map<string, string> | undefined;
+  const filedAt = filings ? (accession: string) => (table ??= new Map(filings.map(([accn, , filed]) => [accn, filed]))).get(accession) : documentContext(histories).filedAt;
   return { rows, histories, bySpan, byLabel, filedAt, latestParts: new Map() };
 }
 

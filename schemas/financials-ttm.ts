@@ -33,7 +33,7 @@ export function ttmAsOf(row: FinancialPeriod, history: { metrics: Partial<Record
   const at = (index: number | undefined, metric: FinancialMetricName): StatementHistoryEntry | null =>
     index === undefined ? null : (entryOn(context.histories[index]!.metrics[metric], date) ?? null);
   const part = (p: Part, index: number | undefined, metrics: readonly FinancialMetricName[]): Part => {
-    const key = date === LATEST && index !== undefined ? `${index}/${metrics.length}` : null;
+    const key = date === LATEST && index !== undefined ? `${index}/${shape.basis}` : null;
     const known = key === null ? undefined : context.latestParts.get(key);
     if (known) return known;
     const used = metrics.map((m) => at(index, m)).filter((e) => e !== null);

@@ -178,7 +178,7 @@ function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName,
     if (!label || label.fiscalYear !== year.label.fiscalYear || label.fiscalQuarter !== "Q4") return null;
     q4 = { start: plan.start, end: plan.end, months: 3, label, alternatives: [], values: new Map(), timelines: {}, derived: true };
   }
-  fillQuarter(q4, year, plan, ADDITIVE, concepts, true);
+  fillQuarter(q4, year, plan, ADDITIVE, concepts);
   const [income, shares] = [q4.timelines.net_income, q4.timelines.diluted_shares];
   if (income && shares) {
     const eps = combineTimelines([q4.timelines.eps_diluted ?? [], income, shares], ([filed, n, s]) => filed ?? (n && s && s.value > 0 ? perShare(n, s) : null));
@@ -214,9 +214,10 @@ function assemble(working: readonly Working[]): { series: EarningsSeries; timeli
     return { row: periodAsOf(skeleton(w), history, LATEST, false)!, history, w };
   });
   const rows = built.map((b) => b.row);
+  const worked = built.map((b) => b.w);
   for (const v of checkInvariants(rows, METRIC_CONCEPTS)) {
     if (v.marked) continue;
-    const message = v.rule === "scale" ? explainJump(rows, built.map((b) => b.w), v.rows, v.metric as MetricName) : v.message;
+    const message = v.rule === "scale" ? explainJump(rows, worked, v.rows, v.metric as MetricName) : v.message;
     for (const i of v.rows) rows[i]!.exceptions.push({ rule: v.rule, metric: v.metric as MetricName | null, message });
   }
   const order = built.map((_, i) => i).sort((a, b) => newestFirst(rows[a]!, rows[b]!));

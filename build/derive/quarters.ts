@@ -40,7 +40,7 @@ export function planLastQuarter<T extends Span>(total: T, periods: readonly T[])
 
 /**
  * One additive series' last quarter over time (Q4, or a cash flow's Q2/Q3): a filed quarter in the concept the fiscal
- * year uses — with `latestVintage`, unless the total − the months before is of a later vintage (every input first
+ * year uses — unless the total − the months before is of a later vintage (every input first
  * reported after the filed quarter: McDonald's 10-K of February 2020 filed 2019's fourth quarter, 5,349.0; its 2020
  * 10-Qs restated the nine months and its 10-K of February 2021 the year: 21,364.4 − 15,936.2 = 5,428.2 from then) —;
  * else that difference (same vintage, from the first tiling whose every part reports the series); else a filed
@@ -51,7 +51,6 @@ export function quarterTimeline(
   year: readonly Entry[],
   tilings: readonly (readonly (readonly Entry[])[])[],
   concepts: readonly ConceptChoice[],
-  latestVintage = false,
 ): Entry[] {
   const parts = tilings.find((t) => t.every((p) => p.length > 0));
   const derived = parts ? differenceTimeline(year, parts) : [];
@@ -60,7 +59,7 @@ export function quarterTimeline(
     [filed, derived],
     ([f, d], date) => {
       const concept = conceptAt(concepts, date);
-      if (latestVintage && f?.concept === concept && d?.concept === concept) return (d.vintage ?? d.filed) > f.filed ? d : f;
+      if (f?.concept === concept && d?.concept === concept) return (d.vintage ?? d.filed) > f.filed ? d : f;
       return f?.concept === concept ? f : d?.concept === concept ? d : (f ?? d ?? null);
     },
     concepts.map((c) => c.from),
@@ -69,8 +68,7 @@ export function quarterTimeline(
 
 /**
  * Each series' last quarter of `total` over time (quarterTimeline), set on `quarter`: the earnings' Q4 and the cash
- * flows' Q2, Q3 and Q4 alike. `concepts` are the fiscal year's concept choices per series (vintage.ts serveYear);
- * `latestVintage` as quarterTimeline's (the earnings pass it).
+ * flows' Q2, Q3 and Q4 alike. `concepts` are the fiscal year's concept choices per series (vintage.ts serveYear).
  */
 export function fillQuarter<N extends string, P extends Span & { timelines: Partial<Record<N, Entry[]>> }>(
   quarter: { timelines: Partial<Record<N, Entry[]>> },
@@ -78,13 +76,12 @@ export function fillQuarter<N extends string, P extends Span & { timelines: Part
   plan: QuarterPlan<P>,
   names: readonly N[],
   concepts: Partial<Record<N, ConceptChoice[]>>,
-  latestVintage = false,
 ): void {
   for (const name of names) {
     const whole = total.timelines[name];
     if (!whole) continue;
     const tilings = plan.tilings.map((t) => t.map((p) => p.timelines[name] ?? []));
-    const timeline = quarterTimeline(quarter.timelines[name] ?? [], whole, tilings, concepts[name] ?? [], latestVintage);
+    const timeline = quarterTimeline(quarter.timelines[name] ?? [], whole, tilings, concepts[name] ?? []);
     if (timeline.length) quarter.timelines[name] = timeline;
   }
 }

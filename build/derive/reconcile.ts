@@ -1,6 +1,6 @@
 // Do a fiscal year's quarters add up to the year? (issue 14: Q1+Q2+Q3+Q4 = FY "beyond rounding", else the year is
 // marked `reconciled: false` with the difference). Pure; generic over additive series.
-import { changeDates, inEffect, type Entry } from "./vintage.ts";
+import { append, changeDates, inEffect, type Entry } from "./vintage.ts";
 
 /** Rounding is read from the values themselves: the largest power of ten (up to a million) each is a multiple of. */
 const MAX_PRECISION = 1e6;
@@ -160,9 +160,7 @@ function lastOf(timeline: readonly Entry[], accn: string, date: string): Entry |
 
 /** Serves an entry from a date on, unless it is what the timeline serves already. */
 function serve(timeline: Entry[], e: Entry, date: string): void {
-  const last = timeline.at(-1);
-  if (last && last.accn === e.accn && last.value === e.value && last.concept === e.concept && last.derived === e.derived) return;
-  timeline.push(e.from === date ? e : { ...e, from: date });
+  append(timeline, e.from === date ? e : { ...e, from: date });
 }
 
 /** The miss of one series, or null when the quarters add up to the year within rounding. */

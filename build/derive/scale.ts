@@ -138,8 +138,8 @@ export function correctScales(
   if (open.size === 0) return;
   const evidence = new Evidence(periods, series, products);
   // A series' open values of one filing, found when a slip of that filing is tried on all of them (rarely).
-  const ofFiling = (name: string, accn: string) => open.get(name)?.filter((item) => item.v.accn === accn) ?? [];
-  for (const { name, v } of decided) sameFiling(evidence, ofFiling(name, v.accn), v.scale!.factor);
+  const openOfFiling = (name: string, accn: string) => open.get(name)?.filter((item) => item.v.accn === accn) ?? [];
+  for (const { name, v } of decided) sameFiling(evidence, openOfFiling(name, v.accn), v.scale!.factor);
   // Only values some witness contradicts are weighed again; the rest agree with everything they can be compared with.
   const all: Item[] = [];
   for (const items of open.values()) for (const item of items) all.push(item);
@@ -154,7 +154,7 @@ export function correctScales(
       const step = evidence.decide(item);
       if (step !== null) {
         correct(item.v, step);
-        sameFiling(evidence, ofFiling(item.name, item.v.accn), step);
+        sameFiling(evidence, openOfFiling(item.name, item.v.accn), step);
         changed = true;
       }
     }

@@ -149,7 +149,7 @@ function cashFlowYear(group: Row[], calendar: FiscalCalendar): Row[] {
       if (!label || label.fiscalYear !== total.base.fiscal_year || label.fiscalQuarter !== quarter) continue;
       row = newRow(plan.start, plan.end, 3, label, true);
     }
-    fillQuarter(row, total, plan, FLOWS, concepts, true);
+    fillQuarter(row, total, plan, FLOWS, concepts);
     if (isNew && FLOWS.some((name) => row.timelines[name])) {
       group.push(row);
       created.push(row);

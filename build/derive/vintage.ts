@@ -356,7 +356,7 @@ export function entryOf(f: FiledValue, from: string): Entry {
 }
 
 /** Adds an entry unless it serves the same value from the same filing as the last one. */
-function append(timeline: Entry[], entry: Entry): void {
+export function append(timeline: Entry[], entry: Entry): void {
   const last = timeline.at(-1);
   if (last && last.accn === entry.accn && last.value === entry.value && last.concept === entry.concept && last.derived === entry.derived) return;
   timeline.push(entry);
