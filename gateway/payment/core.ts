@@ -171,7 +171,10 @@ export class PaymentCore {
       });
       return outcome;
     } catch (error) {
-      if (claimed) await this.#answers.release(keptKey);
+      // Claimed after verify, so an outage here is the settlement's: it may still land on chain, and a retry re-signed
+      // with this identifier must not pay again — the claim stays until pruned. Anything else charged nothing.
+      const settling = error instanceof ApiError && error.code === "facilitator_unavailable";
+      if (claimed && !settling) await this.#answers.release(keptKey);
       throw error;
     }
   }

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FacilitatorClient } from "@x402/core/server";
+import { FacilitatorResponseError, type FacilitatorClient } from "@x402/core/server";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -27,10 +27,21 @@ describeEdgar("one payment identifier at two replicas over one store", () => {
   const ledger = createUsdcLedger();
   ledger.fund(PAYER, 10_000_000n);
   let settles = 0;
+  /** When set, the next settlement times out at the facilitator after landing on chain. */
+  let settleTimesOut = false;
   beforeAll(async () => {
     data = await buildTestData();
     const inner = createLocalFacilitator(ledger);
-    const facilitator: FacilitatorClient = { ...inner, settle: (...a) => (settles++, inner.settle(...a)) };
+    const facilitator: FacilitatorClient = {
+      ...inner,
+      settle: async (...a) => {
+        settles++;
+        const settled = await inner.settle(...a);
+        if (!settleTimesOut) return settled;
+        settleTimesOut = false;
+        throw new FacilitatorResponseError("the facilitator did not answer in time");
+      },
+    };
     replicas = [0, 1].map(() => testGateway(data.dataDir, { facilitator }));
   });
   afterAll(() => {
@@ -64,6 +75,24 @@ describeEdgar("one payment identifier at two replicas over one store", () => {
     }
     expect(settles - settled).toBe(10);
     expect(ledger.balanceOf(PAYER)).toBe(balance - 10n * 10_000n);
+  });
+
+  it("a settlement that timed out (it may have landed) keeps its identifier claimed: a retry re-signed with it is not charged again", async () => {
+    const path = "/filings/latest?ticker=HD&limit=2";
+    const required = decodePaymentRequired((await replicas[0]!.get(path)).headers.get("payment-required"));
+    const id = generatePaymentId();
+    const sign = async () => encodePaymentSignatureHeader(await payerClient(ANVIL_KEYS.payer, id).createPaymentPayload(required));
+    const [balance, settled] = [ledger.balanceOf(PAYER), settles];
+    settleTimesOut = true;
+    const first = await replicas[0]!.get(path, { headers: { "payment-signature": await sign() } });
+    expect([first.status, (await first.json()).error.code]).toEqual([503, "facilitator_unavailable"]);
+    for (const replica of replicas) {
+      const retry = await replica.get(path, { headers: { "payment-signature": await sign() } });
+      expect(retry.status).toBe(402);
+      expect(decodePaymentRequired(retry.headers.get("payment-required")).error).toMatch(/^payment_in_flight: another request holds this payment identifier/);
+    }
+    expect(settles - settled).toBe(1);
+    expect(ledger.balanceOf(PAYER)).toBe(balance - 10_000n); // the first authorization landed; nothing more
   });
 });
 
