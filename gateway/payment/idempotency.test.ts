@@ -107,14 +107,7 @@ describe("kept answers and claims, pruned once expired", () => {
     storage.getKeys = ((base: string, options?: never) => (listed.push(base), getKeys(base, options))) as typeof storage.getKeys;
     const answers = new IdempotentAnswers(storage, memoryLogger().log);
     const t0 = Date.now();
-    const answer = (expires: number): KeptAnswer => ({
-      request: "/filings/latest {}",
-      payload_sha256: "0".repeat(64),
-      payer: PAYER,
-      body: '{"data":[]}',
-      receipt: { success: true, transaction: "0x1", network: "eip155:8453" },
-      expires_at: expires,
-    });
+    const answer = (expires: number): KeptAnswer => ({ ...keptAnswer, expires_at: expires });
     expect(await answers.claim("old", t0)).toBe(true);
     expect(await answers.claim("old", t0)).toBe(false); // claimed once, whoever asks
     await answers.put("old", answer(t0 + IDEMPOTENCY_WINDOW_MS));
@@ -133,4 +126,31 @@ describe("kept answers and claims, pruned once expired", () => {
     expect(await storage.hasItem("payments/claims/new")).toBe(true);
     expect(await answers.claim("old", later)).toBe(true); // the identifier is free again
   });
+
+  it("a claim released and the identifier claimed again in a later window: pruning the first window keeps the later answer", async () => {
+    const storage = openStorage(mkdtempSync(join(dir, "released-")));
+    const answers = new IdempotentAnswers(storage, memoryLogger().log);
+    const first = Date.now();
+    const firstWindow = Math.floor((first + IDEMPOTENCY_WINDOW_MS) / IDEMPOTENCY_WINDOW_MS);
+    const pruned = (firstWindow + 2) * IDEMPOTENCY_WINDOW_MS + 1_000; // the first claim's window over for a whole window
+    expect(await answers.claim("id", first)).toBe(true);
+    await answers.release("id"); // refused: nothing charged, the identifier may pay again
+    const again = pruned - 60_000;
+    expect(await answers.claim("id", again)).toBe(true);
+    await answers.put("id", { ...keptAnswer, expires_at: again + IDEMPOTENCY_WINDOW_MS });
+    expect(await answers.claim("other", pruned)).toBe(true); // prunes the first claim's window
+    await vi.waitFor(async () => expect(await storage.getKeys(`payments/expiry/${firstWindow}`)).toEqual([]));
+    // Read back by another replica (no memory of it): still kept, still claimed.
+    expect(await new IdempotentAnswers(storage, memoryLogger().log).get("id", pruned)).toMatchObject({ expires_at: again + IDEMPOTENCY_WINDOW_MS });
+    expect(await storage.hasItem("payments/claims/id")).toBe(true);
+  });
 });
+
+const keptAnswer: KeptAnswer = {
+  request: "/filings/latest {}",
+  payload_sha256: "0".repeat(64),
+  payer: PAYER,
+  body: '{"data":[]}',
+  receipt: { success: true, transaction: "0x1", network: "eip155:8453" },
+  expires_at: 0,
+};

@@ -35,6 +35,8 @@ export class IdempotentAnswers {
   readonly #held = new Map<string, Promise<void>>();
   /** The newest expiry window this replica has pruned (null until its first claim). */
   #pruned: number | null = null;
+  /** The expiry window of each claim this replica holds and may still release (its marker goes with it). */
+  readonly #claimWindows = new Map<string, number>();
 
   constructor(storage: Storage, log: EventLog) {
     this.#storage = storage;
@@ -94,20 +96,31 @@ export class IdempotentAnswers {
       // Without the claim, two replicas could both settle: refuse, nothing is charged.
       throw unavailable();
     }
+    if (claimed) this.#claimWindows.set(key, window);
     this.#pruneExpired(now);
     return claimed;
   }
 
-  /** Gives up a claim whose payment was not kept (refused, unsettled, empty): the identifier may pay again. */
+  /**
+   * Gives up a claim whose payment was not kept (refused, unsettled, empty): the identifier may pay again. Its expiry
+   * marker goes too, or pruning that window would remove a later claim of the identifier, and its kept answer, early.
+   */
   async release(key: string): Promise<void> {
-    await this.#storage.removeItem(`${CLAIMS}/${key}`).catch((error: Error) =>
+    const window = this.#claimWindows.get(key);
+    this.#claimWindows.delete(key);
+    try {
+      await this.#storage.removeItem(`${CLAIMS}/${key}`);
+    } catch (error) {
       // The identifier stays claimed until pruned: its retries are refused, never charged twice.
-      this.#log("error", "payment_claim_release_failed", { key, error: error.message }),
-    );
+      this.#log("error", "payment_claim_release_failed", { key, error: (error as Error).message });
+      return;
+    }
+    if (window !== undefined) await this.#storage.removeItem(`${EXPIRY}/${window}/${key}`).catch(() => {}); // at worst pruned early, as before
   }
 
   /** Keeps an answer in memory and in the store; a store that fails is logged, memory still serves this replica. */
   async put(key: string, answer: KeptAnswer): Promise<void> {
+    this.#claimWindows.delete(key);
     this.#memory.set(key, answer, answer.body.length);
     await writeJson(this.#storage, `${ANSWERS}/${key}.json`, KeptAnswer, answer).catch((error: Error) =>
       this.#log("error", "kept_answer_write_failed", { key, error: error.message }),
@@ -133,6 +146,7 @@ export class IdempotentAnswers {
       if (markers.length === 0) continue;
       for (const marker of markers) {
         const key = marker.split(":").at(-1)!;
+        this.#claimWindows.delete(key); // a claim kept until pruned (a settlement that timed out)
         await this.#storage.removeItem(`${ANSWERS}/${key}.json`);
         await this.#storage.removeItem(`${CLAIMS}/${key}`);
       }
