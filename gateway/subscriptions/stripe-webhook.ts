@@ -69,7 +69,13 @@ async function claimEvent(storage: Storage, eventId: string, claim: EventClaim, 
   if (held.processed_at !== null || !held.claimed_at || now.getTime() - Date.parse(held.claimed_at) < CLAIM_LEASE_MS) return false;
   const takeover = billingKey("events", `${eventId}_takeover_${Date.parse(held.claimed_at)}`);
   if (!(await createJsonIfAbsent(storage, takeover, EventClaim, claim))) return false;
-  await writeJson(storage, key, EventClaim, claim);
+  try {
+    await writeJson(storage, key, EventClaim, claim);
+  } catch (error) {
+    // The stale claim stays as it was: without its marker a later delivery can take it over again (not lose the event).
+    await storage.removeItem(takeover).catch(() => {});
+    throw error;
+  }
   return true;
 }
 
