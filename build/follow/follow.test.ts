@@ -276,6 +276,27 @@ describeEdgar("the follower", () => {
     await second.stop();
   }, 90_000);
 
+  it("a busy feed while a 10-Q holds the published position back: reads that overlap the last one record no gap", async () => {
+    const builtAt = new Date(Date.now() - 3_600_000);
+    const { replay, storage } = await setup(40, { builtAt });
+    replay.setFeedDepth(10);
+    replay.setFactsDelay(7_200_000); // Walmart's 10-Q is not confirmed while this runs: the published position stays before it
+    const minute = (n: number) => new Date(builtAt.getTime() + n * 60_000);
+    replay.accept(WMT_10Q, minute(1));
+    const follower = followInProcess(replay, storage, { marginMs: 1_000 });
+    const logged = (event: string) => follower.lines.map((l) => JSON.parse(l)).filter((l) => l.event === event);
+    await expect.poll(() => logged("follow_published").length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
+    // Two filings a minute apart between polls, until the feed's ten entries reach back no further than the last few.
+    for (let n = 2; n < 24; n += 2) {
+      for (const [k, filing] of replay.held().filter((f) => f.accession !== JNJ_FORM4).slice(0, 2).entries()) replay.accept(filing.accession, minute(n + k));
+      const polls = logged("follow_published").length;
+      await expect.poll(() => logged("follow_published").length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(polls);
+    }
+    expect((await readPublished(storage))!.manifest.follow?.through! < minute(1).toISOString()).toBe(true); // held back all along
+    expect(logged("feed_gap")).toEqual([]);
+    await follower.stop();
+  }, 90_000);
+
   it("a periodic report is confirmed against company facts: listed at once, its earnings once the facts show it, left to the next build if they never do", async () => {
     const { replay, location, storage } = await setup(20, { also: [JNJ_10Q] });
     const built = (await readPublished(storage))!.manifest;

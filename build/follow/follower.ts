@@ -229,6 +229,10 @@ class Follower {
     const position = this.#follow.through ?? new Date(Math.floor(Date.parse(lastBuild) / 1000) * 1000 - 1).toISOString();
     const since = new Date(Date.parse(position) - this.#o.marginMs).toISOString();
     const seenAt = this.#o.now().toISOString();
+    // Earlier polls read the feed up to its newest entry then: a later read that does not reach back leaves a gap only
+    // from there (less the margin for filings EDGAR lists late), not from a published position held back meanwhile
+    // (a 10-Q waiting for its company facts) — else each poll of a busy feed recorded, and swept, a gap it had read.
+    const readBefore = this.#horizon === null ? "" : new Date(Date.parse(this.#horizon) - this.#o.marginMs).toISOString();
     for (const type of this.#o.feedTypes) {
       let read;
       try {
@@ -246,11 +250,11 @@ class Follower {
         await this.#enqueue(filing, false);
       }
       // Not reached: the pages ran out, or the feed ended (EDGAR's holds a fixed number of entries). Either way a filing
-      // accepted after the published position (or the last build, which read everything before it, or the end of a gap
-      // recorded already) and before the oldest entry read — or in the oldest entry's own second, which the feed may
+      // accepted after the published position (or the last build, which read everything before it, the end of a gap
+      // recorded already, or what earlier polls read) and before the oldest entry read — or in the oldest entry's own second, which the feed may
       // have cut in two (it gives seconds) — may never have been listed to this follower.
       if (!read.reached && read.oldest !== null && read.oldest > position) {
-        const after = [position, lastBuild, this.#gapsThrough].reduce((a, b) => (b > a ? b : a));
+        const after = [position, lastBuild, this.#gapsThrough, readBefore].reduce((a, b) => (b > a ? b : a));
         if (after < read.oldest) this.#addGap(gapOf(after, read.oldest));
       }
     }
