@@ -5,7 +5,6 @@
 // published snapshot complete, no filing missed.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import type { Storage } from "unstorage";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -24,7 +23,6 @@ import { useConditionalS3 } from "../../test/_s3-suite.ts";
 import { readPublished } from "../publish/snapshot.ts";
 import { runBuild } from "../pipeline/run.ts";
 import { createHttpSource } from "../sources/http.ts";
-import type { Source } from "../sources/source.ts";
 import { TokenBucket } from "../sources/rate-limit.ts";
 
 // AAPL, WMT, HD, Under Armour (UA and UAA), JNJ (its company facts are the test overlay's synthetic ones).
@@ -249,18 +247,15 @@ describeEdgar("the follower", () => {
     const { replay, storage } = await setup(40, { builtAt });
     replay.setFeedDepth(10);
     replay.held().slice(0, 25).forEach((f, i) => replay.accept(f.accession, new Date(builtAt.getTime() + (i + 1) * 120_000)));
-    // One company at a time; from the third CIK on (AAPL), each read of the submissions takes 3 s, until stopped.
-    const slow = new AbortController();
-    const first = followInProcess(replay, storage, {
-      concurrency: 1,
-      source: watchSubmissions(replaySource(replay), (cik) => (cik >= 320193 ? sleep(3_000, undefined, { signal: slow.signal }) : undefined)),
-    });
+    // One company at a time; from the third CIK on (AAPL), each read of the submissions takes 3 s.
+    const submissionsOf = /^submissions\/CIK(\d{10})\.json$/;
+    replay.setFaults((path) => (Number(submissionsOf.exec(path)?.[1] ?? 0) >= 320193 ? { kind: "slow", ms: 3_000 } : undefined));
+    const first = followInProcess(replay, storage, { concurrency: 1 });
     const swept = async () => (await readPublished(storage))!.manifest.follow?.gaps[0]?.swept_through ?? 0;
     // WMT (104169) and JNJ (200406) read, their filings from the gap published: the gap says so.
     await expect.poll(swept, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(200406);
-    const stopping = first.stop(); // aborts at once; the read in flight then fails, and is not taken for read
-    slow.abort();
-    await stopping;
+    await first.stop(); // the read in flight when it stops is not taken for read
+    replay.setFaults(undefined);
     const through = await swept();
     expect(through).toBeLessThan(LAST_CIK);
     const second = followInProcess(replay, storage);
@@ -472,19 +467,3 @@ describeEdgar("the follower", () => {
     await clock.close();
   }, 180_000);
 });
-
-/** The source, calling `before` ahead of each read of a company's submissions (which may delay it). */
-function watchSubmissions(source: Source, before: (cik: number) => Promise<void> | void): Source {
-  return {
-    name: source.name,
-    get stats() {
-      return source.stats;
-    },
-    describe: (path) => source.describe(path),
-    async getText(path) {
-      const cik = /^submissions\/CIK(\d{10})\.json$/.exec(path)?.[1];
-      if (cik) await before(Number(cik));
-      return source.getText(path);
-    },
-  };
-}

@@ -330,10 +330,7 @@ class Follower {
           }),
         ),
       );
-      if (this.#o.signal?.aborted) {
-        sweep.ciks.unshift(...chunk);
-        return;
-      }
+      if (this.#o.signal?.aborted) return; // the chunk's reads, cut short, are not taken for read
       for (const [k, cik] of chunk.entries()) {
         for (const filing of found[k]!) if (await this.#enqueue(filing, true)) sweep.queued++;
         sweep.read.push({ cik, accessions: found[k]!.map((f) => f.accession) });
@@ -349,13 +346,14 @@ class Follower {
    * from the gap are still queued. A sweep is forgotten once wholly published, or once its gap is filled.
    */
   #sweptGaps(): FeedGap[] {
+    const sameGap = (a: FeedGap, b: FeedGap) => a.after === b.after && a.before === b.before;
     const gaps = this.#follow.gaps.map((gap) => {
-      const sweep = this.#sweeps.find((s) => s.gap.after === gap.after && s.gap.before === gap.before);
+      const sweep = this.#sweeps.find((s) => sameGap(s.gap, gap));
       let through: number | undefined;
       while (sweep?.read.length && !sweep.read[0]!.accessions.some((a) => this.#queue.get(a)?.ciks.has(sweep.read[0]!.cik))) through = sweep.read.shift()!.cik;
       return through === undefined ? gap : { ...gap, swept_through: through };
     });
-    const open = (s: Sweep) => (s.ciks.length || s.read.length) && gaps.some((g) => g.after === s.gap.after && g.before === s.gap.before);
+    const open = (s: Sweep) => (s.ciks.length || s.read.length) && gaps.some((g) => sameGap(g, s.gap));
     this.#sweeps.splice(0, this.#sweeps.length, ...this.#sweeps.filter(open));
     return gaps;
   }
