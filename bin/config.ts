@@ -1,5 +1,6 @@
 // `npm run pay`'s one validated configuration, read once from the environment (schemas/env.ts): the buyer's key, or
 // the public test key that only dev mode accepts, and the payment identifier; a bad value is one message, no trace.
+import { isValidPaymentId, PAYMENT_ID_MAX_LENGTH, PAYMENT_ID_MIN_LENGTH } from "@x402/extensions/payment-identifier";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
@@ -22,8 +23,8 @@ const PrivateKey = z
 
 const Env = z.object({
   PAYER_PRIVATE_KEY: PrivateKey.optional(),
-  // x402 payment-identifier: 16–128 letters, digits, "-" or "_".
-  PAYMENT_ID: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, "must be 16 to 128 letters, digits, - or _").optional(),
+  // x402 payment-identifier's own rule (16–128 letters, digits, "-" or "_"), as the gateway reads it.
+  PAYMENT_ID: z.string().refine(isValidPaymentId, `must be ${PAYMENT_ID_MIN_LENGTH} to ${PAYMENT_ID_MAX_LENGTH} letters, digits, - or _`).optional(),
 });
 
 /** What the buyer signs with and names its payments with. */

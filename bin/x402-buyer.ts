@@ -51,9 +51,7 @@ export function paymentRequiredOf(result: CallToolResult): PaymentRequired | nul
 /** A tool called as an x402 MCP client calls it: the first result, and when it asked for payment, what was paid. */
 export interface ToolCallPaid {
   unpaid: CallToolResult;
-  /** The requirements the first result asked for; null when it asked for none (a free tool, a key, an error). */
-  required: PaymentRequired | null;
-  /** The payload signed for them; null when nothing was asked. */
+  /** The payload signed for the requirements the first result asked for; null when it asked for none. */
   payload: PaymentPayload | null;
   /** The result of the paid call; the first result again when nothing was asked. */
   paid: CallToolResult;
@@ -66,8 +64,8 @@ export interface ToolCallPaid {
 export async function callPaying(client: Client, buyer: x402Client, name: string, args: Record<string, unknown>): Promise<ToolCallPaid> {
   const unpaid = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const required = paymentRequiredOf(unpaid);
-  if (!required) return { unpaid, required, payload: null, paid: unpaid };
+  if (!required) return { unpaid, payload: null, paid: unpaid };
   const payload = await buyer.createPaymentPayload(required);
   const paid = (await client.callTool({ name, arguments: args, _meta: { "x402/payment": payload } })) as CallToolResult;
-  return { unpaid, required, payload, paid };
+  return { unpaid, payload, paid };
 }
