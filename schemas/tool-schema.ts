@@ -12,19 +12,19 @@ const outputs = new WeakMap<Route, JsonSchema>();
 /** The tool's arguments as JSON Schema (draft-07, as the MCP SDK writes it: its clients validate with AJV's default). */
 export function toolInputSchema(route: Route): JsonSchema {
   let schema = inputs.get(route);
-  if (!schema) inputs.set(route, (schema = convert(route.query, "input")));
+  if (!schema) inputs.set(route, (schema = jsonSchemaOf(route.query, "input")));
   return schema;
 }
 
 /** The tool's structured result (the route's envelope) as JSON Schema. */
 export function toolOutputSchema(route: Route): JsonSchema {
   let schema = outputs.get(route);
-  if (!schema) outputs.set(route, (schema = convert(envelope(route.payload), "output")));
+  if (!schema) outputs.set(route, (schema = jsonSchemaOf(envelope(route.payload), "output")));
   return schema;
 }
 
 // Without `$schema`: AJV's default dialect reads it as is, and the Bazaar block nests it inside a 2020-12 schema.
-function convert(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-7", io, unrepresentable: "any" }) as JsonSchema;
   return rest;
 }

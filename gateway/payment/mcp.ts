@@ -2,8 +2,8 @@
 // request's headers and `_meta["x402/payment"]`; a refusal as an isError result whose structuredContent is the
 // PaymentRequired (content[0].text its JSON); a settlement in `_meta["x402/payment-response"]`.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import { PaymentRequiredResult } from "../../schemas/payment.ts";
+import { jsonSchemaOf } from "../../schemas/tool-schema.ts";
 import type { Credentials, PaidOutcome, PaymentRefusal } from "./core.ts";
 import type { Sender } from "./refusal-limit.ts";
 import { presentedKey } from "./http.ts";
@@ -17,7 +17,7 @@ export const RECEIPT_META = "x402/payment-response";
 /** Set on an answer served again for its payment identifier: its receipt records a payment made earlier. */
 export const REPLAYED_META = "idempotent-replayed";
 
-const { $schema: _dialect, ...PAYMENT_REQUIRED_SCHEMA } = z.toJSONSchema(PaymentRequiredResult, { target: "draft-7" }) as Record<string, unknown>;
+const PAYMENT_REQUIRED_SCHEMA = jsonSchemaOf(PaymentRequiredResult, "output");
 
 /** The credentials of a tool call: the MCP request's API key, else `_meta["x402/payment"]`, and who sent it. */
 export function mcpCredentials(headers: Headers, meta: Record<string, unknown> | undefined, sender: Sender): Credentials {
