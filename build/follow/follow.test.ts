@@ -69,6 +69,13 @@ describeEdgar("the follower", () => {
     return { replay, location: where, storage };
   }
 
+  /** A replay and a store built from it by a build that began an hour ago. */
+  async function builtAnHourAgo() {
+    const builtAt = new Date(Date.now() - 3_600_000);
+    const made = await setup(40, { builtAt });
+    return { ...made, builtAt };
+  }
+
   /** The accepted filings no published filings document lists yet (each under its company's ticker). */
   async function unpublished(replay: EdgarReplay, storage: Storage): Promise<string[]> {
     const manifest = (await readPublished(storage))!.manifest;
@@ -215,8 +222,7 @@ describeEdgar("the follower", () => {
 
   it("started for the first time after a build, with more filings since than the feed holds: reads back to the build, records the gap once, fills it from the submissions at once", async () => {
     // A build that began an hour ago, and 25 filings accepted since, two minutes apart: the feed lists the newest 10 entries.
-    const builtAt = new Date(Date.now() - 3_600_000);
-    const { replay, storage } = await setup(40, { builtAt });
+    const { replay, storage, builtAt } = await builtAnHourAgo();
     expect((await readPublished(storage))!.manifest.follow).toBeUndefined();
     replay.setFeedDepth(10);
     const since = replay.held().slice(0, 25).map((f, i) => replay.accept(f.accession, new Date(builtAt.getTime() + (i + 1) * 120_000)).accession);
@@ -243,8 +249,7 @@ describeEdgar("the follower", () => {
   }, 90_000);
 
   it("stopped in the middle of a gap's sweep: a follower started again reads on from the company the gap was swept through", async () => {
-    const builtAt = new Date(Date.now() - 3_600_000);
-    const { replay, storage } = await setup(40, { builtAt });
+    const { replay, storage, builtAt } = await builtAnHourAgo();
     replay.setFeedDepth(10);
     replay.held().slice(0, 25).forEach((f, i) => replay.accept(f.accession, new Date(builtAt.getTime() + (i + 1) * 120_000)));
     // One company at a time; from the third CIK on (AAPL), each read of the submissions takes 3 s.
@@ -272,8 +277,7 @@ describeEdgar("the follower", () => {
   }, 90_000);
 
   it("a busy feed while a 10-Q holds the published position back: reads that overlap the last one record no gap", async () => {
-    const builtAt = new Date(Date.now() - 3_600_000);
-    const { replay, storage } = await setup(40, { builtAt });
+    const { replay, storage, builtAt } = await builtAnHourAgo();
     replay.setFeedDepth(10);
     replay.setFactsDelay(7_200_000); // Walmart's 10-Q is not confirmed while this runs: the published position stays before it
     const minute = (n: number) => new Date(builtAt.getTime() + n * 60_000);
