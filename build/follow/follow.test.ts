@@ -71,7 +71,8 @@ describeEdgar("the follower", () => {
 
   /** A replay and a store built from it by a build that began an hour ago. */
   async function builtAnHourAgo() {
-    const builtAt = new Date(Date.now() - 3_600_000);
+    // Half a second into its second: a filing accepted later in that second is one the build may not have seen.
+    const builtAt = new Date(Math.floor((Date.now() - 3_600_000) / 1000) * 1000 + 500);
     const made = await setup(40, { builtAt });
     return { ...made, builtAt };
   }
@@ -225,14 +226,17 @@ describeEdgar("the follower", () => {
     const { replay, storage, builtAt } = await builtAnHourAgo();
     expect((await readPublished(storage))!.manifest.follow).toBeUndefined();
     replay.setFeedDepth(10);
-    const since = replay.held().slice(0, 25).map((f, i) => replay.accept(f.accession, new Date(builtAt.getTime() + (i + 1) * 120_000)).accession);
+    // The first in the build's own second, after it began (the feed and submissions say only the second).
+    const since = replay.held().slice(0, 25).map((f, i) => replay.accept(f.accession, new Date(builtAt.getTime() + (i === 0 ? 100 : i * 120_000))).accession);
     const follower = followInProcess(replay, storage);
     const logged = (event: string) => follower.lines.map((l) => JSON.parse(l)).filter((l) => l.event === event);
-    // Filings the feed no longer lists, accepted after the build began and before its oldest entry: a gap from the build on.
-    await expect.poll(() => logged("feed_gap"), { timeout: 30_000, interval: 100 }).toEqual([expect.objectContaining({ after: builtAt.toISOString() })]);
+    // Filings the feed no longer lists, accepted after the build began and before its oldest entry: a gap from just
+    // before the build's second on (the feed's positions are seconds).
+    await expect.poll(() => logged("feed_gap"), { timeout: 30_000, interval: 100 }).toEqual([expect.objectContaining({ after: new Date(builtAt.getTime() - 501).toISOString() })]);
     const [gap] = logged("feed_gap");
     // Filled from the companies' submissions without waiting for the evening's daily index: nothing is missing — the
-    // oldest, JNJ's Form 4 and Walmart's 10-Q, are in /insiders and /earnings/summary (no later filing rebuilt those).
+    // oldest, JNJ's Form 4 (in the build's own second) and Walmart's 10-Q, are in /insiders and /earnings/summary (no
+    // later filing rebuilt those).
     expect(since.slice(0, 2).sort()).toEqual([JNJ_FORM4, WMT_10Q].sort());
     await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
     const manifest = async () => (await readPublished(storage))!.manifest;

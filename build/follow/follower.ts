@@ -226,7 +226,8 @@ class Follower {
     const lastBuild = this.#base.manifest.builds?.[0]?.built_at ?? this.#base.manifest.built_at;
     // The feed gives seconds: a build's time (milliseconds) is read as just before its second, as #through's positions
     // are, so that a filing accepted later in that very second is never taken for one the build saw.
-    const position = this.#follow.through ?? new Date(Math.floor(Date.parse(lastBuild) / 1000) * 1000 - 1).toISOString();
+    const buildPosition = new Date(Math.floor(Date.parse(lastBuild) / 1000) * 1000 - 1).toISOString();
+    const position = this.#follow.through ?? buildPosition;
     const since = new Date(Date.parse(position) - this.#o.marginMs).toISOString();
     const seenAt = this.#o.now().toISOString();
     // Earlier polls read the feed up to its newest entry then: a later read that does not reach back leaves a gap only
@@ -250,11 +251,12 @@ class Follower {
         await this.#enqueue(filing, false);
       }
       // Not reached: the pages ran out, or the feed ended (EDGAR's holds a fixed number of entries). Either way a filing
-      // accepted after the published position (or the last build, which read everything before it, the end of a gap
-      // recorded already, or what earlier polls read) and before the oldest entry read — or in the oldest entry's own second, which the feed may
-      // have cut in two (it gives seconds) — may never have been listed to this follower.
+      // accepted after the published position (or the last build's second, before which it read everything, the end
+      // of a gap recorded already, or what earlier polls read) and before the oldest entry read — or in the oldest
+      // entry's own second, which the feed may have cut in two (it gives seconds) — may never have been listed to this
+      // follower.
       if (!read.reached && read.oldest !== null && read.oldest > position) {
-        const after = [position, lastBuild, this.#gapsThrough, readBefore].reduce((a, b) => (b > a ? b : a));
+        const after = [position, buildPosition, this.#gapsThrough, readBefore].reduce((a, b) => (b > a ? b : a));
         if (after < read.oldest) this.#addGap(gapOf(after, read.oldest));
       }
     }
