@@ -21,6 +21,7 @@ import { testGateway } from "../../test/_gateway.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { useConditionalS3 } from "../../test/_s3-suite.ts";
 import { readPublished } from "../publish/snapshot.ts";
+import { easternDate } from "./gaps.ts";
 import { runBuild } from "../pipeline/run.ts";
 import { createHttpSource } from "../sources/http.ts";
 import { TokenBucket } from "../sources/rate-limit.ts";
@@ -219,6 +220,41 @@ describeEdgar("the follower", () => {
     await expect.poll(async () => (await readPublished(storage))!.manifest.follow?.gaps, { timeout: 10_000 }).toEqual([]);
     restarted.child.kill("SIGTERM");
     await restarted.exited;
+  }, 120_000);
+
+  it("killed while a 10-Q only the daily index named waits for its company facts: started again, it publishes it", async () => {
+    const { replay, location, storage, builtAt } = await builtAnHourAgo();
+    replay.setFeedDepth(10);
+    // EDGAR's JSON lagging behind its feed: the gap's sweep of the submissions finds nothing, and Walmart's 10-Q, once
+    // the daily index names it, waits for company facts that show it (the delays reach back past the build).
+    replay.setSubmissionsDelay(7_200_000);
+    replay.setFactsDelay(7_200_000);
+    const since = replay.held().slice(0, 25).map((f, i) => replay.accept(f.accession, new Date(builtAt.getTime() + (i + 1) * 120_000)).accession);
+    expect(since.slice(0, 2).sort()).toEqual([JNJ_FORM4, WMT_10Q].sort()); // the oldest: cut off by the feed's depth
+    const first = cli(replay, location);
+    const gap = await first.waitFor("feed_gap");
+    await first.waitFor("gap_swept");
+    replay.setSubmissionsDelay(0);
+    for (const day of gap.days as string[]) replay.publishIndex(day);
+    // Every filing is listed, JNJ's Form 4 in /insiders, the published position beyond the 10-Q (the feed's newer
+    // filings are), but Walmart's earnings still lack it.
+    const manifest = async () => (await readPublished(storage))!.manifest;
+    const wmtEarnings = async () => (await readText(storage, documentKeyOf(await manifest(), "WMT", "earnings")))!;
+    await expect.poll(() => unpublished(replay, storage), { timeout: 60_000, interval: 200 }).toEqual([]);
+    await expect.poll(async () => readText(storage, documentKeyOf(await manifest(), "JNJ", "insiders")), { timeout: 30_000, interval: 200 }).toContain(`"source_accession":"${JNJ_FORM4}"`);
+    expect(await wmtEarnings()).not.toContain(`"source_accession":"${WMT_10Q}"`);
+    const published = (await manifest()).follow!;
+    expect(published.through! > replay.accepted.get(WMT_10Q)!.toISOString()).toBe(true);
+    // The index named it and the position has no acceptance time of it to hold: its day stays in the gap meanwhile.
+    expect(published.gaps.map((g) => g.days)).toEqual([[easternDate(replay.accepted.get(WMT_10Q)!.getTime())]]);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    replay.setFactsDelay(0);
+    const second = cli(replay, location);
+    await expect.poll(wmtEarnings, { timeout: 60_000, interval: 300 }).toContain(`"source_accession":"${WMT_10Q}"`);
+    await expect.poll(async () => (await manifest()).follow?.gaps, { timeout: 30_000, interval: 200 }).toEqual([]);
+    second.child.kill("SIGTERM");
+    await second.exited;
   }, 120_000);
 
   it("started for the first time after a build, with more filings since than the feed holds: reads back to the build, records the gap once, fills it from the submissions at once", async () => {

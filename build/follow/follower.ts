@@ -116,6 +116,11 @@ class Follower {
   #horizon: string | null = null;
   /** The end of the latest gap recorded: a span is recorded once, however many polls find the feed short of it. */
   #gapsThrough = "";
+  /**
+   * The filings a gap day's index queued, by day, while any is still queued: they have no acceptance time to hold the
+   * published position back, so the day stays in its gap until they are done (a follower started again reads it again).
+   */
+  readonly #dayQueued = new Map<string, string[]>();
   readonly #sweeps: Sweep[] = [];
   readonly #lags: Lag[] = [];
   readonly #listed = new Map<string, Set<string>>();
@@ -360,7 +365,10 @@ class Follower {
     return gaps;
   }
 
-  /** Reads the daily indexes a gap needs, as EDGAR publishes them; a day read is done, the gap once every day is. */
+  /**
+   * Reads the daily indexes a gap needs, as EDGAR publishes them; a day read is done once the filings it queued are,
+   * the gap once every day is.
+   */
   async #fillGaps(): Promise<void> {
     this.#next.gaps = Date.now() + this.#o.gapRetryMs;
     const gaps = this.#follow.gaps;
@@ -370,6 +378,12 @@ class Follower {
     for (const gap of gaps) {
       const days: string[] = [];
       for (const day of gap.days) {
+        const queuedFrom = this.#dayQueued.get(day);
+        if (queuedFrom) {
+          if (queuedFrom.some((accession) => this.#queue.has(accession))) days.push(day);
+          else this.#dayQueued.delete(day);
+          continue;
+        }
         let index;
         try {
           index = await readDay(this.#o.source, day, today);
@@ -381,11 +395,15 @@ class Follower {
         if (index === "pending") days.push(day);
         if (typeof index !== "object") continue;
         const seenAt = this.#o.now().toISOString();
-        let queued = 0;
+        const queued: string[] = [];
         for (const filing of indexFilings(index.rows, (cik) => this.#tickersOf(cik).length > 0, seenAt)) {
-          if (!this.#queue.has(filing.accession) && (await this.#enqueue(filing, true))) queued++;
+          if (!this.#queue.has(filing.accession) && (await this.#enqueue(filing, true))) queued.push(filing.accession);
         }
-        this.#o.log.log("info", "gap_day_read", { day, rows: index.rows.length, queued });
+        if (queued.length) {
+          this.#dayQueued.set(day, queued);
+          days.push(day);
+        }
+        this.#o.log.log("info", "gap_day_read", { day, rows: index.rows.length, queued: queued.length });
       }
       if (days.length) left.push({ ...gap, days });
       else this.#o.log.log("info", "gap_filled", { after: gap.after, before: gap.before });
