@@ -66,9 +66,14 @@ export function createTools(deps: PaidDeps & { log: EventLog }): McpTools {
 
 /** An error as a tool result: isError, the error body as text; a result has no headers, so Retry-After is said. */
 export function errorResult(error: unknown): CallToolResult {
+  return bodyResult(toolErrorBody(error));
+}
+
+/** Any failure's error body as a tool reads it: no Retry-After header there, so the wait is in the message. */
+export function toolErrorBody(error: unknown): ErrorBody {
   const api = asApiError(error);
   const wait = api.headers["retry-after"];
-  return bodyResult({ error: { code: api.code, message: wait ? `${api.message} Retry after ${wait} s.` : api.message, hint: api.hint } });
+  return { error: { code: api.code, message: wait ? `${api.message} Retry after ${wait} s.` : api.message, hint: api.hint } };
 }
 
 /** An error body as a tool result. */

@@ -20,15 +20,15 @@ import type { H3Event } from "h3";
 import packageJson from "../../package.json" with { type: "json" };
 import type { z } from "zod";
 import { ALLOW_ORIGIN, CORS_HEADERS } from "../serve/cors.ts";
-import { errorBody, printable } from "../serve/errors.ts";
+import { printable } from "../serve/errors.ts";
 import type { Parts } from "../serve/envelope.ts";
 import { batchParts, replyParts, replyResponse, WRITTEN, type OpenReply } from "./mcp-reply.ts";
-import { bodyResult, createTools, type McpTools, type ToolCall } from "./mcp-tools.ts";
+import { bodyResult, createTools, toolErrorBody, type McpTools, type ToolCall } from "./mcp-tools.ts";
 import type { PaidDeps } from "../serve/paid.ts";
 import type { Sender } from "../payment/refusal-limit.ts";
 import { presentedKey, trustedKey } from "../payment/http.ts";
 import { PAYMENT_META } from "../payment/mcp.ts";
-import { RATE_LIMITED_MESSAGE, type ClientRateLimit } from "../serve/rate-limit.ts";
+import { rateLimited as rateLimitedError, type ClientRateLimit } from "../serve/rate-limit.ts";
 import type { EventLog } from "../../logging/log.ts";
 
 /** Messages in one batch: a client sends one at a time (batching left MCP in 2025-06-18); 20 covers older clients. */
@@ -242,7 +242,7 @@ function paying(tools: McpTools, request: JSONRPCRequest): boolean {
 
 /** A rate-limited request's reply: a tool error result for a call (what an agent reads), a JSON-RPC error otherwise. */
 function limitedReply(request: JSONRPCRequest, wait: number): Parts {
-  const body = errorBody("rate_limited", `${RATE_LIMITED_MESSAGE} Retry after ${wait} s.`);
+  const body = toolErrorBody(rateLimitedError(wait));
   if (request.method === "tools/call") return replyParts(request.id, { jsonrpc: "2.0", result: bodyResult(body) });
   return replyParts(request.id, { jsonrpc: "2.0", error: { code: RATE_LIMITED, message: body.error.message, data: body } });
 }
