@@ -1,7 +1,7 @@
 // Benchmark: a build of N companies (10,000 by default) from scaled bulk archives (bench/_bulk-archives.ts), against
-// bare JSON.parse of the same uncompressed entries in the same run; peak RSS of the whole process.
+// bare JSON.parse of the same uncompressed entries in the same run; peak RSS of the whole process; the build's CPU time.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../logging/log.ts";
 import { parseCompanyTickers } from "../build/parse/tickers.ts";
@@ -29,8 +29,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const source = createBulkSource(folder, createDirSource(MIRROR.dir));
   try {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage(); // every thread of the process: the workers' too
     const summary = await runBuild({ source, storage: openStorage(out), log: createLogger("error"), now: NOW, lookbackDays: 1, concurrency, workers });
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     const { parseSeconds, mb } = await timeBareParse(source);
     return {
       companies,
@@ -43,6 +46,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       seconds: round(seconds),
       parse_seconds: round(parseSeconds),
       ratio: round(seconds / parseSeconds, 2),
+      // Whether the build kept the cores busy (1.0: every core all the time), and its CPU time against JSON.parse's.
+      cpu_seconds: round(cpuSeconds),
+      cores_busy: round(cpuSeconds / seconds / availableParallelism(), 2),
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     };
   } finally {
