@@ -29,9 +29,13 @@ function revenue(): Fact[] {
   return out;
 }
 
-function derive(usGaap: Record<string, Fact[]>, extra: { dei?: Record<string, Fact[]> } = {}) {
+function derive(usGaap: Record<string, Fact[]>, extra: { dei?: Record<string, Fact[]>; ifrs?: Record<string, Fact[]> } = {}) {
   const inUnit = (concepts: Record<string, Fact[]>, unit: string) => Object.fromEntries(Object.entries(concepts).map(([name, facts]) => [name, { [unit]: facts }]));
-  const facts = companyFacts({ dei: inUnit(extra.dei ?? {}, "shares"), "us-gaap": inUnit({ Revenues: revenue(), ...usGaap }, "USD") });
+  const facts = companyFacts({
+    dei: inUnit(extra.dei ?? {}, "shares"),
+    "us-gaap": inUnit({ Revenues: revenue(), ...usGaap }, "USD"),
+    ...(extra.ifrs ? { "ifrs-full": inUnit(extra.ifrs, "USD") } : {}),
+  });
   return deriveFinancials(facts, deriveEarningsBase(facts));
 }
 
@@ -153,6 +157,24 @@ describe("balance sheets", () => {
     const q = find(periods, "2024-01-01", "2024-03-31").balance!;
     expect(q.debt_current).toMatchObject({ value: 75, derived: true, concept: "us-gaap:CommercialPaper+us-gaap:LongTermDebtCurrent" });
     expect(q.total_debt).toMatchObject({ value: 485, derived: true });
+  });
+
+  it("where a side of debt is not tagged, total debt is the filing's own total of borrowings (ifrs-full:Borrowings), served like a metric", () => {
+    const debt = derive(
+      // The 10-K tags current debt alone, the next 10-Q both sides (and the year end again, restating nothing).
+      { DebtCurrent: [k23(undefined, "2023-12-31", 30), q124(undefined, "2024-03-31", 40), q124(undefined, "2023-12-31", 30)], LongTermDebtNoncurrent: [q124(undefined, "2024-03-31", 450)] },
+      // Its total of borrowings: the 10-K's, then a 10-Q's other figure for the year end, which the year does not take
+      // (a year end is served from annual reports, as every balance metric's).
+      { ifrs: { Borrowings: [k23(undefined, "2023-12-31", 500), q124(undefined, "2023-12-31", 505)] } },
+    ).periods;
+    const year = find(debt, "2023-01-01", "2023-12-31").balance!;
+    expect(year.debt_noncurrent).toBeNull();
+    expect(year.total_debt).toMatchObject({ value: 500, concept: "ifrs-full:Borrowings", source_accession: "0000001234-24-000004", derived: false });
+    expect(find(debt, "2023-10-01", "2023-12-31").balance!.total_debt).toEqual(year.total_debt);
+    // Both sides tagged: their sum, derived; the internal series is published nowhere.
+    const q = find(debt, "2024-01-01", "2024-03-31").balance!;
+    expect(q.total_debt).toMatchObject({ value: 490, derived: true, concept: "us-gaap:DebtCurrent+us-gaap:LongTermDebtNoncurrent" });
+    expect(Object.keys(q)).not.toContain("_borrowings");
   });
 
   it("shares outstanding come from the filing's cover page, with its date; a cover dated before its period is stale", () => {

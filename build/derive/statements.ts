@@ -175,11 +175,14 @@ function markReconciliation(group: readonly Row[]): void {
   if (states) year.reconciliation = states;
 }
 
+/** The series a balance sheet date serves: its metrics, and the total of borrowings total debt may need. */
+type Served = FinancialMetricName | typeof TOTAL_BORROWINGS;
+
 /** A balance sheet date under derivation: each filing's value per series, then the served timelines. */
 interface Point {
   date: string;
   values: Map<string, FiledValue[]>;
-  timelines: Partial<Record<FinancialMetricName, Entry[]>>;
+  timelines: Partial<Record<Served, Entry[]>>;
   /** The filing's own total of borrowings served over time (total debt where a side is not tagged). */
   borrowings?: Entry[];
 }
@@ -211,15 +214,15 @@ function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: P
     group.push(point);
     years.set(at.year.label, group);
   }
-  const borrowings = points.some((p) => p.values.has(TOTAL_BORROWINGS));
-  for (const group of years.values()) {
-    serveYear(group, SERVED_BALANCE, (p) => p.values, (p) => yearEnds.has(p));
-    if (!borrowings) continue;
-    const members = group.map((p) => ({ p, timelines: {} as { borrowings?: Entry[] } }));
-    serveYear(members, ["borrowings"], (m) => new Map([["borrowings", m.p.values.get(TOTAL_BORROWINGS) ?? []]]), (m) => yearEnds.has(m.p));
-    for (const m of members) if (m.timelines.borrowings) m.p.borrowings = m.timelines.borrowings;
+  // The filings' own totals of borrowings are served like the metrics (one concept and vintage per year), then kept
+  // apart: total debt reads them, no row publishes them.
+  const served: readonly Served[] = points.some((p) => p.values.has(TOTAL_BORROWINGS)) ? [...SERVED_BALANCE, TOTAL_BORROWINGS] : SERVED_BALANCE;
+  for (const group of years.values()) serveYear(group, served, (p) => p.values, (p) => yearEnds.has(p));
+  for (const point of points) {
+    const { [TOTAL_BORROWINGS]: borrowings, ...timelines } = point.timelines;
+    if (borrowings) [point.borrowings, point.timelines] = [borrowings, timelines];
+    totalDebt(point);
   }
-  for (const point of points) totalDebt(point);
   const byDate = points.map((p) => ({ p, day: dayNumber(p.date) }));
   for (const row of rows) {
     if (row.months !== 3 && row.months !== 12) continue;
