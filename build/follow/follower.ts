@@ -372,6 +372,7 @@ class Follower {
   async #fillGaps(): Promise<void> {
     this.#next.gaps = Date.now() + this.#o.gapRetryMs;
     const gaps = this.#follow.gaps;
+    for (const day of this.#dayQueued.keys()) if (!gaps.some((g) => g.days.includes(day))) this.#dayQueued.delete(day); // a gap gone otherwise
     if (!gaps.length) return;
     const today = easternDate(Date.now());
     const left: FeedGap[] = [];
