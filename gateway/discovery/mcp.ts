@@ -28,7 +28,7 @@ import type { PaidDeps } from "../serve/paid.ts";
 import type { Sender } from "../payment/refusal-limit.ts";
 import { presentedKey, trustedKey } from "../payment/http.ts";
 import { PAYMENT_META } from "../payment/mcp.ts";
-import { rateLimited as rateLimitedError, type ClientRateLimit } from "../serve/rate-limit.ts";
+import { rateLimited, type ClientRateLimit } from "../serve/rate-limit.ts";
 import type { EventLog } from "../../logging/log.ts";
 
 /** Messages in one batch: a client sends one at a time (batching left MCP in 2025-06-18); 20 covers older clients. */
@@ -105,7 +105,7 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     const requests = messages.filter((m): m is JSONRPCRequest => "method" in m && "id" in m); // validated above
     // Notifications and responses alone: accepted, nothing to answer (a stateless server keeps no state for them).
     if (requests.length === 0) return new Response(null, { status: 202, headers: ALLOW_ORIGIN });
-    const limited = rateLimited(deps, tools, event, requests);
+    const limited = limitedRequests(deps, tools, event, requests);
     const sender: Sender = { limiter: deps.limiter, event };
     const answers = requests.map((request) =>
       limited.has(request)
@@ -221,7 +221,7 @@ async function readMessages(event: H3Event): Promise<Messages | Response> {
  * for a call of a paid tool that carries a payment and no key (the payment core charges it a token if the payment is
  * refused, so only genuine payments go free); one token per request otherwise — a payment sent to a free tool too.
  */
-function rateLimited(deps: McpDeps, tools: McpTools, event: H3Event, requests: JSONRPCRequest[]): Map<JSONRPCRequest, number> {
+function limitedRequests(deps: McpDeps, tools: McpTools, event: H3Event, requests: JSONRPCRequest[]): Map<JSONRPCRequest, number> {
   const limited = new Map<JSONRPCRequest, number>();
   const headers = event.req.headers;
   if (trustedKey(deps.payments, headers, Date.now())) return limited;
@@ -242,7 +242,7 @@ function paying(tools: McpTools, request: JSONRPCRequest): boolean {
 
 /** A rate-limited request's reply: a tool error result for a call (what an agent reads), a JSON-RPC error otherwise. */
 function limitedReply(request: JSONRPCRequest, wait: number): Parts {
-  const body = toolErrorBody(rateLimitedError(wait));
+  const body = toolErrorBody(rateLimited(wait));
   if (request.method === "tools/call") return replyParts(request.id, { jsonrpc: "2.0", result: bodyResult(body) });
   return replyParts(request.id, { jsonrpc: "2.0", error: { code: RATE_LIMITED, message: body.error.message, data: body } });
 }

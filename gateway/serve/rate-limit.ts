@@ -46,7 +46,7 @@ export class ClientRateLimit {
 }
 
 /** What a refused client is told. */
-export const RATE_LIMITED_MESSAGE = "Too many requests to the free endpoints from this address.";
+const RATE_LIMITED_MESSAGE = "Too many requests to the free endpoints from this address.";
 
 /** The 429 of a client that must wait `seconds`. */
 export function rateLimited(seconds: number): ApiError {
