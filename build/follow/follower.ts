@@ -372,7 +372,8 @@ class Follower {
   async #fillGaps(): Promise<void> {
     this.#next.gaps = Date.now() + this.#o.gapRetryMs;
     const gaps = this.#follow.gaps;
-    for (const day of this.#dayQueued.keys()) if (!gaps.some((g) => g.days.includes(day))) this.#dayQueued.delete(day); // a gap gone otherwise
+    // A day no gap names any more (its gap ended otherwise) has nothing to hold.
+    for (const day of this.#dayQueued.keys()) if (!gaps.some((g) => g.days.includes(day))) this.#dayQueued.delete(day);
     if (!gaps.length) return;
     const today = easternDate(Date.now());
     const left: FeedGap[] = [];
