@@ -5,8 +5,8 @@ import { parseEnv } from "../schemas/env.ts";
 import { storageEnvOf, StorageVariables, type StorageEnv } from "../storage/open.ts";
 
 /**
- * Tests only: the follower's slow intervals, shortened so that build/follow/follow.test.ts sees a writer lease lost and
- * taken over, a missed daily index retried and pruning in seconds rather than minutes. Unset in production, where the
+ * Tests only: the follower's slow intervals, shortened so that the follower suites (test/_follow-suite.ts) see a writer
+ * lease lost and taken over, a missed daily index retried and pruning in seconds rather than minutes. Unset in production, where the
  * follower's own defaults (build/follow/follower.ts) suit live EDGAR.
  */
 const FOLLOW_TEST_TIMING = {

@@ -1,106 +1,20 @@
-// The follower end to end (issue 19), on real filings: a loopback EDGAR (test/_edgar-replay.ts) holds back the newest
-// filings of five companies of the fixtures and accepts them while the follower runs — in this process, or as
-// operators run it (`node build/commands/cli.ts follow`, killed and started again, two at once) — on a folder and on S3 behind
-// the conditional-write stand-in. What is checked is what users get: paid answers that contain each filing, every
-// published snapshot complete, no filing missed.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Storage } from "unstorage";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { memoryLogger } from "../../test/_logger.ts";
-import { documentKeyOf } from "../../storage/layout.ts";
+// The follower end to end (issue 19), on real filings (test/_follow-suite.ts): publishing what EDGAR accepts, killed and
+// started again, and the gaps a feed that holds only its newest entries leaves — in this process, or as operators run
+// it. What is checked is what users get: paid answers that contain each filing, no filing missed. Its other half,
+// beside company facts, other writers and EDGAR's budget, is follow-writers.test.ts.
+import { expect, it } from "vitest";
 import { readText } from "../../storage/json.ts";
+import { documentKeyOf } from "../../storage/layout.ts";
 import { readLease } from "../../storage/lease.ts";
-import { openStorage } from "../../storage/open.ts";
-import { describeEdgar, makeOverlayMirror } from "../../test/_edgar.ts";
-import { startArrivalClock } from "../../test/_arrival-clock.ts";
-import { startReplay, type EdgarReplay } from "../../test/_edgar-replay.ts";
-import { followInProcess, replaySource, spawnFollower, type FollowerProcess } from "../../test/_follower.ts";
+import { describeEdgar } from "../../test/_edgar.ts";
+import { COMPANIES, JNJ_FORM4, LAST_CIK, useFollowerSuite, WMT_10Q } from "../../test/_follow-suite.ts";
+import { followInProcess } from "../../test/_follower.ts";
 import { testGateway } from "../../test/_gateway.ts";
-import { removeDir } from "../../test/_s3.ts";
-import { useConditionalS3 } from "../../test/_s3-suite.ts";
 import { readPublished } from "../publish/snapshot.ts";
 import { easternDate } from "./gaps.ts";
-import { runBuild } from "../pipeline/run.ts";
-import { createHttpSource } from "../sources/http.ts";
-import { TokenBucket } from "../sources/rate-limit.ts";
 
-// AAPL, WMT, HD, Under Armour (UA and UAA), JNJ (its company facts are the test overlay's synthetic ones).
-const COMPANIES: Record<number, string> = { 320193: "AAPL", 104169: "WMT", 354950: "HD", 1336917: "UA", 200406: "JNJ" };
-const TICKERS = ["AAPL", "WMT", "HD", "UA", "UAA", "JNJ"];
-// JNJ's Form 4 filed 2026-04 (one derivative grant row; its XML is in the fixtures), held back to be accepted.
-const JNJ_FORM4 = "0000200406-26-000108";
-// Walmart's 10-Q for the quarter to 2026-04-30 (EDGAR accepted it on 2026-05-29; the replay, again, while a test runs).
-const WMT_10Q = "0000104169-26-000102";
-// JNJ's 10-Q of 2026-04-22, inline XBRL: the overlay's synthetic company facts never show its accession, as EDGAR's
-// never show one from a filing whose XBRL holds no company-wide us-gaap facts (a 10-K/A adding only Part III).
-const JNJ_10Q = "0000200406-26-000087";
-// The covered company whose CIK is the highest: a gap's sweep of the submissions ends with it (Under Armour).
-const LAST_CIK = 1336917;
-// The follower's intervals for tests: a poll every 100 ms, a lease that a dead follower loses in 3 s.
-const FAST = { FOLLOW_LEASE_TTL_MS: "3000", FOLLOW_RENEW_MS: "500", FOLLOW_GAP_RETRY_MS: "300", FOLLOW_PRUNE_MS: "1000" };
-
-describeEdgar("the follower", () => {
-  let root: string;
-  // Stopped after the followers and replays below (hooks after the tests run in reverse order).
-  const suite = useConditionalS3();
-  const dirs: string[] = [];
-  const replays: EdgarReplay[] = [];
-  const children: FollowerProcess[] = [];
-  beforeAll(() => void (root = makeOverlayMirror()));
-  afterAll(async () => {
-    for (const c of children) c.child.kill("SIGKILL");
-    for (const r of replays) await r.close();
-    [root, ...dirs].forEach(removeDir);
-  });
-
-  /**
-   * A replaying EDGAR holding back the newest `hold` filings (and JNJ's Form 4, Walmart's 10-Q and the `also`), and a
-   * store built from it (by a build that began at `builtAt`, by default now).
-   */
-  async function setup(hold: number, options: { location?: string; also?: string[]; builtAt?: Date } = {}) {
-    const replay = await startReplay(root, Object.keys(COMPANIES).map(Number), hold, [JNJ_FORM4, WMT_10Q, ...(options.also ?? [])]);
-    replays.push(replay);
-    const where = options.location ?? mkdtempSync(join(tmpdir(), "follow-"));
-    if (!options.location) dirs.push(where);
-    const storage = openStorage(where, suite.conditional.env);
-    const { builtAt } = options;
-    await runBuild({ source: replaySource(replay), storage, log: memoryLogger(), tickers: TICKERS, workers: 0, ...(builtAt ? { now: () => builtAt } : {}) });
-    return { replay, location: where, storage };
-  }
-
-  /** A replay and a store built from it by a build that began an hour ago. */
-  async function builtAnHourAgo() {
-    // Half a second into its second: a filing accepted later in that second is one the build may not have seen.
-    const builtAt = new Date(Math.floor((Date.now() - 3_600_000) / 1000) * 1000 + 500);
-    const made = await setup(40, { builtAt });
-    return { ...made, builtAt };
-  }
-
-  /** The accepted filings no published filings document lists yet (each under its company's ticker). */
-  async function unpublished(replay: EdgarReplay, storage: Storage): Promise<string[]> {
-    const manifest = (await readPublished(storage))!.manifest;
-    const docs = new Map<string, string>();
-    const missing: string[] = [];
-    for (const accession of replay.accepted.keys()) {
-      const key = documentKeyOf(manifest, COMPANIES[replay.filing(accession).cik]!, "filings");
-      if (!docs.has(key)) docs.set(key, (await readText(storage, key)) ?? "");
-      if (!docs.get(key)!.includes(`"accession_number":"${accession}"`)) missing.push(accession);
-    }
-    return missing;
-  }
-
-  /** Accepts the next `n` held filings, `gapMs` apart. */
-  async function accept(replay: EdgarReplay, n: number, gapMs = 50): Promise<string[]> {
-    const out: string[] = [];
-    for (const filing of replay.held().slice(0, n)) {
-      replay.accept(filing.accession);
-      out.push(filing.accession);
-      if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
-    }
-    return out;
-  }
+describeEdgar("the follower: publishing, restarts and gaps", () => {
+  const { suite, setup, builtAnHourAgo, unpublished, accept, cli } = useFollowerSuite();
 
   it("publishes each filing it sees within seconds: paid answers contain it, with when it changed and when EDGAR accepted it", async () => {
     const { replay, location, storage } = await setup(30);
@@ -147,13 +61,6 @@ describeEdgar("the follower", () => {
     expect((await (await gw.get("/probe")).json()).data.follower.state).toBe("stopped");
     gw.close();
   }, 90_000);
-
-  /** `dataset follow` as operators start it, over the replay and a store. */
-  const cli = (replay: EdgarReplay, location: string, extra: string[] = []) => {
-    const child = spawnFollower(["--source", replay.url, "--data", location, "--poll-ms", "100", ...extra], { ...suite.conditional.env, ...FAST });
-    children.push(child);
-    return child;
-  };
 
   it("killed (SIGKILL) while filings arrive and started again, on S3: nothing is missed", async () => {
     const { replay, location, storage } = await setup(40, { location: `s3://${suite.s3.bucket}/follow-killed` });
@@ -336,178 +243,4 @@ describeEdgar("the follower", () => {
     await follower.stop();
   }, 90_000);
 
-  it("a periodic report is confirmed against company facts: listed at once, its earnings once the facts show it, left to the next build if they never do", async () => {
-    const { replay, location, storage } = await setup(20, { also: [JNJ_10Q] });
-    const built = (await readPublished(storage))!.manifest;
-    const published = async () => (await readPublished(storage))!.manifest;
-    const doc = async (ticker: string, kind: "filings" | "earnings") => (await readText(storage, documentKeyOf(await published(), ticker, kind)))!;
-    const factsRead = (cik: string) => replay.log.filter((e) => e.path === `api/xbrl/companyfacts/CIK${cik}.json`).length;
-    // Company facts lagging the submissions, as SEC says they may at peak. JNJ's 10-Q: its accession never shows in them.
-    replay.setFactsDelay(600_000);
-    const first = followInProcess(replay, storage);
-    replay.accept(WMT_10Q);
-    // In /filings/latest at once; not in the earnings, so not confirmed.
-    await expect.poll(() => doc("WMT", "filings"), { timeout: 30_000, interval: 100 }).toContain(`"accession_number":"${WMT_10Q}"`);
-    expect(await doc("WMT", "earnings")).not.toContain(WMT_10Q);
-    expect((await published()).follow).toMatchObject({ published_filings: 0, unconfirmed: [] });
-    // The facts catch up: read again, the earnings have the quarter, the filing is confirmed.
-    replay.setFactsDelay(0);
-    await expect.poll(async () => (await published()).follow?.published_filings, { timeout: 20_000, interval: 200 }).toBe(1);
-    expect(JSON.parse(await doc("WMT", "earnings")).data).toContainEqual(expect.objectContaining({ fiscal_year: 2027, fiscal_quarter: "Q1", source_accession: WMT_10Q }));
-    // Its entry keeps every field the build wrote (financials_exceptions among them), made afresh.
-    const wmt = (await published()).tickers.WMT!;
-    expect(Object.keys(wmt)).toEqual(expect.arrayContaining(Object.keys(built.tickers.WMT!)));
-    expect(wmt.financials_exceptions).toEqual(expect.objectContaining({ periods: expect.any(Number) }));
-    await first.stop();
-
-    // JNJ's 10-Q, retried until the bound (here 1.5 s), is recorded unconfirmed for the next build.
-    const jnjBefore = factsRead("0000200406");
-    const follower = followInProcess(replay, storage, { confirmWithinMs: 1_500 });
-    replay.accept(JNJ_10Q);
-    await expect.poll(async () => (await published()).follow?.unconfirmed, { timeout: 30_000, interval: 300 }).toEqual([
-      expect.objectContaining({ accession: JNJ_10Q, cik: 200406, form: "10-Q", reason: "not yet in the company facts of CIK 200406" }),
-    ]);
-    expect(await doc("JNJ", "filings")).toContain(`"accession_number":"${JNJ_10Q}"`);
-    const given = factsRead("0000200406");
-    expect(given).toBeGreaterThan(jnjBefore + 1);
-    await new Promise((r) => setTimeout(r, 2_000));
-    expect(factsRead("0000200406")).toBe(given); // given up: not retried for ever
-    const gw = testGateway(location);
-    await gw.snapshots.refresh();
-    expect((await (await gw.get("/probe")).json()).data.follower).toMatchObject({ unconfirmed: 1 });
-    gw.close();
-    await follower.stop();
-  }, 90_000);
-
-  it("two followers at once: one holds the writer lease, the other exits saying who does; a standby takes over when the first dies", async () => {
-    const { replay, location, storage } = await setup(20);
-    const [a, b] = [cli(replay, location), cli(replay, location)];
-    const loser = await Promise.race([a.exited.then(() => a), b.exited.then(() => b)]);
-    const winner = loser === a ? b : a;
-    expect((await loser.exited).code).toBe(1);
-    expect(loser.text.join("\n")).toMatch(/the writer lease is held by follow-\S+ \(follow, pid \d+ on .*\).*\n.*run this one with --standby/);
-    await winner.waitFor("follow_started");
-    const standby = cli(replay, location, ["--standby"]);
-    await standby.waitFor("follow_waiting_for_lease");
-    await accept(replay, 3, 20);
-    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
-    winner.child.kill("SIGKILL");
-    await standby.waitFor("follow_started", () => true, 20_000);
-    await accept(replay, 5, 20);
-    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
-    standby.child.kill("SIGTERM");
-    await standby.exited;
-  }, 120_000);
-
-  it("a build asks for the writer lease: the follower yields, the build keeps what the follower published meanwhile, the follower resumes", async () => {
-    const { replay, storage } = await setup(40);
-    const follower = followInProcess(replay, storage);
-    await accept(replay, 4, 20);
-    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
-    // A build paced at 50 requests a second (its Form 4 look-back alone takes seconds), filings arriving meanwhile.
-    const slow = createHttpSource({ base: replay.url, bucket: new TokenBucket(50), backoffMs: 5 });
-    const build = runBuild({ source: slow, storage, log: memoryLogger(), tickers: TICKERS, workers: 0, leaseWaitMs: 30_000 });
-    await new Promise((r) => setTimeout(r, 500));
-    await accept(replay, 6, 100);
-    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
-    const summary = await build;
-    // Tickers the follower published after the build began keep the follower's version.
-    expect(summary.kept_newer).toBeGreaterThan(0);
-    expect(follower.lines.some((l) => l.includes('"follow_yielding"'))).toBe(true);
-    // It takes the lease back once the build has published (it looks every second).
-    await expect.poll(() => follower.lines.some((l) => l.includes('"follow_resumed"')), { timeout: 30_000, interval: 200 }).toBe(true);
-    await expect.poll(async () => (await readPublished(storage))!.manifest.builds?.[0]?.build_id).toBe(summary.build_id);
-    expect(await unpublished(replay, storage)).toEqual([]);
-    await accept(replay, 4, 20);
-    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
-    await follower.stop();
-  }, 120_000);
-
-  it("a build keeps, kind by kind, the documents the follower published after it read the company, and its own fresher ones", async () => {
-    const { replay, storage } = await setup(20);
-    // A follower of Forms 4 alone (--feed-types 4): Walmart's 10-Q, accepted now, is left to the next build.
-    replay.accept(WMT_10Q);
-    const form4 = replay.held().find((f) => f.cik === 104169 && f.form === "4")!;
-    const follower = followInProcess(replay, storage, { feedTypes: ["4"] });
-    replay.accept(form4.accession);
-    await expect.poll(() => unpublished(replay, storage), { timeout: 30_000, interval: 200 }).toEqual([]);
-    await follower.stop();
-    const theirs = (await readPublished(storage))!.manifest.tickers.WMT!;
-    expect(theirs.followed).toMatchObject({ accession: form4.accession });
-    // A build that began an hour ago, as a full one does, read Walmart before the follower published its Form 4.
-    const summary = await runBuild({ source: replaySource(replay), storage, log: memoryLogger(), tickers: TICKERS, workers: 0, now: () => new Date(Date.now() - 3_600_000) });
-    expect(summary.kept_newer).toBe(1);
-    const manifest = (await readPublished(storage))!.manifest;
-    const wmt = manifest.tickers.WMT!;
-    // The follower's filings document (the Form 4's XML is not in the fixtures: its insiders document did not change),
-    // with its fields; the build's earnings and financials, which hold the 10-Q the follower never read facts for.
-    expect(theirs.documents!.filings!.key).toMatch(/Z-follow-/);
-    expect(wmt.documents!.filings).toEqual(theirs.documents!.filings);
-    expect(wmt.documents!.earnings!.key).toMatch(new RegExp(`^snapshots/${summary.build_id}/`));
-    expect(wmt).toMatchObject({ followed: theirs.followed, counts: { filings: theirs.counts.filings }, freshness: { newest_filing: theirs.freshness.newest_filing } });
-    const earnings = JSON.parse((await readText(storage, documentKeyOf(manifest, "WMT", "earnings")))!);
-    expect(earnings.data).toContainEqual(expect.objectContaining({ fiscal_year: 2027, fiscal_quarter: "Q1", source_accession: WMT_10Q }));
-    expect(wmt.counts.earnings_periods).toBe(earnings.data.length);
-    expect(wmt.counts.financials_periods).toBe(JSON.parse((await readText(storage, documentKeyOf(manifest, "WMT", "financials")))!).data.length);
-    expect(wmt.freshness.newest_period_end).toBe("2026-04-30");
-  }, 90_000);
-
-  it("every snapshot it publishes is complete: a reader polling current.json always finds the manifest and each document it names", async () => {
-    const { replay, storage } = await setup(60);
-    const follower = followInProcess(replay, storage, { pruneEveryMs: 100 });
-    let reading = true;
-    const seen = new Set<string>();
-    const problems: string[] = [];
-    const reader = (async () => {
-      while (reading) {
-        const published = await readPublished(storage).catch((error: Error) => (problems.push(error.message), null));
-        if (!published || seen.has(published.pointer.build_id)) continue;
-        seen.add(published.pointer.build_id);
-        for (const [ticker, entry] of Object.entries(published.manifest.tickers)) {
-          if (!entry.covered) continue;
-          for (const kind of ["filings", "earnings", "insiders"] as const) {
-            const key = documentKeyOf(published.manifest, ticker, kind);
-            if (!(await storage.hasItem(key))) problems.push(`${published.pointer.build_id}: ${ticker} ${kind} ${key} missing`);
-          }
-        }
-      }
-    })();
-    // Spread over five seconds, so that even on a loaded machine they make many publishes, not a few large ones.
-    await accept(replay, 50, 100);
-    await expect.poll(() => unpublished(replay, storage), { timeout: 60_000, interval: 300 }).toEqual([]);
-    reading = false;
-    await reader;
-    await follower.stop();
-    expect(problems).toEqual([]);
-    expect(seen.size).toBeGreaterThan(5);
-  }, 120_000);
-
-  it("a build and the follower at once keep EDGAR under 10 requests in any second, together", async () => {
-    const { replay, location, storage } = await setup(40);
-    // Both reach the replay through a clock of its own, as SEC's servers would count their requests.
-    const clock = await startArrivalClock(replay.url);
-    const follower = spawnFollower(["--source", clock.url, "--data", location, "--poll-ms", "100"], { ...suite.conditional.env, ...FAST });
-    children.push(follower);
-    await follower.waitFor("follow_started");
-    const { spawn } = await import("node:child_process");
-    const build = spawn(process.execPath, ["build/commands/cli.ts", "build", "--source", clock.url, "--out", location, "--tickers", TICKERS.join(","), "--lookback-days", "120", "--workers", "0"], {
-      env: { ...process.env, LOG_LEVEL: "info" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    const buildLog: string[] = [];
-    build.stderr!.on("data", (chunk: Buffer) => buildLog.push(chunk.toString()));
-    const built = new Promise<number | null>((resolve) => build.once("exit", resolve));
-    await accept(replay, 15, 200);
-    expect(await built).toBe(0);
-    await expect.poll(() => unpublished(replay, storage), { timeout: 60_000, interval: 300 }).toEqual([]);
-    const peak = await clock.maxPerSecond();
-    expect(peak).toBeLessThanOrEqual(10);
-    expect(peak).toBeGreaterThanOrEqual(6); // the clock saw them, and the budget was used, not starved
-    // Each held to its whole slots of SEC's 10 while the other ran: the follower (weight 2) 7, the build 3.
-    expect(buildLog.join("")).toMatch(/"event":"request_budget","role":"build","slots":3,"requests_per_s":2.5,"processes":2/);
-    await follower.waitFor("request_budget", (l) => l.slots === 7 && l.processes === 2);
-    follower.child.kill("SIGTERM");
-    await follower.exited;
-    await clock.close();
-  }, 180_000);
 });

@@ -1,5 +1,5 @@
 // A periodic report without XBRL, on the whole shared mirror (whose Walmart submissions hold every filing since 1994):
-// the follower confirms it on the submissions alone, where one with XBRL waits for company facts (follow.test.ts).
+// the follower confirms it on the submissions alone, where one with XBRL waits for company facts (follow-writers.test.ts).
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
