@@ -43,7 +43,7 @@ export function planLastQuarter<T extends Span>(total: T, periods: readonly T[])
  * year uses — unless the total − the months before is of a later vintage (every input first
  * reported after the filed quarter: McDonald's 10-K of February 2020 filed 2019's fourth quarter, 5,349.0; its 2020
  * 10-Qs restated the nine months and its 10-K of February 2021 the year: 21,364.4 − 15,936.2 = 5,428.2 from then) —;
- * else that difference (same vintage, from the first tiling whose every part reports the series); else a filed
+ * else that difference (same vintage, from the first tiling whose every part reports the series by then); else a filed
  * quarter in another concept. `tilings` hold the parts' timelines per tiling.
  */
 export function quarterTimeline(
@@ -52,8 +52,7 @@ export function quarterTimeline(
   tilings: readonly (readonly (readonly Entry[])[])[],
   concepts: readonly ConceptChoice[],
 ): Entry[] {
-  const parts = tilings.find((t) => t.every((p) => p.length > 0));
-  const derived = parts ? differenceTimeline(year, parts) : [];
+  const derived = differenceOverTime(year, tilings);
   if (filed.length === 0) return derived;
   return combineTimelines(
     [filed, derived],
@@ -63,6 +62,27 @@ export function quarterTimeline(
       return f?.concept === concept ? f : d?.concept === concept ? d : (f ?? d ?? null);
     },
     concepts.map((c) => c.from),
+  );
+}
+
+/**
+ * The total − the months before it over time, on each date from the first tiling (fewest pieces first) whose every
+ * part reports the series by then: SunEdison's 2014 fourth quarter is the year − its three quarters from its 10-K of
+ * March 2015, and the year − the nine months once its 10-Q of November 2015 first tagged them in the year's concept.
+ */
+function differenceOverTime(year: readonly Entry[], tilings: readonly (readonly (readonly Entry[])[])[]): Entry[] {
+  const choices: { from: string; timeline: Entry[] }[] = [];
+  for (const parts of tilings) {
+    if (!parts.every((p) => p.length > 0)) continue;
+    const from = parts.reduce((latest, p) => (p[0]!.from > latest ? p[0]!.from : latest), "");
+    choices.push({ from, timeline: differenceTimeline(year, parts) });
+    if (year.length === 0 || from <= year[0]!.from) break; // preferred from the year's first report on: none before it matters
+  }
+  if (choices.length <= 1) return choices[0]?.timeline ?? [];
+  return combineTimelines(
+    choices.map((c) => c.timeline),
+    (current, date) => current[choices.findIndex((c) => c.from <= date)] ?? null,
+    choices.map((c) => c.from),
   );
 }
 

@@ -31,12 +31,17 @@ export function filedStatementValues(observations: readonly Observation[], specs
     let mine = byAccn.get(name);
     // A total some filing tags for this date beats any sum of lines: a later filing that omits the total tags its
     // footnotes' parts (McDonald's commercial paper, inside its long-term debt) more often than its statement's lines.
-    if (spec.formulas.length > 0 && !mine?.size) {
+    // So sums stand only until the first filing that tags the total, and only sums filed before it are made: as it
+    // was before then (SunEdison's 10-K for 2013 tags only the lines of its current debt; its 10-Q of November 2014
+    // tags DebtCurrent for that year end).
+    if (spec.formulas.length > 0) {
+      const tagged = mine?.size ? firstFiled(mine.values()) : undefined;
       for (const [f, formula] of spec.formulas.entries()) {
         for (const accn of termAccessions(formula, byAccn)) {
           if (mine?.has(accn)) continue;
           const value = evaluate(formula, accn, byAccn, spec.concepts.length + f);
-          if (!value) continue;
+          if (!value || (tagged !== undefined && value.filed >= tagged)) continue;
+          if (tagged !== undefined) value.until = tagged;
           if (!mine) byAccn.set(name, (mine = new Map()));
           mine.set(accn, value);
         }
@@ -45,6 +50,13 @@ export function filedStatementValues(observations: readonly Observation[], specs
     if (mine?.size) out.set(name, byFiling([...mine.values()]));
   }
   return out;
+}
+
+/** The earliest filing date among values. */
+function firstFiled(values: Iterable<FiledValue>): string {
+  let first = "";
+  for (const v of values) if (first === "" || v.filed < first) first = v.filed;
+  return first;
 }
 
 /** A list of series as entries, made once per list (read for every period and instant). */

@@ -3,7 +3,7 @@
 import { expect, it } from "vitest";
 import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
 import { financialAsOf, financialsContext } from "../../schemas/financials-history.ts";
-import type { FinancialPeriod } from "../../schemas/financials.ts";
+import { STATEMENT_METRICS, STATEMENTS, type FinancialPeriod, type StatementMetric } from "../../schemas/financials.ts";
 import { TTM_SUMMED } from "../../schemas/financials-ttm.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { readCompanyFacts } from "./company-facts.ts";
@@ -41,7 +41,6 @@ function filedDates(raw: RawFile): Map<string, string> {
 }
 
 const ACCESSION = /\d{10}-\d{2}-\d{6}/g;
-const CASH_FLOWS = ["operating_cash_flow", "capital_expenditure", "free_cash_flow", "dividends_paid", "share_repurchases"] as const;
 
 describeEdgar("as of a date, only filings accepted by then", () => {
   it("the summed flows are the reconciliation's additive ones", () => {
@@ -96,28 +95,76 @@ describeEdgar("as of a date, only filings accepted by then", () => {
     }
   });
 
-  it.each(["CIK0000320193.json", "CIK0000104169.json", "CIK0001657853.json"])(
-    "%s: TTM cash flows as of a date are those derived from the company facts as filed by then",
+  it.each(listEdgar(FOLDER))(
+    "%s: every statement value as of a date is the one a derivation from the company facts as filed by then gives (its concept, filing and derived mark too; a TTM's gaps and a year's verdict)",
     (file) => {
       const { raw, periods, history, context } = load(file);
-      const key = (p: FinancialPeriod) => `${p.period_start}/${p.period_end}`;
-      const dates = [...new Set(periods.map((p) => p.filed_at))].sort().filter((_, k) => k % 9 === 4);
+      const key = (p: FinancialPeriod) => `${p.period_start}/${p.period_end}/${p.months}${p.ttm ? "/ttm" : ""}`;
+      const metric = (m: StatementMetric | null | undefined) => (m ? `${m.value} ${m.concept} ${m.source_accession}${m.derived ? " derived" : ""}` : null);
+      // A TTM's gaps by metric and reason: their messages name fiscal years by today's labels (labels are as today).
+      const gaps = (r: FinancialPeriod) => r.ttm?.unavailable.map((u) => `${u.metric} ${u.reason}`) ?? null;
+      const dates = [...new Set(periods.map((p) => p.filed_at))].sort().filter((_, k) => k % 6 === 2);
       let compared = 0;
       for (const date of dates) {
-        const then = new Map(derive(asFiledBy(raw, date)).periods.filter((p) => p.ttm).map((p) => [key(p), p]));
+        const then = new Map(derive(asFiledBy(raw, date)).periods.map((p) => [key(p), p]));
         periods.forEach((p, k) => {
-          const other = p.ttm && then.get(key(p));
+          const other = then.get(key(p));
           const row = other && financialAsOf(p, history[k]!, date, false, context);
           if (!other || !row) return;
-          compared++;
-          for (const name of CASH_FLOWS) expect(row.cash_flow![name]?.value ?? null, `${name} to ${p.period_end} as of ${date}`).toBe(other.cash_flow![name]?.value ?? null);
-          const gaps = (r: FinancialPeriod) => r.ttm!.unavailable.filter((u) => (CASH_FLOWS as readonly string[]).includes(u.metric)).map((u) => `${u.metric} ${u.reason}`);
-          expect(gaps(row), `to ${p.period_end} as of ${date}`).toEqual(gaps(other));
+          const where = `${key(p)} as of ${date}`;
+          for (const statement of STATEMENTS) {
+            for (const name of STATEMENT_METRICS[statement]) {
+              compared++;
+              expect(metric(row[statement]?.[name as never]), `${name} ${where}`).toBe(metric(other[statement]?.[name as never]));
+            }
+          }
+          expect(gaps(row), `TTM gaps ${where}`).toEqual(gaps(other));
+          expect(row.reconciled, `reconciled ${where}`).toBe(other.reconciled);
         });
       }
-      expect(compared).toBeGreaterThan(20);
+      expect(compared).toBeGreaterThan(100);
     },
   );
+
+  it("Apple's current debt at the end of fiscal 2013 as of 2014-08-01: the 10-Q of July 2014's commercial paper, which the next 10-K reported again", () => {
+    // The 10-K for fiscal 2013 (filed 2013-10-30) tags no short-term debt; the 10-Q filed 2014-07-23
+    // (0001193125-14-277160) first tags us-gaap:CommercialPaper at 2013-09-28, 0 (no paper then); the 10-K filed
+    // 2014-10-27 (0001193125-14-383437) reports that year end again. A year end is served from annual reports from
+    // the first on, and before it from what other filings reported, as it was on those dates.
+    const { periods, history, context } = load("CIK0000320193.json");
+    const y = periods.findIndex((p) => !p.ttm && p.period_end === "2013-09-28" && p.months === 12);
+    const asOf = (date: string) => financialAsOf(periods[y]!, history[y]!, date, false, context)!.balance!.debt_current;
+    expect(asOf("2014-07-22")).toBeNull();
+    expect(asOf("2014-08-01")).toMatchObject({ value: 0, concept: "us-gaap:CommercialPaper", source_accession: "0001193125-14-277160", form: "10-Q" });
+    expect(asOf(LATEST)).toMatchObject({ value: 0, concept: "us-gaap:CommercialPaper", source_accession: "0001193125-14-383437", form: "10-K" });
+  });
+
+  it("SunEdison's fourth quarter of 2014: the year − the half − the third quarter from the 10-K, the year − the nine months once a 10-Q tagged them", () => {
+    // Net income (us-gaap:NetIncomeLoss, $ millions): fiscal 2014 −1,180.4 (10-K 0000945436-15-000049, 2015-03-02); the
+    // half −654.8 (10-Q 0000945436-14-000158) and the third quarter −283.4 (10-Q 0000945436-14-000183), whose nine months
+    // were tagged only as ProfitLoss and NetIncomeLossAvailableToCommonStockholdersBasic; the 10-Q of 2015-11-09
+    // (0000945436-15-000274) tags the nine months in NetIncomeLoss, −939.0. So −242.2 from the 10-K on (a 10-Q
+    // re-reporting the half in August 2015 is of a later basis than the year: the difference stands), −241.4 from
+    // November 2015.
+    const { periods, history, context } = load("CIK0000945436.json");
+    const q4 = periods.findIndex((p) => !p.ttm && p.period_start === "2014-10-01" && p.period_end === "2014-12-31" && p.months === 3);
+    const asOf = (date: string) => financialAsOf(periods[q4]!, history[q4]!, date, false, context)?.income!.net_income ?? null;
+    expect(asOf("2015-03-01")).toBeNull();
+    expect(asOf("2015-08-06")).toMatchObject({ value: -242.2e6, derived: true, source_accession: "0000945436-15-000049" });
+    expect(asOf(LATEST)).toMatchObject({ value: -241.4e6, derived: true, source_accession: "0000945436-15-000274" });
+  });
+
+  it("SunEdison's current debt at the end of 2013: the 10-K's line, counted by the formula, until a 10-Q tagged the total", () => {
+    // The 10-K for 2013 (0000945436-14-000023, 2014-03-06) tags no us-gaap:DebtCurrent, only the current portion of
+    // long-term debt and capital leases, 2.8 million (the formula's one line it has); the 10-Q of 2014-11-05
+    // (0000945436-14-000183) tags DebtCurrent at 2013-12-31, 37.5 million. A total a filing tags beats any sum of
+    // lines — from the day it is filed, not before.
+    const { periods, history, context } = load("CIK0000945436.json");
+    const y = periods.findIndex((p) => !p.ttm && p.period_end === "2013-12-31" && p.months === 12);
+    const asOf = (date: string) => financialAsOf(periods[y]!, history[y]!, date, false, context)!.balance!.debt_current;
+    expect(asOf("2014-06-01")).toMatchObject({ value: 2.8e6, concept: "us-gaap:LongTermDebtAndCapitalLeaseObligationsCurrent", source_accession: "0000945436-14-000023" });
+    expect(asOf(LATEST)).toMatchObject({ value: 37.5e6, concept: "us-gaap:DebtCurrent", source_accession: "0000945436-14-000183", original_value: 2.8e6 });
+  });
 });
 
 describeEdgar("split_unadjusted as of a date: never before the split happened", () => {

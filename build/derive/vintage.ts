@@ -17,6 +17,11 @@ export interface FiledValue extends ScaledValue {
   asOf?: string;
   /** Computed from several concepts (a formula), not filed as one. */
   derived?: boolean;
+  /**
+   * The date from which the value no longer stands: a sum of a filing's lines gives way to the series' own total once
+   * a filing tags it for the period (statement-values.ts).
+   */
+  until?: string;
 }
 
 /** A served value of a period and series and the date it became the answer (`from` ≥ `filed`). */
@@ -56,42 +61,92 @@ export interface YearPeriod {
 
 /**
  * Each period's timeline of served values for one series of one fiscal year, replayed at every filing date:
- * - the fiscal year itself takes values from annual reports when any reports it (a 10-Q's twelve-month figure —
- *   Under Armour's 10-Q of August 2014 tags 926 million for 2012 — is no fiscal year);
+ * - the fiscal year itself takes values from annual reports from the first that reports it on (a 10-Q's twelve-month
+ *   figure — Under Armour's 10-Q of August 2014 tags 926 million for 2012 — is no fiscal year); until then, what the
+ *   other filings reported is the answer, as it was on those dates (Apple's 10-Q of July 2014 first tags commercial
+ *   paper at its 2013 year end, a year-end balance its next 10-K reports);
  * - all periods of the year use one concept where the filings allow it: the concept most of the year's periods were
  *   reported in, the year's own latest concept on a tie, then the concepts' priority (Walmart's quarters of the year
  *   to January 2011 are `Revenues` in its 10-Qs and `SalesRevenueNet` in its next 10-K; the year is `Revenues`);
- * - within that concept the latest filing wins (DESIGN "Restatements"); a period never reported in it keeps its own.
- * Returns the timelines (one per period, aligned) and the concept chosen over time.
+ * - within that concept the latest filing wins (DESIGN "Restatements"); a period never reported in it keeps its own;
+ * - a value stands until its `until` (a sum of lines gives way to the total a later filing tags).
+ * Each date's answer is the one these rules give over the filings made by then, so an as-of reading of the timelines
+ * is what a derivation on that day would have served. Returns the timelines (one per period, aligned) and the concept
+ * chosen over time.
  */
 export function servedTimelines(periods: readonly YearPeriod[]): { timelines: Entry[][]; concepts: ConceptChoice[] } {
-  const eligible = periods.map((p) => (p.year && p.filed.some((f) => f.annual) ? p.filed.filter((f) => f.annual) : p.filed));
-  const single = oneConcept(eligible);
-  if (single) return single;
-  const all = eligible.flatMap((list, i) => list.map((f) => ({ f, i }))).sort((a, b) => order(a.f, b.f));
-  const byConcept = periods.map(() => new Map<string, FiledValue>());
-  const latest: (FiledValue | undefined)[] = periods.map(() => undefined);
+  if (!periods.some((p) => p.filed.some((f) => f.until !== undefined))) {
+    const single = oneConcept(periods.map((p) => (p.year ? yearValues(p.filed) : p.filed)));
+    if (single) return single;
+  }
+  // Every filing date in order, and the dates values stop standing (`until`, before that day's filings).
+  const events: { f: FiledValue; i: number; date: string; ends: boolean }[] = [];
+  periods.forEach((p, i) => {
+    for (const f of p.filed) {
+      events.push({ f, i, date: f.filed, ends: false });
+      if (f.until !== undefined) events.push({ f, i, date: f.until, ends: true });
+    }
+  });
+  events.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.ends !== b.ends ? (a.ends ? -1 : 1) : order(a.f, b.f)));
+  // Per period and concept, the latest value standing; the year's values from other filings while an annual report's stands.
+  const standing = periods.map(() => new Map<string, FiledValue>());
+  const parked: FiledValue[][] = periods.map(() => []);
   const coverage = new Map<string, { periods: number; priority: number }>();
+  const add = (i: number, f: FiledValue) => {
+    const mine = standing[i]!;
+    const known = mine.get(f.concept);
+    if (known && order(known, f) > 0) return;
+    if (!known) {
+      const seen = coverage.get(f.concept);
+      coverage.set(f.concept, { periods: (seen?.periods ?? 0) + 1, priority: Math.min(seen?.priority ?? f.priority, f.priority) });
+    }
+    mine.set(f.concept, f);
+  };
+  const remove = (i: number, concept: string) => {
+    standing[i]!.delete(concept);
+    const seen = coverage.get(concept)!;
+    if (--seen.periods === 0) coverage.delete(concept);
+  };
+  const annualStands = (i: number) => {
+    for (const v of standing[i]!.values()) if (v.annual) return true;
+    return false;
+  };
   const timelines: Entry[][] = periods.map(() => []);
   const concepts: ConceptChoice[] = [];
   let yearConcept: string | null = null;
-  for (let k = 0; k < all.length; ) {
-    const date = all[k]!.f.filed;
-    for (; k < all.length && all[k]!.f.filed === date; k++) {
-      const { f, i } = all[k]!;
-      const mine = byConcept[i]!;
-      if (!mine.has(f.concept)) {
-        const seen = coverage.get(f.concept);
-        coverage.set(f.concept, { periods: (seen?.periods ?? 0) + 1, priority: Math.min(seen?.priority ?? f.priority, f.priority) });
+  for (let k = 0; k < events.length; ) {
+    const date = events[k]!.date;
+    for (; k < events.length && events[k]!.date === date; k++) {
+      const { f, i, ends } = events[k]!;
+      const year = periods[i]!.year;
+      if (ends) {
+        if (standing[i]!.get(f.concept) !== f) {
+          parked[i] = parked[i]!.filter((v) => v !== f);
+          continue;
+        }
+        remove(i, f.concept);
+        // The year's last annual value withdrawn: what other filings reported stands again.
+        if (year && f.annual && !annualStands(i)) for (const v of parked[i]!.splice(0)) add(i, v);
+        continue;
       }
-      mine.set(f.concept, f);
-      latest[i] = f;
-      if (periods[i]!.year) yearConcept = f.concept;
+      if (year && !f.annual && annualStands(i)) {
+        parked[i]!.push(f);
+        continue;
+      }
+      // The year's first annual report: what other filings reported for the year is no longer served.
+      if (year && f.annual && !annualStands(i)) {
+        for (const [concept, v] of standing[i]!) {
+          parked[i]!.push(v);
+          remove(i, concept);
+        }
+      }
+      add(i, f);
+      if (year) yearConcept = f.concept;
     }
     const chosen = chooseConcept(coverage, yearConcept);
     if (concepts.at(-1)?.concept !== chosen) concepts.push({ from: date, concept: chosen });
     for (let i = 0; i < periods.length; i++) {
-      const served = byConcept[i]!.get(chosen) ?? latest[i];
+      const served = standing[i]!.get(chosen) ?? newest(standing[i]!);
       const last = timelines[i]!.at(-1);
       if (served && !(last && last.accn === served.accn && last.value === served.value && last.concept === served.concept)) {
         timelines[i]!.push(entryOf(served, date));
@@ -99,6 +154,22 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
     }
   }
   return { timelines, concepts };
+}
+
+/** The latest filing's value among a period's standing ones. */
+function newest(values: ReadonlyMap<string, FiledValue>): FiledValue | undefined {
+  let found: FiledValue | undefined;
+  for (const v of values.values()) if (!found || order(v, found) > 0) found = v;
+  return found;
+}
+
+/**
+ * The values a fiscal year is served from (each list is in filing order): from its first annual report on, annual
+ * reports only; before it, every filing's (a same-day 10-Q gives way to the annual report).
+ */
+function yearValues(filed: readonly FiledValue[]): readonly FiledValue[] {
+  const first = filed.find((f) => f.annual);
+  return first ? filed.filter((f) => f.annual || f.filed < first.filed) : filed;
 }
 
 /** A period of a fiscal year as `serveYear` reads and fills it: each filing's values per series, its served timelines. */
