@@ -3,7 +3,7 @@
 // over time — the one reading of it, shared by the builder (today's rows) and the gateway (`as_of`, `history=true`) —
 // and its compact stored form.
 import { z } from "zod";
-import { alternativeDatesAsOf, documentContext, entryAsOf, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
+import { alternativeDatesAsOf, documentContext, entryAsOf, entryOn, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
 import { labelKey, spanKey, ttmAsOf } from "./financials-ttm.ts";
 import {
   FINANCIAL_METRIC_NAMES,
@@ -12,6 +12,7 @@ import {
   STATEMENT_METRICS,
   StatementHistoryEntry,
   STATEMENTS,
+  Unavailable,
   type FinancialPeriod,
   type StatementMetric,
   type Ttm,
@@ -32,6 +33,21 @@ const byMetric = () =>
     >,
   );
 
+/**
+ * A reason a row's metric is null (Unavailable) with when it holds: from `from`, before `until`, on a date the metric
+ * has no value then — and `requires` has one, `because` has a reason then. What the row's `unavailable` says as of a
+ * date is read from these, so that an as-of answer explains its nulls only with filings made by then.
+ */
+export const UnavailableSpan = Unavailable.extend({
+  from: IsoDate,
+  until: IsoDate.optional(),
+  requires: FinancialMetricName.optional(),
+  because: FinancialMetricName.optional(),
+});
+export type UnavailableSpan = z.infer<typeof UnavailableSpan>;
+/** A span as stored: its reason an index into the stored `reasons` (rows share a handful of long messages). */
+const StoredSpan = UnavailableSpan.omit({ metric: true, reason: true, message: true }).extend({ reason: z.number().int().nonnegative() });
+
 /** One row's history, aligned with its row in `data`. */
 export const FinancialPeriodHistory = z.object({
   /** Per metric, the value served over time: what `as_of` reads. */
@@ -41,6 +57,8 @@ export const FinancialPeriodHistory = z.object({
   reconciliation: z.array(FinancialReconciliationState).optional(),
   /** The dates the company's stock splits took effect (PeriodHistory.splits): every row carries the company's. */
   splits: z.array(IsoDate).optional(),
+  /** The reasons the row's nulls may have, with when each holds (the row's `unavailable` as of a date). */
+  unavailable: z.array(UnavailableSpan).optional(),
 });
 export type FinancialPeriodHistory = z.infer<typeof FinancialPeriodHistory>;
 
@@ -64,8 +82,9 @@ const RunExtras = z.partialRecord(FinancialMetricName, RunExtra).optional();
  * form, filed_at), concept and unit into `strings`; an entry's optional fields under `extras` by its position; the
  * values filed but never served likewise under `filed` and `filed_extras`. Entries several rows share (a fiscal
  * year's balance sheet is its fourth quarter's, a year-end TTM is the year) are stored once, in `shared`, and named by
- * index. A statement's history holds several entries per row and metric (each filing re-reports its comparatives):
- * stored as objects it was five times larger than this and most of a build's time (validated, serialised, escaped).
+ * index; the reasons of rows' nulls likewise, in `reasons`. A statement's history holds several entries per row and
+ * metric (each filing re-reports its comparatives): stored as objects it was five times larger than this and most of
+ * a build's time (validated, serialised, escaped).
  */
 export const StoredFinancialsHistory = z
   .object({
@@ -74,6 +93,8 @@ export const StoredFinancialsHistory = z
     /** The company's split dates, once (every row reads them). */
     splits: z.array(IsoDate).optional(),
     shared: z.array(z.object({ run: Run, extras: RunExtra.optional() })).optional(),
+    /** The reasons of nulls rows give (each once), named by index in their `unavailable`. */
+    reasons: z.array(Unavailable).optional(),
     rows: z.array(
       z.object({
         metrics: Runs,
@@ -81,6 +102,7 @@ export const StoredFinancialsHistory = z
         filed: Runs.optional(),
         filed_extras: RunExtras,
         reconciliation: z.array(FinancialReconciliationState).optional(),
+        unavailable: z.array(StoredSpan).optional(),
       }),
     ),
   })
@@ -108,6 +130,9 @@ export const StoredFinancialsHistory = z
           else if (run >= shared.length) ctx.addIssue({ code: "custom", path: ["rows", r, group, name], message: "no such shared run" });
         }
       }
+      row.unavailable?.forEach((span, k) => {
+        if (span.reason >= (stored.reasons?.length ?? 0)) ctx.addIssue({ code: "custom", path: ["rows", r, "unavailable", k, "reason"], message: "no such reason" });
+      });
     });
   });
 export type StoredFinancialsHistory = z.infer<typeof StoredFinancialsHistory>;
@@ -165,6 +190,9 @@ export function storeHistory(history: readonly FinancialPeriodHistory[]): Stored
     }
     return { runs, extras };
   };
+  const reasons: Unavailable[] = [];
+  const reasonKeys = new Map<string, number>();
+  const reasonIndex = (u: Unavailable) => indexOf(reasonKeys, `${u.metric}/${u.reason}/${u.message}`, () => reasons.push(u));
   const rows = history.map((h) => {
     const metrics = encodeGroup(h.metrics);
     const row: StoredFinancialsHistory["rows"][number] = { metrics: metrics.runs };
@@ -175,10 +203,11 @@ export function storeHistory(history: readonly FinancialPeriodHistory[]): Stored
       if (filed.extras) row.filed_extras = filed.extras;
     }
     if (h.reconciliation) row.reconciliation = h.reconciliation;
+    if (h.unavailable) row.unavailable = h.unavailable.map(({ metric, reason, message, ...span }) => ({ ...span, reason: reasonIndex({ metric, reason, message }) }));
     return row;
   });
   const splits = history.find((h) => h.splits)?.splits;
-  return { filings, strings, ...(splits ? { splits } : {}), ...(shared.length ? { shared } : {}), rows };
+  return { filings, strings, ...(splits ? { splits } : {}), ...(shared.length ? { shared } : {}), ...(reasons.length ? { reasons } : {}), rows };
 }
 
 /**
@@ -206,6 +235,7 @@ export function expandHistory(stored: StoredFinancialsHistory): FinancialPeriodH
     if (row.filed) out.filed = decodeGroup(row.filed, row.filed_extras);
     if (row.reconciliation) out.reconciliation = row.reconciliation;
     if (stored.splits) out.splits = stored.splits;
+    if (row.unavailable) out.unavailable = row.unavailable.map(({ reason, ...span }) => ({ ...stored.reasons![reason]!, ...span }));
     return out;
   });
 }
@@ -267,6 +297,7 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
     (out as Record<string, unknown>)[statement] = metrics;
   }
   if (ttm) out.ttm = ttm;
+  if (history.unavailable) out.unavailable = unavailableAsOf(history, date);
   out.split_unadjusted = splitUnadjustedAt(history.splits, out.income ?? {}, date);
   if (date !== LATEST) {
     const filedAt = filedAtOf(history, context);
@@ -280,6 +311,18 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
   out.source_accession = source.source_accession;
   out.reconciled = verdict?.reconciled ?? null;
   out.reconciliation = verdict?.reconciliation ?? [];
+  return out;
+}
+
+/** The reasons of a row's nulls on `date` (UnavailableSpan), in their order; a metric's value read from its history. */
+function unavailableAsOf(history: FinancialPeriodHistory, date: string): Unavailable[] {
+  const has = (metric: FinancialMetricName) => entryOn(history.metrics[metric], date) !== undefined;
+  const out: Unavailable[] = [];
+  for (const u of history.unavailable!) {
+    if (u.from > date || (u.until !== undefined && u.until <= date) || has(u.metric)) continue;
+    if ((u.requires && !has(u.requires)) || (u.because && !out.some((o) => o.metric === u.because))) continue;
+    out.push({ metric: u.metric, reason: u.reason, message: u.message });
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@
 // served values over time per metric, and the fixed fields it will be published with.
 import type { EarningsPeriod, MetricName } from "../../schemas/earnings.ts";
 import type { PeriodHistory } from "../../schemas/earnings-history.ts";
-import type { FinancialReconciliationState } from "../../schemas/financials-history.ts";
+import type { FinancialReconciliationState, UnavailableSpan } from "../../schemas/financials-history.ts";
 import { INCOME_METRICS, type FinancialMetricName, type FinancialPeriod, type Ttm } from "../../schemas/financials.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
 import type { PeriodLabel } from "./fiscal-calendar.ts";
@@ -37,8 +37,8 @@ export interface Row {
   balance: boolean;
   reconciliation?: FinancialReconciliationState[];
   ttm?: Ttm;
-  /** Metrics null for a stated reason (FinancialPeriod.unavailable). */
-  unavailable?: FinancialPeriod["unavailable"];
+  /** Metrics null for a stated reason, with when each holds (FinancialPeriod.unavailable as of a date). */
+  unavailable?: UnavailableSpan[];
   /** A TTM row's provenance when none of its values can be made: its last quarter's filing. */
   provenance?: Pick<FinancialPeriod, "form" | "filed_at" | "source_accession">;
 }

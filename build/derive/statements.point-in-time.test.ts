@@ -96,7 +96,7 @@ describeEdgar("as of a date, only filings accepted by then", () => {
   });
 
   it.each(listEdgar(FOLDER))(
-    "%s: every statement value as of a date is the one a derivation from the company facts as filed by then gives (its concept, filing and derived mark too; a TTM's gaps and a year's verdict)",
+    "%s: every statement value as of a date is the one a derivation from the company facts as filed by then gives (its concept, filing and derived mark too; a TTM's gaps, the reasons of nulls, a year's verdict)",
     (file) => {
       const { raw, periods, history, context } = load(file);
       const key = (p: FinancialPeriod) => `${p.period_start}/${p.period_end}/${p.months}${p.ttm ? "/ttm" : ""}`;
@@ -119,6 +119,7 @@ describeEdgar("as of a date, only filings accepted by then", () => {
             }
           }
           expect(gaps(row), `TTM gaps ${where}`).toEqual(gaps(other));
+          expect(row.unavailable, `reasons of nulls ${where}`).toEqual(other.unavailable);
           expect(row.reconciled, `reconciled ${where}`).toBe(other.reconciled);
         });
       }
@@ -152,6 +153,24 @@ describeEdgar("as of a date, only filings accepted by then", () => {
     expect(asOf("2015-03-01")).toBeNull();
     expect(asOf("2015-08-06")).toMatchObject({ value: -242.2e6, derived: true, source_accession: "0000945436-15-000049" });
     expect(asOf(LATEST)).toMatchObject({ value: -241.4e6, derived: true, source_accession: "0000945436-15-000274" });
+  });
+
+  it("Hertz's quarter to 2018-06-30: capital expenditure's reason for being null is given from the day the quarter has the operating cash flow it is weighed against", () => {
+    // Hertz tags only its non-vehicle capex in a standard concept (PaymentsToAcquireOtherPropertyPlantAndEquipment, first
+    // for 2018 in the 10-Q of 2018-05-07): capex is null with partial_capital_expenditure wherever the row has operating
+    // cash flow. This quarter's (derived: the half − the first quarter) is first known from the 10-Q of 2019-05-07
+    // (0001657853-19-000047), 541 million.
+    const { periods, history, context } = load("CIK0001657853.json");
+    const q = periods.findIndex((p) => !p.ttm && p.period_start === "2018-04-01" && p.period_end === "2018-06-30");
+    const asOf = (date: string) => financialAsOf(periods[q]!, history[q]!, date, false, context)!;
+    expect(asOf("2019-03-01").cash_flow!.operating_cash_flow).toBeNull();
+    expect(asOf("2019-03-01").unavailable).toEqual([]);
+    expect(asOf("2019-05-07").cash_flow!.operating_cash_flow).toMatchObject({ value: 541e6, source_accession: "0001657853-19-000047" });
+    expect(asOf("2019-05-07").unavailable.map((u) => [u.metric, u.reason])).toEqual([
+      ["capital_expenditure", "partial_capital_expenditure"],
+      ["free_cash_flow", "partial_capital_expenditure"],
+    ]);
+    expect(periods[q]!.unavailable).toEqual(asOf(LATEST).unavailable);
   });
 
   it("SunEdison's current debt at the end of 2013: the 10-K's line, counted by the formula, until a 10-Q tagged the total", () => {

@@ -3,7 +3,7 @@
 // each period end and cash flows as discrete quarters; TTM rows in ttm.ts. Pure, like earnings.ts.
 import type { FiscalQuarter } from "../../schemas/earnings.ts";
 import { LATEST } from "../../schemas/earnings-history.ts";
-import { financialAsOf, financialsContext, type FinancialPeriodHistory, type FinancialsContext } from "../../schemas/financials-history.ts";
+import { financialAsOf, financialsContext, type FinancialPeriodHistory, type FinancialsContext, type UnavailableSpan } from "../../schemas/financials-history.ts";
 import {
   BALANCE_METRICS,
   CASH_FLOW_METRICS,
@@ -74,9 +74,9 @@ export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): Finan
   }
   for (const r of rows) addFreeCashFlow(r);
   for (const group of years.values()) markReconciliation(group);
-  const coverCounts = balanceSheets(rows, facts, observed, base);
+  const coversFrom = balanceSheets(rows, facts, observed, base);
   const all = [...rows, ...deriveTtm(rows, years)];
-  markUnavailable(all, years, coverCounts);
+  markUnavailable(all, years, coversFrom);
   return assemble(all);
 }
 
@@ -194,7 +194,7 @@ interface Point {
  * page's shares outstanding on the period of the filing that carries it. Instants are never summed or derived: a
  * fiscal year and its fourth quarter end on the same date and show the same balance.
  */
-function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: Parameters<typeof mergeInstants>[0]; filings: Filing[] }, base: EarningsBase): boolean {
+function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: Parameters<typeof mergeInstants>[0]; filings: Filing[] }, base: EarningsBase): string | null {
   const ends = new Set(rows.filter((r) => r.months === 3 || r.months === 12).map((r) => r.end));
   const points: Point[] = mergeInstants(observed.instants, ends).map((i) => ({ date: i.date, values: filedStatementValues(i.observations, BALANCE_SERIES), timelines: {} }));
   const covers = addCoverShares(points, facts, [...base.filings, ...observed.filings]);
@@ -271,11 +271,12 @@ function totalDebt(point: Point): void {
 
 /**
  * The cover page's count of shares outstanding (dei), dated after the period: placed on the balance sheet of the
- * filing's own period (the latest period end it reports), with its own date kept (`as_of`).
+ * filing's own period (the latest period end it reports), with its own date kept (`as_of`). Returns when the first
+ * periodic report with a whole-company cover count was filed (null: none).
  */
-function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly Filing[]): boolean {
+function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly Filing[]): string | null {
   const facts_ = facts.concepts[SHARES_OUTSTANDING_CONCEPT]?.shares?.filter((f) => PERIODIC_FORM.test(f.form));
-  if (!facts_?.length) return false;
+  if (!facts_?.length) return null;
   const ownEnd = new Map<string, string>();
   for (const f of filings) ownEnd.set(f.accn, f.ownEnd);
   const byAccn = new Map<string, (typeof facts_)[number]>();
@@ -296,7 +297,7 @@ function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly 
     point.values.set("shares_outstanding", list.sort(byFiled));
   }
   points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return true;
+  return facts_.reduce((first, f) => (f.filed < first ? f.filed : first), facts_[0]!.filed);
 }
 
 /** The reasons FinancialPeriod.unavailable states (one object each: rows share them). */
@@ -313,22 +314,43 @@ const PARTIAL_CAPITAL_EXPENDITURE: Unavailable = {
 const NO_FREE_CASH_FLOW: Unavailable = { metric: "free_cash_flow", reason: "partial_capital_expenditure", message: "capital_expenditure is not known (see its reason)" };
 
 /**
- * The reasons of the nulls a company's facts explain (FinancialPeriod.unavailable): shares outstanding on every balance
- * sheet of a company whose facts carry no whole-company cover count and no balance sheet total for the date; capital
- * expenditure (and so free cash flow) in a fiscal year whose only capex concept is a part of it.
+ * The reasons of the nulls a company's facts explain (FinancialPeriod.unavailable), each with when it holds (read as
+ * of a date: schemas/financials-history.ts): shares outstanding on a balance sheet while no whole-company cover count
+ * has been filed (no cover count without a class, nor a balance sheet total for the date); capital expenditure (and
+ * so free cash flow) in a fiscal year once a filing gave only a part of it in a standard concept.
  */
-function markUnavailable(rows: readonly Row[], years: ReadonlyMap<number, readonly Row[]>, covers: boolean): void {
-  const partial = new Set<number>();
-  for (const [fiscalYear, group] of years) if (group.some((r) => r.flows.get(PARTIAL_CAPEX)?.length)) partial.add(fiscalYear);
-  for (const r of rows) {
-    const gaps: Unavailable[] = [];
-    if (r.balance && !covers && !r.timelines.shares_outstanding) gaps.push(CLASS_COUNTS_ONLY);
-    if (partial.has(r.base.fiscal_year) && r.timelines.operating_cash_flow && !r.timelines.capital_expenditure) {
-      gaps.push(PARTIAL_CAPITAL_EXPENDITURE);
-      if (!r.timelines.free_cash_flow) gaps.push(NO_FREE_CASH_FLOW);
+function markUnavailable(rows: readonly Row[], years: ReadonlyMap<number, readonly Row[]>, coversFrom: string | null): void {
+  const partialFrom = new Map<number, string>();
+  for (const [fiscalYear, group] of years) {
+    for (const r of group) {
+      for (const v of r.flows.get(PARTIAL_CAPEX) ?? []) {
+        const known = partialFrom.get(fiscalYear);
+        if (known === undefined || v.filed < known) partialFrom.set(fiscalYear, v.filed);
+      }
     }
-    if (gaps.length) r.unavailable = gaps;
   }
+  for (const r of rows) {
+    const spans: UnavailableSpan[] = [];
+    const balanceFrom = r.balance ? firstEntry(r, BALANCE_METRICS) : undefined;
+    if (balanceFrom !== undefined && (coversFrom === null || balanceFrom < coversFrom)) {
+      spans.push({ ...CLASS_COUNTS_ONLY, from: balanceFrom, ...(coversFrom === null ? {} : { until: coversFrom }) });
+    }
+    const from = partialFrom.get(r.base.fiscal_year);
+    if (from !== undefined && r.timelines.operating_cash_flow) {
+      spans.push({ ...PARTIAL_CAPITAL_EXPENDITURE, from, requires: "operating_cash_flow" }, { ...NO_FREE_CASH_FLOW, from, because: "capital_expenditure" });
+    }
+    if (spans.length) r.unavailable = spans;
+  }
+}
+
+/** When a row's first value of any of the metrics was served (undefined: none). */
+function firstEntry(r: Row, names: readonly FinancialMetricName[]): string | undefined {
+  let first: string | undefined;
+  for (const name of names) {
+    const from = r.timelines[name]?.[0]?.from;
+    if (from !== undefined && (first === undefined || from < first)) first = from;
+  }
+  return first;
 }
 
 /** The balance sheet and cash flow metrics a row serves. */
@@ -385,6 +407,7 @@ function assemble(rows: readonly Row[]): FinancialsSeries {
     }
     if (Object.keys(filed).length) history.filed = filed;
     if (r.reconciliation) history.reconciliation = r.reconciliation;
+    if (r.unavailable) history.unavailable = r.unavailable;
     const exceptions: FinancialException[] = [...(r.income?.row.exceptions ?? []), ...scaleExceptions(r.timelines, STATEMENT_SERIES_SERVED)];
     const b = r.base;
     // In the schema's order (the earnings rows' order, then the statements): what a reader of the JSON expects.
@@ -412,7 +435,7 @@ function assemble(rows: readonly Row[]): FinancialsSeries {
       income: EMPTY.income,
       balance: r.balance ? EMPTY.balance : null,
       cash_flow: EMPTY.cash_flow,
-      unavailable: r.unavailable ?? [],
+      unavailable: [], // read from the history (its reasons as of the date)
       ttm: r.ttm ?? null,
     };
     const row = financialAsOf(skeleton, history, LATEST, false, context);
