@@ -31,6 +31,8 @@ export const PeriodHistory = z.object({
   reconciliation: z.array(ReconciliationState).optional(),
   /** The dates the company's stock splits took effect (splitUnadjustedAt), where its data shows any. */
   splits: z.array(IsoDate).optional(),
+  /** When the filings first showed each split, aligned with `splits`, where later than it took effect. */
+  splits_known: z.array(IsoDate).optional(),
 });
 export type PeriodHistory = z.infer<typeof PeriodHistory>;
 
@@ -99,15 +101,36 @@ export function periodAsOf(row: EarningsPeriod, history: PeriodHistory, date: st
     source_accession: source.source_accession,
     reconciled: verdict?.reconciled ?? null,
     reconciliation: verdict?.reconciliation ?? [],
-    split_unadjusted: splitUnadjustedAt(history.splits, metrics, date),
+    split_unadjusted: splitUnadjustedAt(history.splits, metrics, date, history.splits_known),
     metrics,
   };
   if (date !== LATEST) {
     const filedAt = filedAtOf(history, context);
     out.alternative_dates = alternativeDatesAsOf(row.alternative_dates, date, filedAt);
     out.exceptions = exceptionsAsOf(row.exceptions, history.metrics, date, filedAt);
+    out.derived = derivedAsOf(row.derived, history, date);
   }
   return out;
+}
+
+/**
+ * Whether a period was derived on `date`: it is today, or every filing that reported it came later — its values until
+ * then were computed (McDonald's fourth quarter of 2009, the year − nine months until a later 10-K filed the quarter).
+ * `names`: the metrics that report the period itself (a statement row's balance sheet is another date's instant).
+ */
+export function derivedAsOf(derived: boolean, history: EntryGroups, date: string, names?: readonly string[]): boolean {
+  if (derived) return true;
+  let reported = false;
+  for (const group of [history.metrics, history.filed ?? {}]) {
+    for (const name of names ?? Object.keys(group)) {
+      for (const e of group[name] ?? []) {
+        if (e.derived) continue;
+        if (e.filed_at <= date) return false;
+        reported = true;
+      }
+    }
+  }
+  return reported; // no filed value at all: nothing says when it was first reported
 }
 
 /**

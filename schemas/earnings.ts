@@ -80,12 +80,14 @@ export const PER_SHARE_METRICS = ["eps_basic", "eps_diluted", "diluted_shares"] 
 /**
  * `split_unadjusted` as of `date`: a period whose filed per-share values (as served then) were last filed before a
  * split known by that date — `splits` are the dates splits took effect, each its first new-basis filing (the builder's
- * splits.ts finds them). One rule for today's answer and any `as_of`: a split is never flagged before it happened.
+ * splits.ts finds them), `known` when the filings first showed each (its second witness; absent: the same date). One
+ * rule for today's answer and any `as_of`: a split is never flagged before the filings of the date showed it.
  */
 export function splitUnadjustedAt(
   splits: readonly string[] | undefined,
   metrics: Readonly<Partial<Record<string, { filed_at: string; derived: boolean } | null>>>,
   date: string,
+  known?: readonly string[],
 ): boolean {
   if (!splits?.length) return false;
   let lastFiled: string | null = null;
@@ -93,7 +95,7 @@ export function splitUnadjustedAt(
     const m = metrics[name];
     if (m && !m.derived && (lastFiled === null || m.filed_at < lastFiled)) lastFiled = m.filed_at;
   }
-  return lastFiled !== null && splits.some((by) => by <= date && lastFiled! < by);
+  return lastFiled !== null && splits.some((by, i) => (known?.[i] ?? by) <= date && lastFiled! < by);
 }
 
 /** The invariants every company's series satisfies, or marks where its filings cannot (issue 14 "Enforced and audited"). */

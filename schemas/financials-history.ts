@@ -3,7 +3,7 @@
 // over time — the one reading of it, shared by the builder (today's rows) and the gateway (`as_of`, `history=true`) —
 // and its compact stored form.
 import { z } from "zod";
-import { alternativeDatesAsOf, documentContext, entryAsOf, entryOn, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
+import { alternativeDatesAsOf, derivedAsOf, documentContext, entryAsOf, entryOn, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
 import { labelKey, spanKey, ttmAsOf } from "./financials-ttm.ts";
 import {
   FINANCIAL_METRIC_NAMES,
@@ -57,6 +57,8 @@ export const FinancialPeriodHistory = z.object({
   reconciliation: z.array(FinancialReconciliationState).optional(),
   /** The dates the company's stock splits took effect (PeriodHistory.splits): every row carries the company's. */
   splits: z.array(IsoDate).optional(),
+  /** When the filings first showed each split (PeriodHistory.splits_known). */
+  splits_known: z.array(IsoDate).optional(),
   /** The reasons the row's nulls may have, with when each holds (the row's `unavailable` as of a date). */
   unavailable: z.array(UnavailableSpan).optional(),
 });
@@ -92,6 +94,7 @@ export const StoredFinancialsHistory = z
     strings: z.array(z.string()),
     /** The company's split dates, once (every row reads them). */
     splits: z.array(IsoDate).optional(),
+    splits_known: z.array(IsoDate).optional(),
     shared: z.array(z.object({ run: Run, extras: RunExtra.optional() })).optional(),
     /** The reasons of nulls rows give (each once), named by index in their `unavailable`. */
     reasons: z.array(Unavailable).optional(),
@@ -206,8 +209,8 @@ export function storeHistory(history: readonly FinancialPeriodHistory[]): Stored
     if (h.unavailable) row.unavailable = h.unavailable.map(({ metric, reason, message, ...span }) => ({ ...span, reason: reasonIndex({ metric, reason, message }) }));
     return row;
   });
-  const splits = history.find((h) => h.splits)?.splits;
-  return { filings, strings, ...(splits ? { splits } : {}), ...(shared.length ? { shared } : {}), ...(reasons.length ? { reasons } : {}), rows };
+  const { splits, splits_known: known } = history.find((h) => h.splits) ?? {};
+  return { filings, strings, ...(splits ? { splits } : {}), ...(known ? { splits_known: known } : {}), ...(shared.length ? { shared } : {}), ...(reasons.length ? { reasons } : {}), rows };
 }
 
 /**
@@ -235,6 +238,7 @@ export function expandHistory(stored: StoredFinancialsHistory): FinancialPeriodH
     if (row.filed) out.filed = decodeGroup(row.filed, row.filed_extras);
     if (row.reconciliation) out.reconciliation = row.reconciliation;
     if (stored.splits) out.splits = stored.splits;
+    if (stored.splits_known) out.splits_known = stored.splits_known;
     if (row.unavailable) out.unavailable = row.unavailable.map(({ reason, ...span }) => ({ ...stored.reasons![reason]!, ...span }));
     return out;
   });
@@ -298,11 +302,12 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
   }
   if (ttm) out.ttm = ttm;
   if (history.unavailable) out.unavailable = unavailableAsOf(history, date);
-  out.split_unadjusted = splitUnadjustedAt(history.splits, out.income ?? {}, date);
+  out.split_unadjusted = splitUnadjustedAt(history.splits, out.income ?? {}, date, history.splits_known);
   if (date !== LATEST) {
     const filedAt = filedAtOf(history, context);
     out.alternative_dates = alternativeDatesAsOf(row.alternative_dates, date, filedAt);
     out.exceptions = signExceptionsAsOf(exceptionsAsOf(row.exceptions, history.metrics, date, filedAt, SIGN), out);
+    if (!row.ttm) out.derived = derivedAsOf(row.derived, history, date, FLOW_METRICS);
   }
   if (!source) return ttm?.unavailable.length && row.filed_at !== "" && row.filed_at <= date ? out : null;
   const verdict = history.reconciliation?.findLast((s) => s.from <= date);
@@ -337,6 +342,9 @@ export function statementMetricAsOf(entries: readonly StatementHistoryEntry[] | 
   if (e.as_of) metric.as_of = e.as_of;
   return metric;
 }
+
+/** The metrics of a period's flows (income and cash flow): what reports the period itself, unlike an instant. */
+const FLOW_METRICS: readonly FinancialMetricName[] = [...STATEMENT_METRICS.income, ...STATEMENT_METRICS.cash_flow];
 
 /** The outflows the `sign` invariant watches (cash paid out, never negative unless marked): the builder's check and the as-of reading alike. */
 export const OUTFLOW_METRICS = ["capital_expenditure", "dividends_paid", "share_repurchases"] as const satisfies readonly FinancialMetricName[];

@@ -200,8 +200,14 @@ function markReconciliation(group: Working[]): void {
 
 /** Rows (read from their histories as of today), split flags, marked invariants, newest first. */
 function assemble(working: readonly Working[]): { series: EarningsSeries; timelines: Working["timelines"][] } {
-  // The dates the company's splits took effect, found in its filed per-share values, read by every row as of any date.
-  const splits = [...new Set(detectSplits(new Map(working.map((w) => [`${w.start}/${w.end}`, perShareHistories(w)]))).map((s) => s.by))].sort();
+  // The dates the company's splits took effect, found in its filed per-share values, read by every row as of any date,
+  // and when the filings first showed each.
+  const found = new Map<string, string>();
+  for (const s of detectSplits(new Map(working.map((w) => [`${w.start}/${w.end}`, perShareHistories(w)])))) {
+    if (!found.has(s.by) || s.known! < found.get(s.by)!) found.set(s.by, s.known!);
+  }
+  const splits = [...found.keys()].sort();
+  const known = splits.map((by) => found.get(by)!);
   const built = working.map((w) => {
     const history: PeriodHistory = { metrics: {} };
     for (const name of METRIC_NAMES) if (w.timelines[name]) history.metrics[name] = w.timelines[name]!.map(toHistoryEntry);
@@ -211,6 +217,7 @@ function assemble(working: readonly Working[]): { series: EarningsSeries; timeli
     }
     if (w.reconciliation) history.reconciliation = w.reconciliation;
     if (splits.length) history.splits = splits;
+    if (known.some((k, i) => k !== splits[i])) history.splits_known = known;
     return { row: periodAsOf(skeleton(w), history, LATEST, false)!, history, w };
   });
   const rows = built.map((b) => b.row);

@@ -23,6 +23,8 @@ export interface Split {
   periods: Set<string>;
   /** A share-count witness matched the ratio to within EXACT. */
   exact: boolean;
+  /** When the filings first showed it (its second witness, or its exact one): it is not known before. */
+  known?: string;
 }
 
 /**
@@ -48,13 +50,15 @@ export function detectSplits(histories: ReadonlyMap<string, ReadonlyMap<MetricNa
   const splits: Split[] = [];
   for (const e of events.sort((a, b) => (a.by < b.by ? -1 : a.by > b.by ? 1 : 0))) {
     const same = splits.find((s) => s.ratio === e.ratio && maxOf(s.after, e.after) < minOf(s.by, e.by));
-    if (same) {
-      [same.after, same.by] = [maxOf(same.after, e.after), minOf(same.by, e.by)];
-      same.periods.add(e.period);
-      same.exact ||= e.exact;
-    } else splits.push({ ratio: e.ratio, after: e.after, by: e.by, periods: new Set([e.period]), exact: e.exact });
+    const split = same ?? { ratio: e.ratio, after: e.after, by: e.by, periods: new Set<string>(), exact: false };
+    if (same) [same.after, same.by] = [maxOf(same.after, e.after), minOf(same.by, e.by)];
+    else splits.push(split);
+    split.periods.add(e.period);
+    split.exact ||= e.exact;
+    // Events come in filing order, so this is the first date the filings made by then show the split.
+    if (split.known === undefined && (split.periods.size >= 2 || split.exact)) split.known = e.by;
   }
-  return splits.filter((s) => s.periods.size >= 2 || s.exact);
+  return splits.filter((s) => s.known !== undefined);
 }
 
 /** The split ratio (n for n-for-1, 1/n for a reverse split) that turns `before` into `after`, or null. */

@@ -3,7 +3,8 @@
 import { expect, it } from "vitest";
 import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
 import { financialAsOf, financialsContext } from "../../schemas/financials-history.ts";
-import { STATEMENT_METRICS, STATEMENTS, type FinancialPeriod, type StatementMetric } from "../../schemas/financials.ts";
+import { METRIC_NAMES, type Metric } from "../../schemas/earnings.ts";
+import { STATEMENT_METRICS, STATEMENTS, type FinancialPeriod } from "../../schemas/financials.ts";
 import { TTM_SUMMED } from "../../schemas/financials-ttm.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { readCompanyFacts } from "./company-facts.ts";
@@ -96,17 +97,31 @@ describeEdgar("as of a date, only filings accepted by then", () => {
   });
 
   it.each(listEdgar(FOLDER))(
-    "%s: every statement value as of a date is the one a derivation from the company facts as filed by then gives (its concept, filing and derived mark too; a TTM's gaps, the reasons of nulls, a year's verdict)",
+    "%s: every value as of a date is the one a derivation from the company facts as filed by then gives (its concept, filing and derived mark too; a TTM's gaps, the reasons of nulls, a year's verdict, the period's derived and split marks), in the earnings and the statements",
     (file) => {
-      const { raw, periods, history, context } = load(file);
-      const key = (p: FinancialPeriod) => `${p.period_start}/${p.period_end}/${p.months}${p.ttm ? "/ttm" : ""}`;
-      const metric = (m: StatementMetric | null | undefined) => (m ? `${m.value} ${m.concept} ${m.source_accession}${m.derived ? " derived" : ""}` : null);
+      const { raw, earnings, periods, history, context } = load(file);
+      const key = (p: { period_start: string; period_end: string; months: number; ttm?: unknown }) => `${p.period_start}/${p.period_end}/${p.months}${p.ttm ? "/ttm" : ""}`;
+      const metric = (m: Metric | null | undefined) => (m ? `${m.value} ${m.concept} ${m.source_accession}${m.derived ? " derived" : ""}${m.restated ? " restated" : ""}` : null);
       // A TTM's gaps by metric and reason: their messages name fiscal years by today's labels (labels are as today).
       const gaps = (r: FinancialPeriod) => r.ttm?.unavailable.map((u) => `${u.metric} ${u.reason}`) ?? null;
+      // The period's own marks. Not compared: a value of unclear scale as of a date that later filings resolved (the
+      // scale checks weigh every filing: the `scale` exception is today's verdict, documented as such).
+      const marks = (r: { derived: boolean; split_unadjusted: boolean; reconciled: boolean | null; exceptions: { rule: string; metric?: string | null }[] }) =>
+        [r.derived && "derived", r.split_unadjusted && "split_unadjusted", `reconciled ${r.reconciled}`, ...r.exceptions.filter((e) => e.rule !== "scale").map((e) => `${e.rule} ${e.metric ?? ""}`)].filter(Boolean);
       const dates = [...new Set(periods.map((p) => p.filed_at))].sort().filter((_, k) => k % 6 === 2);
       let compared = 0;
       for (const date of dates) {
-        const then = new Map(derive(asFiledBy(raw, date)).periods.map((p) => [key(p), p]));
+        const derived = derive(asFiledBy(raw, date));
+        const thenEarnings = new Map(derived.earnings.periods.map((p) => [key(p), p]));
+        earnings.periods.forEach((p, k) => {
+          const other = thenEarnings.get(key(p));
+          const row = other && periodAsOf(p, earnings.history[k]!, date, false);
+          if (!other || !row) return;
+          const where = `earnings ${key(p)} as of ${date}`;
+          for (const name of METRIC_NAMES) expect(metric(row.metrics[name]), `${name} ${where}`).toBe(metric(other.metrics[name]));
+          expect(marks(row), where).toEqual(marks(other));
+        });
+        const then = new Map(derived.periods.map((p) => [key(p), p]));
         periods.forEach((p, k) => {
           const other = then.get(key(p));
           const row = other && financialAsOf(p, history[k]!, date, false, context);
@@ -120,12 +135,23 @@ describeEdgar("as of a date, only filings accepted by then", () => {
           }
           expect(gaps(row), `TTM gaps ${where}`).toEqual(gaps(other));
           expect(row.unavailable, `reasons of nulls ${where}`).toEqual(other.unavailable);
-          expect(row.reconciled, `reconciled ${where}`).toBe(other.reconciled);
+          expect(marks(row), where).toEqual(marks(other));
         });
       }
       expect(compared).toBeGreaterThan(100);
     },
   );
+
+  it("McDonald's fourth quarter of 2009: derived (the year − nine months) until a filing reported the quarter itself", () => {
+    // Revenue 5,973.4 ($ millions): computed from the 10-K of 2010-02-26 (0001193125-10-042025) on; the 10-K of
+    // 2011-02-25 (0001193125-11-046701) reports the quarter, with its EPS (diluted 1.11).
+    const { earnings } = load("CIK0000063908.json");
+    const q = earnings.periods.findIndex((p) => p.period_start === "2009-10-01" && p.period_end === "2009-12-31");
+    const asOf = (date: string) => periodAsOf(earnings.periods[q]!, earnings.history[q]!, date, false)!;
+    expect(asOf("2010-11-05")).toMatchObject({ derived: true, metrics: { revenue: { value: 5973.4e6, derived: true }, eps_diluted: null } });
+    expect(asOf("2011-02-25")).toMatchObject({ derived: false, metrics: { revenue: { value: 5973.4e6, derived: false }, eps_diluted: { value: 1.11 } } });
+    expect(earnings.periods[q]!.derived).toBe(false);
+  });
 
   it("Apple's current debt at the end of fiscal 2013 as of 2014-08-01: the 10-Q of July 2014's commercial paper, which the next 10-K reported again", () => {
     // The 10-K for fiscal 2013 (filed 2013-10-30) tags no short-term debt; the 10-Q filed 2014-07-23
@@ -187,6 +213,19 @@ describeEdgar("as of a date, only filings accepted by then", () => {
 });
 
 describeEdgar("split_unadjusted as of a date: never before the split happened", () => {
+  it("SUNation's 1-for-3 reverse split of 2022: fiscal 2021 flagged from the second period re-reported on the new basis, not the first", () => {
+    // Diluted shares for 2021's first quarter: 9,332,589 (10-Q 0000897101-21-000381), 3,074,998 in the 10-Q of
+    // 2022-05-23 (0000022701-22-000009) — one period at a ratio of ~3 is no split yet (a restatement can do that); the
+    // 10-Q of 2022-08-22 (0000022701-22-000012) re-reports the half and the second quarter too (9,397,582 and 9,461,861
+    // → 3,074,998). Fiscal 2021's diluted EPS 0.31 (10-K 0000022701-22-000004, 2022-03-14) predates the split.
+    const { earnings } = load("CIK0000022701.json");
+    const y = earnings.periods.findIndex((p) => p.period_start === "2021-01-01" && p.period_end === "2021-12-31");
+    expect(earnings.history[y]!.splits?.[0]).toBe("2022-05-23"); // the first new-basis filing: values before it are old-basis
+    const flag = (date: string) => periodAsOf(earnings.periods[y]!, earnings.history[y]!, date, false)!;
+    expect(flag("2022-08-21")).toMatchObject({ split_unadjusted: false, metrics: { eps_diluted: { value: 0.31 } } });
+    expect(flag("2022-08-22")).toMatchObject({ split_unadjusted: true, metrics: { eps_diluted: { value: 0.31 } } });
+  });
+
   it("Apple's quarter to 2008-06-28: flagged from its 7-for-1 split's first new-basis filing (2014-07-23), not before, in earnings and statements", () => {
     const { earnings, periods, history, context } = load("CIK0000320193.json");
     // Its diluted EPS of 1.19 was last filed in the 10-Q of 2009-07-22 (0001193125-09-153165), before the 7-for-1 split

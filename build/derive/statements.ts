@@ -378,9 +378,9 @@ function assemble(rows: readonly Row[]): FinancialsSeries {
     return entries;
   };
   // The company's split dates (its earnings' history), on every row: rows read their split flag from them as of any date.
-  const splits = rows.find((r) => r.income?.history.splits)?.income!.history.splits;
+  const { splits, splits_known } = rows.find((r) => r.income?.history.splits)?.income!.history ?? {};
   const publish = (r: Row, context?: FinancialsContext) => {
-    const history: FinancialPeriodHistory = splits ? { metrics: {}, splits } : { metrics: {} };
+    const history: FinancialPeriodHistory = splits ? { metrics: {}, splits, ...(splits_known ? { splits_known } : {}) } : { metrics: {} };
     const filed: NonNullable<FinancialPeriodHistory["filed"]> = {};
     for (const name of INCOME_METRICS) {
       const timeline = r.timelines[name];
