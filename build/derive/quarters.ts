@@ -67,8 +67,9 @@ export function quarterTimeline(
 
 /**
  * The total − the months before it over time, on each date from the first tiling (fewest pieces first) whose every
- * part reports the series by then: SunEdison's 2014 fourth quarter is the year − its three quarters from its 10-K of
- * March 2015, and the year − the nine months once its 10-Q of November 2015 first tagged them in the year's concept.
+ * part reports the series by then: SunEdison's 2014 fourth quarter is the year − the half − the third quarter from its
+ * 10-K of March 2015, and the year − the nine months once its 10-Q of November 2015 first tagged them in the year's
+ * concept.
  */
 function differenceOverTime(year: readonly Entry[], tilings: readonly (readonly (readonly Entry[])[])[]): Entry[] {
   const choices: { from: string; timeline: Entry[] }[] = [];

@@ -8,7 +8,7 @@ import { byFiling, clean, type FiledValue } from "./vintage.ts";
 /**
  * Per series, each filing's value, oldest filing first. Observations arrive grouped by series, each filing's in
  * priority order (observations.ts). Series are evaluated in `specs` order, so a formula reads components already made;
- * formulas only where no filing tags one of the series' own concepts for the period.
+ * a formula's value stands only until a filing tags one of the series' own concepts for the period (`until`).
  */
 export function filedStatementValues(observations: readonly Observation[], specs: Readonly<Record<string, StatementSpec>>): Map<string, FiledValue[]> {
   const byAccn = new Map<string, Map<string, FiledValue>>();
@@ -32,8 +32,8 @@ export function filedStatementValues(observations: readonly Observation[], specs
     // A total some filing tags for this date beats any sum of lines: a later filing that omits the total tags its
     // footnotes' parts (McDonald's commercial paper, inside its long-term debt) more often than its statement's lines.
     // So sums stand only until the first filing that tags the total, and only sums filed before it are made: as it
-    // was before then (SunEdison's 10-K for 2013 tags only the lines of its current debt; its 10-Q of November 2014
-    // tags DebtCurrent for that year end).
+    // was before then (SunEdison's 10-K for 2013 tags only the current portion of its long-term debt and capital
+    // leases; its 10-Q of November 2014 tags DebtCurrent for that year end).
     if (spec.formulas.length > 0) {
       const tagged = mine?.size ? firstFiled(mine.values()) : undefined;
       for (const [f, formula] of spec.formulas.entries()) {
