@@ -1,9 +1,11 @@
-// Serving over time (vintage.ts servedTimelines) against its own definition: on every date, each period's value in
-// effect is what the same rules give over the filings made by then — values filed later left out, values withdrawn
-// by then (`until`) gone. Random fiscal years of a few periods, concepts, annual and interim filings and sums of lines
-// that a later total replaces.
+// Serving over time against its own definition: on every date, the value in effect is what the same rules give over
+// the filings made by then — values filed later left out, values withdrawn by then (`until`) gone. For the served
+// values of a fiscal year's periods (vintage.ts servedTimelines: random years of a few periods, concepts, annual and
+// interim filings, sums of lines that a later total replaces) and for a derived quarter (quarters.ts quarterTimeline:
+// random timelines of a year, its nine months, half and quarters, and a filed quarter).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { quarterTimeline } from "./quarters.ts";
 import { servedTimelines, type Entry, type FiledValue, type YearPeriod } from "./vintage.ts";
 
 const DATES = ["2020-01-10", "2020-02-10", "2020-03-10", "2020-04-10", "2020-05-10", "2020-06-10"];
@@ -74,5 +76,29 @@ describe("servedTimelines over time", () => {
       ["0001193125-14-277160", "2014-07-23"],
       ["0001193125-14-383437", "2014-10-27"],
     ]);
+  });
+
+  it("a derived quarter on every date is what the timelines made by then give: the fewest periods that tile the months before it then", () => {
+    // One concept throughout (a part in another concept is never subtracted: no value then, the last one standing here).
+    const timeline = (seed: number) =>
+      fc.array(fc.record({ day: fc.integer({ min: 0, max: 5 }), value: fc.integer({ min: 1, max: 40 }), form: fc.constantFrom("10-Q", "10-K", "10-Q/A") }), { maxLength: 3 }).map((list) =>
+        list
+          .sort((a, b) => a.day - b.day)
+          .map(({ day, value, form }, k): Entry => ({ value: value * 10, concept: "us-gaap:A", unit: "USD", accn: `0000000002-20-${String(seed * 10 + k).padStart(6, "0")}`, form, filed: DATES[day]!, from: DATES[day]!, derived: false }))
+          .filter((e, k, all) => k === 0 || e.filed !== all[k - 1]!.filed),
+      );
+    const inputs = fc.record({ year: timeline(0), nine: timeline(1), half: timeline(2), q1: timeline(3), q2: timeline(4), q3: timeline(5), filed: timeline(6) });
+    const quarter = (i: { year: Entry[]; nine: Entry[]; half: Entry[]; q1: Entry[]; q2: Entry[]; q3: Entry[]; filed: Entry[] }) =>
+      quarterTimeline(i.filed, i.year, [[i.nine], [i.half, i.q3], [i.q1, i.q2, i.q3]], [{ from: DATES[0]!, concept: "us-gaap:A" }]);
+    fc.assert(
+      fc.property(inputs, (i) => {
+        const whole = quarter(i);
+        for (const date of DATES) {
+          const then = Object.fromEntries(Object.entries(i).map(([k, t]) => [k, t.filter((e) => e.from <= date)])) as typeof i;
+          expect(inEffect(whole, date), `on ${date}`).toBe(inEffect(quarter(then), date));
+        }
+      }),
+      { numRuns: 2000, seed: 1127 },
+    );
   });
 });
