@@ -52,8 +52,8 @@ export function filedStatementValues(observations: readonly Observation[], specs
   return out;
 }
 
-/** The earliest filing date among values. */
-function firstFiled(values: Iterable<FiledValue>): string {
+/** The earliest filing date among values ("" for none). */
+export function firstFiled(values: Iterable<{ filed: string }>): string {
   let first = "";
   for (const v of values) if (first === "" || v.filed < first) first = v.filed;
   return first;

@@ -38,7 +38,7 @@ import {
   TOTAL_BORROWINGS,
   type StatementSpec,
 } from "./statement-concepts.ts";
-import { filedStatementValues } from "./statement-values.ts";
+import { filedStatementValues, firstFiled } from "./statement-values.ts";
 import { ADDITIVE, FLOWS, freeCashFlow, fromEarnings, newRow, type Row } from "./statement-rows.ts";
 import { deriveTtm } from "./ttm.ts";
 import { computedEntry, computedTimeline, serveYear, type Entry, type FiledValue } from "./vintage.ts";
@@ -297,7 +297,7 @@ function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly 
     point.values.set("shares_outstanding", list.sort(byFiled));
   }
   points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return facts_.reduce((first, f) => (f.filed < first ? f.filed : first), facts_[0]!.filed);
+  return firstFiled(facts_);
 }
 
 /** The reasons FinancialPeriod.unavailable states (one object each: rows share them). */
@@ -322,12 +322,8 @@ const NO_FREE_CASH_FLOW: Unavailable = { metric: "free_cash_flow", reason: "part
 function markUnavailable(rows: readonly Row[], years: ReadonlyMap<number, readonly Row[]>, coversFrom: string | null): void {
   const partialFrom = new Map<number, string>();
   for (const [fiscalYear, group] of years) {
-    for (const r of group) {
-      for (const v of r.flows.get(PARTIAL_CAPEX) ?? []) {
-        const known = partialFrom.get(fiscalYear);
-        if (known === undefined || v.filed < known) partialFrom.set(fiscalYear, v.filed);
-      }
-    }
+    const first = firstFiled(group.flatMap((r) => r.flows.get(PARTIAL_CAPEX) ?? []));
+    if (first) partialFrom.set(fiscalYear, first);
   }
   for (const r of rows) {
     const spans: UnavailableSpan[] = [];
