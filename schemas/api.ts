@@ -94,7 +94,7 @@ export const ROUTES = [
     summary: "Earnings from XBRL company facts",
     description:
       "Fiscal years, quarters (Q4 derived and marked) and year-to-date periods with revenue, net income (the parent's share), " +
-      "operating income, gross profit, EPS and diluted shares. Restated values resolve to the latest filing; fiscal labels " +
+      "operating income, gross profit, basic and diluted EPS and weighted shares. Restated values resolve to the latest filing; fiscal labels " +
       "are the original filing's where they agree with the company's fiscal calendar (label_source says which). Each fiscal " +
       "year uses one concept per metric; years whose quarters do not add up are marked (reconciled: false); unit-scale " +
       "slips are corrected and marked. Every value names its concept, unit and source accession. as_of answers as of a " +

@@ -11,6 +11,7 @@ export const METRIC_NAMES = [
   "gross_profit",
   "eps_basic",
   "eps_diluted",
+  "basic_shares",
   "diluted_shares",
 ] as const;
 export const MetricName = z.enum(METRIC_NAMES);
@@ -75,7 +76,12 @@ export const Metric = z
 export type Metric = z.infer<typeof Metric>;
 
 /** Metrics a stock split changes: per-share values shrink by its ratio, share counts grow by it. */
-export const PER_SHARE_METRICS = ["eps_basic", "eps_diluted", "diluted_shares"] as const satisfies readonly MetricName[];
+export const PER_SHARE_METRICS = ["eps_basic", "eps_diluted", "basic_shares", "diluted_shares"] as const satisfies readonly MetricName[];
+/** The weighted-average share counts EPS divides by, each with its EPS: basic and diluted. */
+export const SHARE_COUNTS = [
+  { shares: "basic_shares", eps: "eps_basic", kind: "basic" },
+  { shares: "diluted_shares", eps: "eps_diluted", kind: "diluted" },
+] as const satisfies readonly { shares: MetricName; eps: MetricName; kind: string }[];
 
 /**
  * `split_unadjusted` as of `date`: a period whose filed per-share values (as served then) were last filed before a

@@ -3,7 +3,7 @@
 // and their histories, so that the builder (today: LATEST) and the gateway (`as_of`) give one answer and an as-of
 // answer uses only filings accepted by then. The builder stores the sums over time (ttm.ts); this decides which of
 // them stand on a date: a year whose quarters stopped adding up on a later date still adds up before it.
-import { PER_SHARE_METRICS } from "./earnings.ts";
+import { PER_SHARE_METRICS, SHARE_COUNTS } from "./earnings.ts";
 import { entryOn, LATEST } from "./earnings-history.ts";
 import type { FinancialsContext } from "./financials-history.ts";
 import type { FinancialMetricName, FinancialPeriod, StatementHistoryEntry, Ttm } from "./financials.ts";
@@ -90,8 +90,8 @@ export function ttmAsOf(row: FinancialPeriod, history: { metrics: Partial<Record
 }
 
 /**
- * TTM diluted shares come from the filed weighted averages (last fiscal year, its year to date at this quarter, this
- * year to date): null while one of them is not filed; TTM diluted EPS needs TTM net income too; basic EPS never.
+ * TTM weighted shares, basic and diluted, come from the filed weighted averages (last fiscal year, its year to date at
+ * this quarter, this year to date): null while one of them is not filed; TTM EPS needs TTM net income too.
  */
 function perShareGaps(
   row: FinancialPeriod,
@@ -102,14 +102,14 @@ function perShareGaps(
 ): void {
   const quarter = Number(row.fiscal_quarter.slice(1));
   const parts = [labelKey(row.fiscal_year - 1, "FY", 12), labelKey(row.fiscal_year - 1, row.fiscal_quarter, quarter * 3), labelKey(row.fiscal_year, row.fiscal_quarter, quarter * 3)];
-  gaps.push({ metric: "eps_basic", reason: "no_weighted_shares", message: "only diluted EPS is computed for a TTM (from TTM net income and diluted weighted shares); basic weighted shares are not among the series" });
-  if (parts.some((key) => !at(context.byLabel.get(key), "diluted_shares"))) {
-    const message = "the diluted weighted share counts of the last fiscal year and of both years to date are needed for a TTM share count, and one is not reported";
-    gaps.push({ metric: "diluted_shares", reason: "no_weighted_shares", message }, { metric: "eps_diluted", reason: "no_weighted_shares", message });
-    return;
-  }
-  if (!own("net_income") || !own("diluted_shares") || gaps.some((g) => g.metric === "net_income")) {
-    gaps.push({ metric: "eps_diluted", reason: "missing_value", message: "no TTM net income to divide" });
+  const noIncome = !own("net_income") || gaps.some((g) => g.metric === "net_income");
+  for (const { shares, eps, kind } of SHARE_COUNTS) {
+    if (parts.some((key) => !at(context.byLabel.get(key), shares))) {
+      const message = `the ${kind} weighted share counts of the last fiscal year and of both years to date are needed for a TTM share count, and one is not reported`;
+      gaps.push({ metric: shares, reason: "no_weighted_shares", message }, { metric: eps, reason: "no_weighted_shares", message });
+    } else if (noIncome || !own(shares)) {
+      gaps.push({ metric: eps, reason: "missing_value", message: "no TTM net income to divide" });
+    }
   }
 }
 

@@ -26,7 +26,9 @@ export interface ModelYear {
   operating: number[];
   /** Net income: may cross zero and near it (a year can be a thousandth of the next). */
   income: number[];
+  /** Weighted-average shares, diluted and basic (fewer: the dilutive options are left out). */
   shares: number;
+  basic: number;
 }
 
 /** Any fiscal calendar: year-end month, 52/53 weeks or not, named by the year it ends or begins in. */
@@ -57,6 +59,7 @@ export function modelYears(calendar: Calendar, draws: number[]): ModelYear[] {
       operating: d.slice(0, 4).map((v, q) => v * 1_000_000 * (10 + ((v + q) % 31)) / 100),
       income: d.slice(4, 8).map((v, q) => (v % 3 === 0 ? -1 : 1) * (v + 20) * 100_000 + q), // never an EPS of 0.00
       shares: 200_000_000 + k * 1_000_000,
+      basic: 198_500_000 + k * 1_000_000,
     });
     start = addDays(end, 1);
   }

@@ -81,6 +81,16 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
       "ifrs-full:BasicAndDilutedEarningsLossPerShare", // IFRS single EPS line
     ],
   },
+  basic_shares: {
+    kind: "shares",
+    additive: false,
+    steady: true,
+    concepts: [
+      "us-gaap:WeightedAverageNumberOfSharesOutstandingBasic", // basic weighted-average shares, the denominator of basic EPS
+      "us-gaap:WeightedAverageNumberOfShareOutstandingBasicAndDiluted", // one count when basic equals diluted
+      "ifrs-full:WeightedAverageShares", // IFRS basic count ("weighted average number of ordinary shares outstanding")
+    ],
+  },
   diluted_shares: {
     kind: "shares",
     additive: false,

@@ -22,23 +22,29 @@ const REAL = /a real change, not a unit-scale slip \(not corrected\)$/;
 const PLACED = /is no quarter, year-to-date or year of fiscal \d{4} .*a comparative on another fiscal calendar/;
 
 const EXPECTED: Record<string, { exceptions: Pinned[]; unreconciled: Unreconciled[] }> = {
-  // SUNation Energy (formerly Communications Systems, then Pineapple Energy). Share counts and EPS: the 10-Qs and 10-Ks
-  // of 2024–2026 restate earlier periods for reverse splits (fiscal 2024 diluted shares 542,454 in the 10-K filed
-  // 2025-04-15, 2,714 in the one filed 2026-03-23), so neighbouring periods last reported before and after a split sit
-  // a thousandfold apart; each agrees with its own filing's net income ÷ EPS (2025: −10,892,833 ÷ −4.38 ≈ 2,486,948
+  // SUNation Energy (formerly Communications Systems, then Pineapple Energy). Share counts (basic and diluted alike) and
+  // EPS: the 10-Qs and 10-Ks of 2024–2026 restate earlier periods for reverse splits (fiscal 2024 diluted shares 542,454
+  // in the 10-K filed 2025-04-15, 2,714 in the one filed 2026-03-23), so neighbouring periods last reported before and
+  // after a split sit a thousandfold apart; each agrees with its own filing's net income ÷ EPS (2025: −10,892,833 ÷ −4.38 ≈ 2,486,948
   // against 2,489,224). Revenue: after the March 2022 merger the 10-K filed 2023-04-14 (0000022701-23-000008) gives 2021
   // as the accounting acquirer Pineapple's, 38,162, which the 10-Q filed 2022-11-14 (0000022701-22-000015) confirms
   // (25,417 for the nine months): a real change, not a slip (it was marked as one of unclear scale before).
   "CIK0000022701.json": {
     exceptions: [
+      ["scale", "basic_shares", "2025-01-01..2025-12-31", REAL],
       ["scale", "diluted_shares", "2025-01-01..2025-12-31", REAL],
+      ["scale", "basic_shares", "2024-01-01..2024-12-31", REAL],
       ["scale", "diluted_shares", "2024-01-01..2024-12-31", REAL],
+      ["scale", "basic_shares", "2024-01-01..2024-06-30", REAL],
       ["scale", "diluted_shares", "2024-01-01..2024-06-30", REAL],
+      ["scale", "basic_shares", "2023-01-01..2023-12-31", REAL],
       ["scale", "diluted_shares", "2023-01-01..2023-12-31", REAL],
       ["scale", "eps_basic", "2023-01-01..2023-09-30", REAL],
       ["scale", "eps_diluted", "2023-01-01..2023-09-30", REAL],
+      ["scale", "basic_shares", "2023-01-01..2023-06-30", REAL],
       ["scale", "diluted_shares", "2023-01-01..2023-06-30", REAL],
       ["scale", "revenue", "2022-01-01..2022-12-31", REAL],
+      ["scale", "basic_shares", "2022-01-01..2022-12-31", REAL],
       ["scale", "diluted_shares", "2022-01-01..2022-12-31", REAL],
       ["scale", "eps_basic", "2022-01-01..2022-09-30", REAL],
       ["scale", "eps_diluted", "2022-01-01..2022-09-30", REAL],

@@ -25,16 +25,31 @@ interface Disturb {
   slip?: { filing: number; concept: Concept; factor: number };
 }
 
-type Concept = "Revenues" | "GrossProfit" | "OperatingIncomeLoss" | "NetIncomeLoss" | "EarningsPerShareDiluted" | "WeightedAverageNumberOfDilutedSharesOutstanding";
+const CONCEPTS = [
+  "Revenues",
+  "GrossProfit",
+  "OperatingIncomeLoss",
+  "NetIncomeLoss",
+  "EarningsPerShareBasic",
+  "EarningsPerShareDiluted",
+  "WeightedAverageNumberOfSharesOutstandingBasic",
+  "WeightedAverageNumberOfDilutedSharesOutstanding",
+] as const;
+type Concept = (typeof CONCEPTS)[number];
 /** The metric each concept feeds, and the model's true value of a metric for a year's quarters `from`..`to`. */
 const METRIC_OF: Record<Concept, MetricName> = {
   Revenues: "revenue",
   GrossProfit: "gross_profit",
   OperatingIncomeLoss: "operating_income",
   NetIncomeLoss: "net_income",
+  EarningsPerShareBasic: "eps_basic",
   EarningsPerShareDiluted: "eps_diluted",
+  WeightedAverageNumberOfSharesOutstandingBasic: "basic_shares",
   WeightedAverageNumberOfDilutedSharesOutstanding: "diluted_shares",
 };
+/** The metrics compared with the model's values in every row (a derived Q4 has no share count). */
+const VALUED = ["revenue", "gross_profit", "operating_income", "net_income", "basic_shares", "diluted_shares"] as const;
+type Valued = (typeof VALUED)[number];
 
 const disturbances = (years: number) =>
   fc.record({
@@ -59,10 +74,11 @@ describe("generated companies", () => {
           expect(fy).toMatchObject({ fiscal_year: year.label, fiscal_quarter: "FY", period_start: year.start, reconciled: true });
           // A year whose income nears zero can be a thousandth of the next one: marked (a real change, or unclear where
           // EPS rounds to 0.00), never corrected; nothing else is an exception.
-          expect(fy.exceptions.filter((e) => !(e.rule === "scale" && (e.metric === "net_income" || e.metric === "eps_diluted")))).toEqual([]);
+          expect(fy.exceptions.filter((e) => !(e.rule === "scale" && (e.metric === "net_income" || e.metric === "eps_diluted" || e.metric === "eps_basic")))).toEqual([]);
           expect(fy.metrics.net_income!.value).toBe(sum(year.income));
           expect(fy.metrics.revenue!.value).toBe(sum(year.revenue));
           expect(fy.metrics.diluted_shares).toMatchObject({ value: year.shares, restated: false });
+          expect(fy.metrics.basic_shares).toMatchObject({ value: year.basic, restated: false });
           year.ends.forEach((end, q) => {
             const quarter = only(periods, (p) => p.months === 3 && p.period_end === end);
             expect(quarter).toMatchObject({ fiscal_year: year.label, fiscal_quarter: `Q${q + 1}`, period_start: q === 0 ? year.start : addDays(year.ends[q - 1]!, 1) });
@@ -80,7 +96,7 @@ describe("generated companies", () => {
   it("any metric one filing states in the wrong scale is corrected where the evidence shows it, else marked — never silently wrong", () => {
     const slips = fc.record({
       pick: fc.nat(),
-      concept: fc.constantFrom<Concept>("Revenues", "GrossProfit", "OperatingIncomeLoss", "NetIncomeLoss", "EarningsPerShareDiluted", "WeightedAverageNumberOfDilutedSharesOutstanding"),
+      concept: fc.constantFrom<Concept>(...CONCEPTS),
       factor: fc.constantFrom(0.001, 1000, 0.000001),
     });
     fc.assert(
@@ -95,17 +111,19 @@ describe("generated companies", () => {
             const end = year.ends[to]!;
             const row = only(periods, (p) => p.months === months && p.period_end === end);
             const marked = (name: MetricName) => row.exceptions.some((e) => e.rule === "scale" && e.metric === name);
-            for (const name of ["revenue", "gross_profit", "operating_income", "net_income", "diluted_shares"] as const) {
-              if (name === "diluted_shares" && row.derived) continue; // a derived Q4 has no share count
+            for (const name of VALUED) {
+              if ((name === "diluted_shares" || name === "basic_shares") && row.derived) continue; // a derived Q4 has no share count
               const value = row.metrics[name]?.value;
               const truth = trueValue(year, name, from, to);
               // The slipped metric may stay as filed where marked; every other metric is always right (never blamed).
               if (name === slipped) expect(value === truth || marked(name), `${name} ${end} (${months}): ${value} vs ${truth}`).toBe(true);
               else expect(value, `${name} ${end} (${months}) with ${concept} ×${factor} in filing ${slip.filing}`).toBe(truth);
             }
-            const eps = row.metrics.eps_diluted;
-            const trueEps = Math.round((sum(year.income.slice(from, to + 1)) / year.shares) * 100) / 100;
-            if (eps && !eps.derived) expect(eps.value === trueEps || (slipped === "eps_diluted" && marked("eps_diluted")), `eps ${end} (${months}): ${eps.value} vs ${trueEps}`).toBe(true);
+            for (const [per, shares] of [["eps_diluted", year.shares], ["eps_basic", year.basic]] as const) {
+              const eps = row.metrics[per];
+              const trueEps = Math.round((sum(year.income.slice(from, to + 1)) / shares) * 100) / 100;
+              if (eps && !eps.derived) expect(eps.value === trueEps || (slipped === per && marked(per)), `${per} ${end} (${months}): ${eps.value} vs ${trueEps}`).toBe(true);
+            }
           }
         }
       }),
@@ -131,8 +149,9 @@ describe("generated companies", () => {
 });
 
 /** The model's true value of a metric over quarters `from`..`to` of a year (share counts are one per year). */
-function trueValue(year: ModelYear, name: "revenue" | "gross_profit" | "operating_income" | "net_income" | "diluted_shares", from: number, to: number): number {
+function trueValue(year: ModelYear, name: Valued, from: number, to: number): number {
   if (name === "diluted_shares") return year.shares;
+  if (name === "basic_shares") return year.basic;
   const list = { revenue: year.revenue, gross_profit: year.gross, operating_income: year.operating, net_income: year.income }[name];
   return sum(list.slice(from, to + 1));
 }
@@ -142,7 +161,7 @@ function trueValue(year: ModelYear, name: "revenue" | "gross_profit" | "operatin
  * same periods) and a 10-K (the year, two prior years, optionally its fourth quarter), each tagged with its own fy/fp.
  */
 function companyFacts(model: ModelYear[], disturb: Disturb): unknown {
-  const facts: Record<Concept, Fact[]> = { Revenues: [], GrossProfit: [], OperatingIncomeLoss: [], NetIncomeLoss: [], EarningsPerShareDiluted: [], WeightedAverageNumberOfDilutedSharesOutstanding: [] };
+  const facts = Object.fromEntries(CONCEPTS.map((c) => [c, []])) as unknown as Record<Concept, Fact[]>;
   let n = 0;
   model.forEach((year, k) => {
     const prior = model[k - 1];
@@ -170,13 +189,15 @@ function companyFacts(model: ModelYear[], disturb: Disturb): unknown {
         const end = y.ends[to]!;
         const revenue = sum(y.revenue.slice(from, to + 1));
         const income = sum(y.income.slice(from, to + 1));
-        const shares = disturb.thousands === index ? y.shares / 1000 : y.shares;
+        const [shares, basic] = disturb.thousands === index ? [y.shares / 1000, y.basic / 1000] : [y.shares, y.basic];
         const values: Record<Concept, number> = {
           Revenues: revenue,
           GrossProfit: sum(y.gross.slice(from, to + 1)),
           OperatingIncomeLoss: sum(y.operating.slice(from, to + 1)),
           NetIncomeLoss: income,
+          EarningsPerShareBasic: Math.round((income / y.basic) * 100) / 100,
           EarningsPerShareDiluted: Math.round((income / y.shares) * 100) / 100,
+          WeightedAverageNumberOfSharesOutstandingBasic: basic,
           WeightedAverageNumberOfDilutedSharesOutstanding: shares,
         };
         for (const [concept, value] of Object.entries(values) as [Concept, number][]) {
@@ -187,7 +208,7 @@ function companyFacts(model: ModelYear[], disturb: Disturb): unknown {
     }
   });
   const random = mulberry(disturb.seed);
-  const unit = (name: string) => (name === "EarningsPerShareDiluted" ? "USD/shares" : name.startsWith("Weighted") ? "shares" : "USD");
+  const unit = (name: string) => (name.startsWith("EarningsPerShare") ? "USD/shares" : name.startsWith("Weighted") ? "shares" : "USD");
   const usGaap = Object.fromEntries(Object.entries(facts).map(([name, list]) => [name, { units: { [unit(name)]: shuffle(list, random) } }]));
   return { cik: 1234, entityName: "Model Co", facts: { "us-gaap": shuffleKeys(usGaap, random) } };
 }

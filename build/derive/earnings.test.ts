@@ -156,10 +156,14 @@ describeEdgar("hand-checked figures", () => {
     expect(fy).toMatchObject({ fiscal_year: 2023, fiscal_quarter: "FY", months: 12, duration_days: 371, calendar_frame: "CY2023" });
     expect(fy.label_accession).toBe("0000320193-23-000106"); // the 10-K for fiscal 2023, filed 2023-11-03
     // 10-K for fiscal 2023, Consolidated Statements of Operations: "Total net sales" 383,285; "Net income" 96,995
-    // ($ millions); diluted earnings per share 6.13.
+    // ($ millions); earnings per share basic 6.16, diluted 6.13; shares used in computing them (thousands): basic
+    // 15,744,231, diluted 15,812,547 (as the 10-K for fiscal 2025, 0000320193-25-000079, reports them again).
     expect(fy.metrics.revenue).toMatchObject({ value: 383_285_000_000, unit: "USD", restated: false });
     expect(fy.metrics.net_income?.value).toBe(96_995_000_000);
     expect(fy.metrics.eps_diluted).toMatchObject({ value: 6.13, unit: "USD/shares" });
+    expect(fy.metrics.eps_basic).toMatchObject({ value: 6.16, unit: "USD/shares" });
+    expect(fy.metrics.basic_shares).toMatchObject({ value: 15_744_231_000, unit: "shares", concept: "us-gaap:WeightedAverageNumberOfSharesOutstandingBasic" });
+    expect(fy.metrics.diluted_shares).toMatchObject({ value: 15_812_547_000, concept: "us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding" });
   });
 
   it("Apple: the 2020 4-for-1 split — FY2019 EPS re-reported on the new basis, FY2017 flagged", () => {
@@ -167,6 +171,8 @@ describeEdgar("hand-checked figures", () => {
     // 10-K for fiscal 2019: diluted EPS 11.89; 10-K for fiscal 2021 re-reports it as 2.97 after the August 2020 split.
     const fy2019 = period(apple, "2018-09-30", "2019-09-28");
     expect(fy2019.metrics.eps_diluted).toMatchObject({ value: 2.97, restated: true, original_value: 11.89 });
+    // Its basic share count likewise: 4,617,834 thousand in the 10-K for fiscal 2019, 18,471,336 (× 4) in fiscal 2021's.
+    expect(fy2019.metrics.basic_shares).toMatchObject({ value: 18_471_336_000, restated: true, original_value: 4_617_834_000 });
     expect(fy2019.split_unadjusted).toBe(false);
     // FY2017 diluted EPS 9.21 was last filed in the 10-K for fiscal 2019 (before the split) and never re-reported.
     const fy2017 = period(apple, "2016-09-25", "2017-09-30");
@@ -270,6 +276,13 @@ describeEdgar("hand-checked figures", () => {
     expect(fy2023.metrics.revenue).toMatchObject({ value: 2_161_735_800_000, unit: "TWD", concept: "ifrs-full:Revenue" });
     expect(fy2023.metrics.net_income).toMatchObject({ unit: "TWD", concept: "ifrs-full:ProfitLossAttributableToOwnersOfParent" });
     expect(fy2023.metrics.eps_diluted?.unit).toBe("TWD/shares");
+    // 2024 20-F (0001193125-25-083423): net income attributable to the parent NT$1,158,380.2 million over a basic
+    // weighted average of 25,927.6 million shares (ifrs-full:WeightedAverageShares) = basic EPS NT$44.68; diluted count
+    // 25,929.7 million (ifrs-full:AdjustedWeightedAverageShares).
+    const fy2024 = period(tsmc, "2024-01-01", "2024-12-31");
+    expect(fy2024.metrics.basic_shares).toMatchObject({ value: 25_927_600_000, concept: "ifrs-full:WeightedAverageShares" });
+    expect(fy2024.metrics.diluted_shares).toMatchObject({ value: 25_929_700_000, concept: "ifrs-full:AdjustedWeightedAverageShares" });
+    expect(fy2024.metrics.eps_basic!.value).toBeCloseTo(fy2024.metrics.net_income!.value / fy2024.metrics.basic_shares!.value, 2);
   });
 });
 

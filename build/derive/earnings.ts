@@ -2,7 +2,7 @@
 // the period, calendar, vintage and scale layer (observations → period-identity → fiscal-calendar → scale → vintage →
 // quarters → reconcile → invariants). Pure: never fetches, never reads the clock, never guesses an unfiled value.
 import { LATEST, periodAsOf, type PeriodHistory, type ReconciliationState } from "../../schemas/earnings-history.ts";
-import { METRIC_NAMES, PER_SHARE_METRICS, type EarningsPeriod, type MetricName } from "../../schemas/earnings.ts";
+import { METRIC_NAMES, PER_SHARE_METRICS, SHARE_COUNTS, type EarningsPeriod, type MetricName } from "../../schemas/earnings.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS, REVENUE_GROSS_OF_TAX } from "./concepts.ts";
@@ -19,13 +19,15 @@ import { detectSplits, type History } from "./splits.ts";
 import { byFiling, combineTimelines, perShare, serveYear, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** Share counts first: the other checks read them (issue 14 "Scale errors": share counts first, every metric checked). */
-const SCALE_ORDER: readonly MetricName[] = ["diluted_shares", "eps_diluted", "eps_basic", "revenue", "gross_profit", "operating_income", "net_income"];
+const SCALE_ORDER: readonly MetricName[] = ["diluted_shares", "basic_shares", "eps_diluted", "eps_basic", "revenue", "gross_profit", "operating_income", "net_income"];
 /**
- * Net income = EPS × diluted shares in each filing (basic EPS where diluted is missing): a witness of each member's
- * scale, never a verdict on one (a net income filed in thousands breaks it as much as a share count in millions).
+ * Net income = EPS × its weighted shares in each filing (basic EPS × diluted shares too, for filings without a basic
+ * count): a witness of each member's scale, never a verdict on one (a net income filed in thousands breaks it as much
+ * as a share count in millions).
  */
 const IDENTITIES: readonly ProductIdentity[] = [
   { product: "net_income", factors: ["eps_diluted", "diluted_shares"] },
+  { product: "net_income", factors: ["eps_basic", "basic_shares"] },
   { product: "net_income", factors: ["eps_basic", "diluted_shares"] },
 ];
 const IDENTITY_MEMBERS: ReadonlySet<MetricName> = new Set(IDENTITIES.flatMap((r) => [r.product, ...r.factors] as MetricName[]));
@@ -164,7 +166,8 @@ function selectValues(group: Working[]): Partial<Record<MetricName, ConceptChoic
 
 /**
  * The fiscal year's Q4, added (derived) or completed: additive metrics it lacks come from the year − nine months of the
- * same vintage, in the year's concept; diluted EPS only from its net income ÷ a filed Q4 diluted share count (pitfall 13).
+ * same vintage, in the year's concept; EPS only from its net income ÷ a filed Q4 weighted share count, basic by basic and
+ * diluted by diluted (pitfall 13).
  */
 function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName, ConceptChoice[]>>, calendar: { label: (p: { start: string; end: string; months: Months }) => PeriodLabel | null }): Working | null {
   const year = group.find((w) => w.months === 12);
@@ -179,10 +182,12 @@ function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName,
     q4 = { start: plan.start, end: plan.end, months: 3, label, alternatives: [], values: new Map(), timelines: {}, derived: true };
   }
   fillQuarter(q4, year, plan, ADDITIVE, concepts);
-  const [income, shares] = [q4.timelines.net_income, q4.timelines.diluted_shares];
-  if (income && shares) {
-    const eps = combineTimelines([q4.timelines.eps_diluted ?? [], income, shares], ([filed, n, s]) => filed ?? (n && s && s.value > 0 ? perShare(n, s) : null));
-    if (eps.length) q4.timelines.eps_diluted = eps;
+  const income = q4.timelines.net_income;
+  for (const { shares: count, eps: per } of SHARE_COUNTS) {
+    const shares = q4.timelines[count];
+    if (!income || !shares) continue;
+    const eps = combineTimelines([q4.timelines[per] ?? [], income, shares], ([filed, n, s]) => filed ?? (n && s && s.value > 0 ? perShare(n, s) : null));
+    if (eps.length) q4.timelines[per] = eps;
   }
   if (!created) return null;
   if (Object.keys(q4.timelines).length === 0) return null;
@@ -254,12 +259,14 @@ function explainJump(rows: readonly EarningsPeriod[], working: readonly Working[
   return `${head}, but ${reasons.join(", and ")}: a real change, not a unit-scale slip (not corrected)`;
 }
 
-/** Whether a row's own net income, diluted (else basic) EPS and diluted shares agree in scale. */
+/** Whether a row's own net income, EPS and weighted shares agree in scale: the first identity (above) it has all of. */
 function ownIdentity(row: EarningsPeriod): boolean {
-  const { net_income: n, eps_diluted: d, eps_basic: e, diluted_shares: s } = row.metrics;
-  const eps = d ?? e;
-  if (!n || !eps || !s || Math.abs(eps.value) < 0.01) return false;
-  return stepBetween(n.value, eps.value * s.value, 3) === 1;
+  for (const { product, factors } of IDENTITIES) {
+    const [n, eps, s] = [product, ...factors].map((name) => row.metrics[name as MetricName]);
+    if (!n || !eps || !s || Math.abs(eps.value) < 0.01) continue;
+    return stepBetween(n.value, eps.value * s.value, 3) === 1;
+  }
+  return false;
 }
 
 /** A row's fixed fields: dates, frame, labels; metrics and provenance are read from its history. */
@@ -286,7 +293,7 @@ function skeleton(w: Working): EarningsPeriod {
     reconciled: null,
     reconciliation: [],
     exceptions: [...(w.placed ? [{ rule: "label_in_year" as const, metric: null, message: w.placed }] : []), ...scaleExceptions(w.timelines, METRIC_NAMES)],
-    metrics: { revenue: none, net_income: none, operating_income: none, gross_profit: none, eps_basic: none, eps_diluted: none, diluted_shares: none },
+    metrics: { revenue: none, net_income: none, operating_income: none, gross_profit: none, eps_basic: none, eps_diluted: none, basic_shares: none, diluted_shares: none },
   };
 }
 

@@ -56,7 +56,8 @@ export type IdentityReference = (period: ScalePeriod, series: string, value: Sca
 
 /**
  * An identity between series of one filing and period: `product` ≈ `factors[0]` × `factors[1]` (net income = diluted
- * EPS × diluted shares). A witness for each of its members, never decisive: a mismatch shows that one is off.
+ * EPS × diluted shares, and basic alike). A witness for each of its members, never decisive: a mismatch shows that one
+ * is off.
  */
 export interface ProductIdentity {
   product: string;

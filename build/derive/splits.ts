@@ -1,7 +1,7 @@
 // Stock splits seen in the data (DESIGN "Restatements"; pitfall 15): the dates they took effect, from which a period whose
 // per-share values predate one is flagged (schemas/earnings.ts splitUnadjustedAt). Never rescales a value (a guessed
 // adjustment would be a value nobody filed).
-import { PER_SHARE_METRICS, type MetricName } from "../../schemas/earnings.ts";
+import { PER_SHARE_METRICS, SHARE_COUNTS, type MetricName } from "../../schemas/earnings.ts";
 
 /** How close a re-reported ratio must be to a whole split ratio (EPS is rounded to the cent). */
 const TOLERANCE = 0.02;
@@ -9,6 +9,8 @@ const TOLERANCE = 0.02;
 const EXACT = 0.001;
 /** EPS pairs whose larger value is below this are too coarse to read a ratio from (0.40 → 0.20 is no 2-for-1 split). */
 const MIN_EPS = 0.5;
+/** The share counts among the per-share metrics: a split multiplies them (it divides EPS). */
+const COUNTS: ReadonlySet<MetricName> = new Set(SHARE_COUNTS.map((c) => c.shares));
 /** Larger ratios are scale slips, not splits (McDonald's 2024 filings re-tag share counts in millions: 751800000 → 751.8). */
 const MAX_RATIO = 500;
 
@@ -42,7 +44,7 @@ export function detectSplits(histories: ReadonlyMap<string, ReadonlyMap<MetricNa
         const [before, after] = [history[i - 1]!, history[i]!];
         const ratio = splitRatio(name, before.value, after.value);
         if (ratio === null) continue;
-        const exact = name === "diluted_shares" && Math.abs(after.value / before.value / ratio - 1) <= EXACT;
+        const exact = COUNTS.has(name) && Math.abs(after.value / before.value / ratio - 1) <= EXACT;
         events.push({ ratio, after: before.filed, by: after.filed, period, exact });
       }
     }
@@ -64,8 +66,8 @@ export function detectSplits(histories: ReadonlyMap<string, ReadonlyMap<MetricNa
 /** The split ratio (n for n-for-1, 1/n for a reverse split) that turns `before` into `after`, or null. */
 function splitRatio(name: MetricName, before: number, after: number): number | null {
   if (before === 0 || after === 0 || Math.sign(before) !== Math.sign(after)) return null;
-  if (name !== "diluted_shares" && Math.max(Math.abs(before), Math.abs(after)) < MIN_EPS) return null;
-  const grow = name === "diluted_shares" ? after / before : before / after;
+  if (!COUNTS.has(name) && Math.max(Math.abs(before), Math.abs(after)) < MIN_EPS) return null;
+  const grow = COUNTS.has(name) ? after / before : before / after;
   for (const [r, sign] of [[grow, 1], [1 / grow, -1]] as const) {
     const n = Math.round(r);
     if (n >= 2 && n <= MAX_RATIO && Math.abs(r - n) <= TOLERANCE * n) return sign === 1 ? n : 1 / n;

@@ -1,7 +1,8 @@
 // Generated companies (fast-check) for the statements: any fiscal calendar, cash flows filed as 10-Qs file them (year
 // to date, with last year's comparatives), balance sheets at each quarter end with the last year-end beside them,
 // facts in any order, a filing that states its capital expenditure negative, a year restated without its quarters.
-// Discrete quarters, year-end balances and TTM must come out as the model company's, every invariant must hold.
+// Discrete quarters, year-end balances and TTM (weighted shares and EPS too) must come out as the model company's,
+// every invariant must hold.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LATEST } from "../../schemas/earnings-history.ts";
@@ -11,7 +12,7 @@ import { type EdgarFact as Fact } from "../parse/companyfacts.ts";
 import { readCompanyFacts } from "./company-facts.ts";
 import { deriveEarningsBase } from "./earnings.ts";
 import { checkFinancials } from "./financial-invariants.ts";
-import { addDays } from "./periods.ts";
+import { addDays, durationDays } from "./periods.ts";
 import { deriveFinancials } from "./statements.ts";
 
 /** A model year's statements: its quarters' flows and its quarter-end total assets (thousands, so no rounding). */
@@ -93,6 +94,16 @@ describe("generated companies' statements", () => {
           const touched = four.some((f) => f.k === disturb.restated);
           if (touched) expect(ttm!.ttm!.unavailable).toContainEqual(expect.objectContaining({ metric: "operating_cash_flow", reason: "unreconciled" }));
           else expect(ttm!.cash_flow!.operating_cash_flow!.value).toBe(sum(four.map((f) => statements[f.k]!.ocf[f.q]!)));
+          // Weighted shares over the twelve months: each year's count for the days of it the twelve months hold (the
+          // model's counts are one per year); EPS = the four quarters' net income ÷ those shares, to the cent.
+          const [before, now] = [model[k - 1]!, model[k]!];
+          const [priorDays, nowDays] = [durationDays(before.start, before.ends[3]) - durationDays(before.start, before.ends[q]!), durationDays(now.start, end)];
+          const income = sum(four.map((f) => model[f.k]!.income[f.q]!));
+          for (const [shares, eps, count] of [["basic_shares", "eps_basic", "basic"], ["diluted_shares", "eps_diluted", "shares"]] as const) {
+            const weighted = Math.round((before[count] * priorDays + now[count] * nowDays) / (priorDays + nowDays));
+            expect(ttm!.income![shares]).toMatchObject({ value: weighted, derived: true });
+            expect(ttm!.income![eps]).toMatchObject({ value: Math.round((income / weighted) * 100) / 100, derived: true });
+          }
         });
       }),
       { numRuns: 60 },
@@ -117,7 +128,15 @@ function statementsOf(draws: number[]): Statements {
  * two before it; total assets at this and the last year-end). Each tagged with its own fy/fp.
  */
 function companyFacts(model: ModelYear[], statements: Statements[], disturb: Disturb): unknown {
-  const facts: Record<string, Fact[]> = { Revenues: [], NetCashProvidedByUsedInOperatingActivities: [], PaymentsToAcquirePropertyPlantAndEquipment: [], Assets: [] };
+  const facts: Record<string, Fact[]> = {
+    Revenues: [],
+    NetIncomeLoss: [],
+    WeightedAverageNumberOfSharesOutstandingBasic: [],
+    WeightedAverageNumberOfDilutedSharesOutstanding: [],
+    NetCashProvidedByUsedInOperatingActivities: [],
+    PaymentsToAcquirePropertyPlantAndEquipment: [],
+    Assets: [],
+  };
   let n = 0;
   model.forEach((year, k) => {
     for (let q = 0; q < 4; q++) {
@@ -135,7 +154,11 @@ function companyFacts(model: ModelYear[], statements: Statements[], disturb: Dis
       };
       const revenue = (y: number, from: number, to: number) => {
         const m = model[y]!;
-        facts.Revenues!.push({ start: from === 0 ? m.start : addDays(m.ends[from - 1]!, 1), end: m.ends[to]!, val: sum(m.revenue.slice(from, to + 1)), ...tag });
+        const span = { start: from === 0 ? m.start : addDays(m.ends[from - 1]!, 1), end: m.ends[to]! };
+        facts.Revenues!.push({ ...span, val: sum(m.revenue.slice(from, to + 1)), ...tag });
+        facts.NetIncomeLoss!.push({ ...span, val: sum(m.income.slice(from, to + 1)), ...tag });
+        facts.WeightedAverageNumberOfSharesOutstandingBasic!.push({ ...span, val: m.basic, ...tag });
+        facts.WeightedAverageNumberOfDilutedSharesOutstanding!.push({ ...span, val: m.shares, ...tag });
       };
       const assets = (y: number, at: number) => facts.Assets!.push({ end: model[y]!.ends[at]!, val: statements[y]!.assets[at]!, ...tag });
       if (annual) {
@@ -157,6 +180,6 @@ function companyFacts(model: ModelYear[], statements: Statements[], disturb: Dis
     }
   });
   const random = mulberry(disturb.seed);
-  const usGaap = Object.fromEntries(Object.entries(facts).map(([name, list]) => [name, { units: { USD: shuffle(list, random) } }]));
+  const usGaap = Object.fromEntries(Object.entries(facts).map(([name, list]) => [name, { units: { [name.startsWith("Weighted") ? "shares" : "USD"]: shuffle(list, random) } }]));
   return { cik: 1234, entityName: "Model Co", facts: { "us-gaap": usGaap } };
 }

@@ -225,7 +225,7 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(row("0000320193", "2024-09-29", "2025-03-29").p.cash_flow!.operating_cash_flow).toMatchObject({ value: 53_887e6, derived: false });
   });
 
-  it("Apple TTM: the fiscal year at its end; four quarters otherwise, listed with their filings; diluted EPS from TTM net income", () => {
+  it("Apple TTM: the fiscal year at its end; four quarters otherwise, listed with their filings; EPS from TTM net income and weighted shares", () => {
     const { periods } = company("0000320193");
     const atYearEnd = periods.find((p) => p.ttm && p.period_end === "2024-09-28")!;
     expect(atYearEnd.ttm).toMatchObject({ basis: "fiscal_year", periods: [{ fiscal_year: 2024, fiscal_quarter: "FY" }] });
@@ -240,8 +240,14 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     const eps = latest.income!.eps_diluted!;
     expect(eps.concept).toBe("us-gaap:NetIncomeLoss÷us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding");
     expect(eps.value).toBeCloseTo(latest.income!.net_income!.value / latest.income!.diluted_shares!.value, 2);
-    expect(latest.income!.eps_basic).toBeNull();
-    expect(latest.ttm!.unavailable).toContainEqual(expect.objectContaining({ metric: "eps_basic", reason: "no_weighted_shares" }));
+    // Basic alike, as share-days (thousands of shares): fiscal 2025's 14,948,500 over 364 days (10-K
+    // 0000320193-25-000079) − its Q1's 15,081,724 over 91 + fiscal 2026's Q1 14,748,158 over 91 (both in the 10-Q
+    // 0000320193-26-000006) = 14,865,108.5 over 364; TTM net income 112,010 − 36,330 + 42,097 = 117,777 ($ millions)
+    // ÷ 14,865.1085 million shares = 7.92.
+    expect(latest.income!.net_income!.value).toBe(117_777e6);
+    expect(latest.income!.basic_shares).toMatchObject({ value: 14_865_108_500, derived: true, source_accession: "0000320193-26-000006" });
+    expect(latest.income!.eps_basic).toMatchObject({ value: 7.92, concept: "us-gaap:NetIncomeLoss÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic", derived: true });
+    expect(latest.ttm!.unavailable).toEqual([]);
   });
 
   it("Walmart fiscal 2025, a January year-end (10-K 0000104169-25-000021): no total liabilities line, so derived from its own balance sheet", () => {

@@ -2,8 +2,8 @@
 // or the fiscal year itself at a year end, over time. Which sums stand on a date, and why the others are null (a
 // quarter missing, a year whose quarters did not add up then), is the `ttm` block, read as of the date from the rows'
 // histories (schemas/financials-ttm.ts) by the builder and the gateway alike. Per-share TTM only from TTM net income
-// and weighted shares, never by adding EPS. Pure.
-import { PER_SHARE_METRICS, type FiscalQuarter } from "../../schemas/earnings.ts";
+// and weighted shares (basic for basic EPS, diluted for diluted), never by adding EPS. Pure.
+import { PER_SHARE_METRICS, SHARE_COUNTS, type FiscalQuarter } from "../../schemas/earnings.ts";
 import type { Ttm } from "../../schemas/financials.ts";
 import { TTM_SUMMED } from "../../schemas/financials-ttm.ts";
 import { SAME_PERIOD_DAYS } from "./period-identity.ts";
@@ -104,28 +104,31 @@ function provenance(last: Row): Row["provenance"] {
 }
 
 /**
- * TTM diluted shares as a day-weighted average over the twelve months, from the weighted averages the company filed:
- * share-days of last fiscal year − of its year to date at this quarter + of this year to date (share-days add up over
- * time; a weighted average does not); TTM diluted EPS = TTM net income ÷ those shares.
+ * TTM weighted shares, basic and diluted, as day-weighted averages over the twelve months, from the weighted averages
+ * the company filed: share-days of last fiscal year − of its year to date at this quarter + of this year to date
+ * (share-days add up over time; a weighted average does not); TTM EPS = TTM net income ÷ those shares.
  */
 function perShareTtm(row: Row, last: Row, years: ReadonlyMap<number, YearIndex>): void {
   const quarter = Number(last.base.fiscal_quarter.slice(1));
   const [before, now] = [years.get(last.base.fiscal_year - 1), years.get(last.base.fiscal_year)];
   const parts = [before?.year, before?.ytd.get(quarter), now?.ytd.get(quarter)];
-  const timelines = parts.map((p) => p?.timelines.diluted_shares);
-  if (timelines.some((t) => !t)) return;
+  if (parts.some((p) => !p)) return;
   const days = parts.map((p) => durationDays(p!.start, p!.end));
-  const shares = computedTimeline(timelines as Entry[][], ([year, before, now]) => {
-    if (!year || !before || !now) return null;
-    const total = days[0]! - days[1]! + days[2]!;
-    const value = Math.round((year.value * days[0]! - before.value * days[1]! + now.value * days[2]!) / total);
-    return computedEntry([year, before, now], value, year.concept);
-  });
-  if (shares.length) row.timelines.diluted_shares = shares;
-  const income = row.timelines.net_income;
-  if (!income || !shares.length) return;
-  const eps = computedTimeline([income, shares], ([n, s]) => (n && s && s.value > 0 ? perShare(n, s) : null));
-  if (eps.length) row.timelines.eps_diluted = eps;
+  for (const { shares: count, eps: per } of SHARE_COUNTS) {
+    const timelines = parts.map((p) => p!.timelines[count]);
+    if (timelines.some((t) => !t)) continue;
+    const shares = computedTimeline(timelines as Entry[][], ([year, before, now]) => {
+      if (!year || !before || !now) return null;
+      const total = days[0]! - days[1]! + days[2]!;
+      const value = Math.round((year.value * days[0]! - before.value * days[1]! + now.value * days[2]!) / total);
+      return computedEntry([year, before, now], value, year.concept);
+    });
+    if (!shares.length) continue;
+    row.timelines[count] = shares;
+    const income = row.timelines.net_income;
+    const eps = income ? computedTimeline([income, shares], ([n, s]) => (n && s && s.value > 0 ? perShare(n, s) : null)) : [];
+    if (eps.length) row.timelines[per] = eps;
+  }
 }
 
 /** TTM free cash flow = TTM operating cash flow − TTM capital expenditure, wherever both are summed. */
