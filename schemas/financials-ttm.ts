@@ -28,7 +28,7 @@ type Part = Ttm["periods"][number];
  * fixed by dates); the periods' accessions and derived marks, and every gap, are read as of the date: a quarter not
  * yet filed, a fiscal year whose quarters did not add up then.
  */
-export function ttmAsOf(row: FinancialPeriod, history: { metrics: Partial<Record<FinancialMetricName, StatementHistoryEntry[]>> }, context: FinancialsContext, date: string): Ttm {
+export function ttmAsOf(row: FinancialPeriod, history: TtmHistory, context: FinancialsContext, date: string): Ttm {
   const shape = row.ttm!;
   const at = (index: number | undefined, metric: FinancialMetricName): StatementHistoryEntry | null =>
     index === undefined ? null : (entryOn(context.histories[index]!.metrics[metric], date) ?? null);
@@ -79,7 +79,7 @@ export function ttmAsOf(row: FinancialPeriod, history: { metrics: Partial<Record
         gaps.push({ metric, reason: "unreconciled", message: `fiscal ${q.fiscal_year}'s quarters miss its year by ${difference} in ${metric} (see that year's reconciliation), so its quarters cannot be summed` });
       }
     }
-    perShareGaps(row, context, at, own, gaps);
+    perShareGaps(row, history, context, date, at, own, gaps);
   }
   const standing = (metric: FinancialMetricName) => own(metric) && !gaps.some((g) => g.metric === metric);
   if (!standing("operating_cash_flow") || !standing("capital_expenditure")) {
@@ -89,13 +89,21 @@ export function ttmAsOf(row: FinancialPeriod, history: { metrics: Partial<Record
   return { basis: shape.basis, periods: chain.map((p, i) => part(p, quarters[i], TTM_SUMMED)), unavailable: gaps };
 }
 
+/** What a TTM row's own history gives its block: its values over time, and the company's splits. */
+type TtmHistory = { metrics: Partial<Record<FinancialMetricName, StatementHistoryEntry[]>>; splits?: readonly string[]; splits_known?: readonly string[] };
+
 /**
  * TTM weighted shares, basic and diluted, come from the filed weighted averages (last fiscal year, its year to date at
- * this quarter, this year to date): null while one of them is not filed; TTM EPS needs TTM net income too.
+ * this quarter, this year to date): null while one of them is not filed, or while they were filed on both sides of a
+ * stock split known by then (counts of two bases: SUNation's 2023 year from a 10-K after its reverse split, its half
+ * from a 10-Q before it), or where they cannot be one company's counts (their day-weighted average comes out at no
+ * shares); TTM EPS needs TTM net income too.
  */
 function perShareGaps(
   row: FinancialPeriod,
+  history: TtmHistory,
   context: FinancialsContext,
+  date: string,
   at: (index: number | undefined, metric: FinancialMetricName) => StatementHistoryEntry | null,
   own: (metric: FinancialMetricName) => boolean,
   gaps: Gap[],
@@ -103,10 +111,23 @@ function perShareGaps(
   const quarter = Number(row.fiscal_quarter.slice(1));
   const parts = [labelKey(row.fiscal_year - 1, "FY", 12), labelKey(row.fiscal_year - 1, row.fiscal_quarter, quarter * 3), labelKey(row.fiscal_year, row.fiscal_quarter, quarter * 3)];
   const noIncome = !own("net_income") || gaps.some((g) => g.metric === "net_income");
+  const splits = (history.splits ?? []).filter((by, i) => (history.splits_known?.[i] ?? by) <= date);
   for (const { shares, eps, kind } of SHARE_COUNTS) {
-    if (parts.some((key) => !at(context.byLabel.get(key), shares))) {
+    const filed = parts.map((key) => at(context.byLabel.get(key), shares));
+    const value = entryOn(history.metrics[shares], date)?.value;
+    if (filed.some((e) => !e)) {
       const message = `the ${kind} weighted share counts of the last fiscal year and of both years to date are needed for a TTM share count, and one is not reported`;
       gaps.push({ metric: shares, reason: "no_weighted_shares", message }, { metric: eps, reason: "no_weighted_shares", message });
+      continue;
+    }
+    const dates = filed.map((e) => e!.filed_at).sort();
+    const split = splits.find((by) => dates[0]! < by && by <= dates[2]!);
+    if (split !== undefined || (value !== undefined && value <= 0)) {
+      const message =
+        split !== undefined
+          ? `the ${kind} weighted share counts it is made of were filed on both sides of the stock split of ${split} (filed ${dates[0]} to ${dates[2]}): counts of two bases do not combine`
+          : `the ${kind} weighted share counts it is made of do not combine: their day-weighted average comes out at no shares (counts of two bases, or one restated between their filings)`;
+      gaps.push({ metric: shares, reason: "split_basis", message }, { metric: eps, reason: "split_basis", message });
     } else if (noIncome || !own(shares)) {
       gaps.push({ metric: eps, reason: "missing_value", message: "no TTM net income to divide" });
     }

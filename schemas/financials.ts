@@ -125,7 +125,7 @@ export const Unavailable = z
 export type Unavailable = z.infer<typeof Unavailable>;
 
 /** Why a trailing-twelve-month value is null. */
-export const TTM_GAPS = ["missing_quarter", "missing_value", "unreconciled", "no_weighted_shares"] as const;
+export const TTM_GAPS = ["missing_quarter", "missing_value", "unreconciled", "no_weighted_shares", "split_basis"] as const;
 
 /** How a trailing-twelve-month row was made: the periods summed (or the fiscal year) and what could not be. */
 export const Ttm = z

@@ -48,6 +48,33 @@ describeEdgar("as of a date, only filings accepted by then", () => {
     expect([...TTM_SUMMED]).toEqual([...ADDITIVE]);
   });
 
+  it("Apple's TTM to 2020-06-27: weighted shares and EPS from counts of one basis, null once the 4-for-1 split's filings mixed them", () => {
+    // As of 2020-07-31 (thousands of shares): fiscal 2019 diluted 4,648,913 over 364 days (10-K 0000320193-19-000119),
+    // its nine months 4,691,759 and fiscal 2020's 4,404,695 over 273 each (10-Q 0000320193-20-000062) = 4,433,615;
+    // basic 4,617,834, 4,660,175, 4,362,571 = 4,394,631. Net income 58,424 ($ millions) → diluted EPS 13.18, basic 13.29.
+    // The 10-K of 2020-10-30 (0000320193-20-000096) re-reported fiscal 2019 on the split basis (diluted 18,595,651);
+    // the nine months of 2019 never were: from then the counts are of two bases, and the TTM's are null, with why.
+    const { periods, history, context } = load("CIK0000320193.json");
+    const i = periods.findIndex((p) => p.ttm && p.period_end === "2020-06-27");
+    const then = financialAsOf(periods[i]!, history[i]!, "2020-07-31", false, context)!;
+    expect(then.income!.diluted_shares).toMatchObject({ value: 4_433_615_000, derived: true, source_accession: "0000320193-20-000062" });
+    expect(then.income!.basic_shares!.value).toBe(4_394_631_000);
+    expect([then.income!.eps_diluted!.value, then.income!.eps_basic!.value]).toEqual([13.18, 13.29]);
+    expect(then.ttm!.unavailable).toEqual([]);
+    for (const date of ["2020-10-30", LATEST]) {
+      const later = financialAsOf(periods[i]!, history[i]!, date, false, context)!;
+      expect(later.income!.net_income!.value).toBe(58_424e6);
+      expect([later.income!.diluted_shares, later.income!.eps_diluted, later.income!.basic_shares, later.income!.eps_basic]).toEqual([null, null, null, null]);
+      expect(later.ttm!.unavailable.map((u) => [u.metric, u.reason])).toEqual([
+        ["basic_shares", "split_basis"],
+        ["eps_basic", "split_basis"],
+        ["diluted_shares", "split_basis"],
+        ["eps_diluted", "split_basis"],
+      ]);
+      expect(later.ttm!.unavailable[0]!.message).toContain("the stock split of 2020-10-30");
+    }
+  });
+
   it("Apple's TTM to 2016-12-31 as of 2017-03-01: fiscal 2016 still added up, so dividends are summed; only filings of then are named", () => {
     // Dividends paid by quarter, all in the 10-Q of 2017-02-01 (0001628280-17-000717): 2,879 (Q2 2016), 3,117 (Q3),
     // 3,071 (Q4), 3,042 (Q1 2017) = 12,109 ($ millions). Fiscal 2016's 11,965 (10-K 0001628280-16-020309) was its
