@@ -251,6 +251,17 @@ describeEdgar("hand-checked figures", () => {
     });
   });
 
+  it("Hertz: a weighted count of 0 shares is a filer's slip, never a value", () => {
+    const hertz = periodsOf("0001657853");
+    // The 10-Q of 2016-08-08 (0001657853-16-000047) tagged diluted shares 0 for the second quarters of 2016 and 2015
+    // (and their halves), beside basic-and-diluted counts of 92 million (2015) and 85 million (2016); the 10-Q of
+    // 2017-08-08 (0001657853-17-000038) tagged 2016's diluted shares 85 million. No value is 0, nor "restated" from 0.
+    const q2015 = period(hertz, "2015-04-01", "2015-06-30");
+    expect(q2015.metrics.diluted_shares).toMatchObject({ value: 92_000_000, concept: "us-gaap:WeightedAverageNumberOfShareOutstandingBasicAndDiluted" });
+    const q2016 = period(hertz, "2016-04-01", "2016-06-30");
+    expect(q2016.metrics.diluted_shares).toMatchObject({ value: 85_000_000, restated: false, original_value: null, source_accession: "0001657853-17-000038" });
+  });
+
   it("Hertz FY2018: EPS restated after the 2019 rights offering", () => {
     const hertz = periodsOf("0001657853");
     const fy2018 = period(hertz, "2018-01-01", "2018-12-31");

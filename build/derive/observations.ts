@@ -115,6 +115,9 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
           const months = span === null ? 0 : typeof span === "number" ? span : span.months;
           noteFiling(filings, f.accn, f.filed, f.form, f.fy ?? null, f.fp ?? null, f.end, months);
           if (!wanted || span === null) continue;
+          // A weighted count of no shares is a filer's slip, not a count (Hertz's 10-Q of 2016-08-08 tagged 2015's
+          // second-quarter diluted shares 0 beside 92 million basic): not a value.
+          if (spec.kind === "shares" && f.val <= 0) continue;
           if (typeof span === "number") byEnd.set(f.end, (span = { start: f.start, end: f.end, months: span, observations: [] }));
           span.observations.push({
             series: name,
