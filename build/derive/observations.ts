@@ -3,7 +3,8 @@
 // (earnings, the statements): no metric named here.
 import { ANNUAL_FORM, PERIODIC_FORM } from "../forms.ts";
 import type { CompanyFacts, EdgarFact } from "../parse/companyfacts.ts";
-import { classifyMonths, type Months } from "./periods.ts";
+import { SAME_PERIOD_DAYS } from "./period-identity.ts";
+import { classifyMonths, dayNumber, type Months } from "./periods.ts";
 
 
 /** How a series' unit relates to the company's reporting currency: money, money per share, or a share count. */
@@ -139,7 +140,7 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
   return { currency, spans: out, instants: [...instants.values()], filings: [...filings.values()] };
 }
 
-/** One concept's instant facts from periodic reports, keyed by date. */
+/** One concept's instant facts from periodic reports, keyed by date; misdated ones left out (`misdated`). */
 function observeInstants(
   list: readonly EdgarFact[],
   series: string,
@@ -149,15 +150,65 @@ function observeInstants(
   instants: Map<string, RawInstant>,
   forms: Map<string, { periodic: boolean; annual: boolean }>,
 ): void {
+  const periodic: EdgarFact[] = [];
   for (const f of list) {
     if (f.start !== undefined) continue;
     let form = forms.get(f.form);
     if (!form) forms.set(f.form, (form = { periodic: PERIODIC_FORM.test(f.form), annual: ANNUAL_FORM.test(f.form) }));
-    if (!form.periodic) continue;
+    if (form.periodic) periodic.push(f);
+  }
+  const wrong = misdated(periodic);
+  for (const f of periodic) {
+    if (wrong?.has(f)) continue;
+    const form = forms.get(f.form)!;
     let at = instants.get(f.end);
     if (!at) instants.set(f.end, (at = { date: f.end, observations: [] }));
     at.observations.push({ series, concept, priority, unit, value: f.val, accn: f.accn, filed: f.filed, form: f.form, annual: form.annual });
   }
+}
+
+/** How far apart (days) two balance dates lie when a filing tags one's figure with the other: a quarter or so. */
+const MISDATED_WITHIN_DAYS = 120;
+/** Round figures (a note's face value, a credit line drawn in full) recur honestly from date to date: never judged. */
+const ROUND_FIGURE = 10_000_000;
+
+/**
+ * A concept's instant facts that are another date's figure tagged with this date, not a restatement: a later filing's
+ * value for a date that differs from every earlier filing's there and equals exactly the value an earlier filing gave
+ * a neighbouring balance date (Home Depot's 10-Q of 2018-11-20 tagged cash of 3,549 million at 2017-07-30, the 10-Q of
+ * 2017-11-21's figure at 2017-10-29, where the 10-Qs of 2017-08-22 and 2018-08-21 gave 4,830). Round figures (and
+ * zero) are never judged. Judged on earlier filings alone, so an answer as of any date is what the filings of then
+ * give. Null when there is none.
+ */
+function misdated(facts: readonly EdgarFact[]): Set<EdgarFact> | null {
+  const byDate = new Map<string, EdgarFact[]>();
+  for (const f of facts) {
+    const list = byDate.get(f.end);
+    if (list) list.push(f);
+    else byDate.set(f.end, [f]);
+  }
+  let out: Set<EdgarFact> | null = null;
+  let byValue: Map<number, EdgarFact[]> | undefined;
+  for (const f of facts) {
+    if (f.val % ROUND_FIGURE === 0) continue;
+    const earlier = byDate.get(f.end)!.filter((g) => g.filed < f.filed);
+    if (earlier.length === 0 || earlier.some((g) => g.val === f.val)) continue;
+    if (!byValue) {
+      byValue = new Map();
+      for (const g of facts) {
+        const list = byValue.get(g.val);
+        if (list) list.push(g);
+        else byValue.set(g.val, [g]);
+      }
+    }
+    const day = dayNumber(f.end);
+    const twin = byValue.get(f.val)!.some((g) => {
+      const apart = Math.abs(dayNumber(g.end) - day);
+      return g.filed < f.filed && apart > SAME_PERIOD_DAYS && apart <= MISDATED_WITHIN_DAYS;
+    });
+    if (twin) (out ??= new Set()).add(f);
+  }
+  return out;
 }
 
 /**

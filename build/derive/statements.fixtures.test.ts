@@ -189,3 +189,33 @@ describe("balance sheets", () => {
     expect(LATEST).toBe("9999-12-31");
   });
 });
+
+describe("a balance figure a later filing tags with a neighbouring date", () => {
+  // Cash at each quarter end from its own 10-Q; a year later, each 10-Q repeats last year's. The 10-Q of 2024-08-01
+  // tags cash at 2023-06-30 with 2023-09-30's figure (330, as the 10-Q of 2023-11-01 gave it): misdated, not a
+  // restatement. The 10-Q of 2024-05-01 restates cash at 2023-03-31 to a figure no other date has: a restatement.
+  const cash = [
+    q1(undefined, "2023-03-31", 100),
+    q2(undefined, "2023-06-30", 200),
+    q3(undefined, "2023-09-30", 330),
+    q124(undefined, "2023-03-31", 111),
+    q124(undefined, "2024-03-31", 400),
+    q224(undefined, "2023-06-30", 330),
+    q224(undefined, "2024-06-30", 500),
+    // Equal only to a figure of its own filing (at 2024-09-30), none earlier: a restatement, kept.
+    q324(undefined, "2023-09-30", 600),
+    q324(undefined, "2024-09-30", 600),
+  ];
+  const { periods, history } = derive({ CashAndCashEquivalentsAtCarryingValue: cash });
+
+  it("is not served: the date keeps the figure its own filings gave", () => {
+    const q2023 = find(periods, "2023-04-01", "2023-06-30");
+    expect(q2023.balance!.cash).toMatchObject({ value: 200, restated: false, source_accession: "0000001234-23-000002" });
+    expect(history[periods.indexOf(q2023)]!.metrics.cash!.map((e) => e.value)).toEqual([200]);
+  });
+
+  it("a restatement to a figure of its own is served, and so is one equal only to its own filing's figure of another date", () => {
+    expect(find(periods, "2023-01-01", "2023-03-31").balance!.cash).toMatchObject({ value: 111, restated: true, original_value: 100 });
+    expect(find(periods, "2023-07-01", "2023-09-30").balance!.cash).toMatchObject({ value: 600, restated: true, original_value: 330 });
+  });
+});

@@ -281,6 +281,19 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(fy.p.cash_flow!.dividends_paid!.concept).toBe("us-gaap:PaymentsOfDividendsCommonStock");
   });
 
+  it("Home Depot's cash at 2017-07-30: the 10-Qs' 4,830, not the next year's third-quarter 10-Q's misdated 3,549", () => {
+    // 10-Q for the quarter to 2017-07-30 (0000354950-17-000032) and the next year's (0000354950-18-000051): cash and
+    // cash equivalents 4,830 ($ millions). The 10-Q of 2018-11-20 (0000354950-18-000065) tagged 3,549 at 2017-07-30:
+    // the cash at 2017-10-29, as the 10-Q of 2017-11-21 (0000354950-17-000046) gave it — another date's figure.
+    const q = row("0000354950", "2017-05-01", "2017-07-30");
+    expect(q.p.balance!.cash).toMatchObject({ value: 4_830e6, restated: false, source_accession: "0000354950-18-000051" });
+    expect(q.h.metrics.cash!.map((e) => [e.value, e.accession])).toEqual([
+      [4_830e6, "0000354950-17-000032"],
+      [4_830e6, "0000354950-18-000051"],
+    ]);
+    expect(row("0000354950", "2017-07-31", "2017-10-29").p.balance!.cash!.value).toBe(3_549e6);
+  });
+
   it("Home Depot fiscal 2023, to 28 January 2024 (10-K 0000354950-24-000062): capital expenditure under productive assets, not PP&E", () => {
     const fy = row("0000354950", "2023-01-30", "2024-01-28");
     expect(fy.p).toMatchObject({ fiscal_year: 2023, fiscal_quarter: "FY" });
