@@ -146,7 +146,16 @@ export const Ttm = z
       )
       .meta({ description: "The periods the TTM is made of, oldest first." }),
     unavailable: z
-      .array(z.object({ metric: FinancialMetricName, reason: z.enum(TTM_GAPS), message: z.string() }))
+      .array(
+        z.object({
+          metric: FinancialMetricName,
+          reason: z.enum(TTM_GAPS).meta({
+            description:
+              "missing_quarter: fewer than four quarters chain to the period end; missing_value: a quarter (or the year) lacks the metric; unreconciled: a fiscal year among them whose quarters miss it; no_weighted_shares: a weighted share count the TTM count is made of is not filed; split_basis: those counts were filed on both sides of a stock split (or do not combine), so they are of two bases.",
+          }),
+          message: z.string(),
+        }),
+      )
       .meta({ description: "Flows whose TTM is null, and why (as of as_of when given)." }),
   })
   .meta({ id: "Ttm" });
