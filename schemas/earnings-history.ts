@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { HistoryEntry, METRIC_NAMES, Reconciliation, splitUnadjustedAt, type EarningsPeriod, type Metric, type MetricName } from "./earnings.ts";
 import { IsoDate } from "./primitives.ts";
+import { sameFigure } from "./figures.ts";
 
 /** A fiscal year's reconciliation verdict from a date on. */
 export const ReconciliationState = z.object({
@@ -135,7 +136,8 @@ export function derivedAsOf(derived: boolean, history: EntryGroups, date: string
 
 /**
  * A metric as it stood on `date`: the last entry in effect then; restated when it differs from the first entry (a
- * unit-scale difference left unclear is never a restatement), with that first value as the original. `filed`: the
+ * unit-scale difference left unclear is never a restatement, nor one figure filed at another precision: schemas/
+ * figures.ts), with that first value as the original. `filed`: the
  * values filed but never served, listed with `withHistory`.
  */
 export function metricAsOf(entries: readonly HistoryEntry[] | undefined, date: string, withHistory: boolean, filed?: readonly HistoryEntry[]): Metric | null {
@@ -160,7 +162,7 @@ export function entryAsOf(entries: readonly HistoryEntry[], date: string): numbe
 export function metricAt(entries: readonly HistoryEntry[], i: number, withHistory: boolean, filed?: readonly HistoryEntry[], date = LATEST): Metric | null {
   if (i < 0) return null;
   const [first, e] = [entries[0]!, entries[i]!];
-  const restated = e.value !== first.value && e.scale_unclear === undefined && first.scale_unclear === undefined;
+  const restated = !sameFigure(first.value, e.value) && e.scale_unclear === undefined && first.scale_unclear === undefined;
   const metric: Metric = {
     value: e.value,
     unit: e.unit,

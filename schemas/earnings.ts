@@ -61,7 +61,9 @@ export const Metric = z
     source_accession: Accession.meta({ description: "Latest periodic filing that reported this value." }),
     filed_at: IsoDate,
     form: z.string(),
-    restated: z.boolean().meta({ description: "True when a later filing changed the value first reported (never for a unit-scale slip)." }),
+    restated: z.boolean().meta({
+      description: "True when a later filing changed the value first reported (never for a unit-scale slip, nor for the same figure filed again at a coarser precision: 1,737,859 then 1,737,000).",
+    }),
     original_value: z.number().nullable().meta({ description: "The value first reported, when restated." }),
     original_accession: Accession.nullable(),
     derived: z.boolean().meta({ description: "True when computed (Q4 = fiscal year − nine months), not filed." }),

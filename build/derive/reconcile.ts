@@ -1,9 +1,7 @@
 // Do a fiscal year's quarters add up to the year? (issue 14: Q1+Q2+Q3+Q4 = FY "beyond rounding", else the year is
 // marked `reconciled: false` with the difference). Pure; generic over additive series.
+import { precision } from "../../schemas/figures.ts";
 import { append, changeDates, inEffect, type Entry } from "./vintage.ts";
-
-/** Rounding is read from the values themselves: the largest power of ten (up to a million) each is a multiple of. */
-const MAX_PRECISION = 1e6;
 
 /** One series' miss: the quarters' sum, the year's value, and the difference. */
 export interface Miss {
@@ -184,14 +182,6 @@ function valueChanges(timelines: readonly (readonly Entry[])[]): string[] {
 
 function sameMisses(a: readonly Miss[], b: readonly Miss[]): boolean {
   return a.length === b.length && a.every((m, i) => m.series === b[i]!.series && m.quarters_sum === b[i]!.quarters_sum && m.year_value === b[i]!.year_value);
-}
-
-/** The rounding unit a value shows: the largest power of ten up to a million it is a multiple of (1 for others, and 0). */
-function precision(value: number): number {
-  if (value === 0 || !Number.isInteger(value)) return 1;
-  let p = 1;
-  while (p < MAX_PRECISION && value % (p * 10) === 0) p *= 10;
-  return p;
 }
 
 /**
