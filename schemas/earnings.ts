@@ -62,7 +62,7 @@ export const Metric = z
     filed_at: IsoDate,
     form: z.string(),
     restated: z.boolean().meta({
-      description: "True when a later filing changed the value first reported (never for a unit-scale slip, nor for the same figure filed again at a coarser precision: 1,737,859 then 1,737,000).",
+      description: "True when a later filing changed the value first reported (never for a unit-scale slip, nor for one figure rounded two ways: 1,737,859 then 1,737,000).",
     }),
     original_value: z.number().nullable().meta({ description: "The value first reported, when restated." }),
     original_accession: Accession.nullable(),

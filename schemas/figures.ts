@@ -12,13 +12,16 @@ export function precision(value: number): number {
   return p;
 }
 
+/** A rounding never moves a figure by more than this share of it (larger moves are changes, however round the figures). */
+const ROUNDING_SHARE = 0.001;
+
 /**
- * Whether a later figure is the original filed again at a coarser precision, not another figure: its unit is coarser
- * than the original's and the original lies within one unit of it (rounded or cut: 55,716,996 → 55,717,000, 1,737,859
- * → 1,737,000). A later figure as precise as the original, or more, is another figure unless equal.
+ * Whether two filings' figures are one figure rounded two ways, not a change: they lie within one rounding unit of the
+ * coarser (rounded or cut: 55,716,996 and 55,717,000; 1,737,859 and 1,737,000; Walmart's 4,016 and 4,017 million) and
+ * within a tenth of a percent of each other — the units are read from the digits, which a round figure overstates.
  */
-export function sameFigure(original: number, later: number): boolean {
-  if (original === later) return true;
-  const unit = precision(later);
-  return unit > precision(original) && Math.abs(original - later) < unit;
+export function sameFigure(a: number, b: number): boolean {
+  if (a === b) return true;
+  const apart = Math.abs(a - b);
+  return apart <= Math.max(precision(a), precision(b)) && apart <= ROUNDING_SHARE * Math.max(Math.abs(a), Math.abs(b));
 }
