@@ -137,8 +137,7 @@ export function derivedAsOf(derived: boolean, history: EntryGroups, date: string
 /**
  * A metric as it stood on `date`: the last entry in effect then; restated when it differs from the first entry (a
  * unit-scale difference left unclear is never a restatement, nor one figure rounded two ways: schemas/figures.ts),
- * with that first value as the original. `filed`: the
- * values filed but never served, listed with `withHistory`.
+ * with that first value as the original. `filed`: the values filed but never served, listed with `withHistory`.
  */
 export function metricAsOf(entries: readonly HistoryEntry[] | undefined, date: string, withHistory: boolean, filed?: readonly HistoryEntry[]): Metric | null {
   if (!entries?.length) return null;
