@@ -20,6 +20,7 @@ interface RawFact {
   fp?: string | null;
   form: string;
   filed: string;
+  frame?: string;
 }
 type RawFile = { cik: number; entityName: string; facts: Record<string, Record<string, { units: Record<string, RawFact[]> }>> };
 
@@ -99,6 +100,15 @@ describeEdgar("the earnings of every company facts file of the fixtures", () => 
       expect(earlier).toEqual([]);
       expect(p.label_inferred).toBe(false);
     }
+  });
+
+  it.each(files)("%s: every period's calendar_frame is the frame EDGAR gives a fact of that span, wherever it gives one", (file) => {
+    const { raw, periods } = load(file);
+    const frames = new Map<string, string>();
+    for (const { fact } of allFacts(raw)) if (fact.start && fact.frame) frames.set(`${fact.start}/${fact.end}`, fact.frame);
+    const compared = periods.filter((p) => frames.has(`${p.period_start}/${p.period_end}`));
+    expect(compared.map((p) => [p.period_start, p.period_end, p.calendar_frame])).toEqual(compared.map((p) => [p.period_start, p.period_end, frames.get(`${p.period_start}/${p.period_end}`)]));
+    expect(compared.length).toBeGreaterThan(0);
   });
 
   it.each(files)("%s: labels do not change when later filings re-report the period", (file) => {

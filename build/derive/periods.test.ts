@@ -64,7 +64,7 @@ describe("durationDays and addDays", () => {
   });
 });
 
-describe("calendarFrame: the calendar period a duration overlaps most", () => {
+describe("calendarFrame: the calendar quarter a quarter overlaps most, the calendar year holding most of a year's month-ends", () => {
   it.each<[string, string, Months, string | null, string]>([
     ["2023-07-31", "2023-10-29", 3, "CY2023Q3", "DESIGN's example: 31 July–29 October"],
     ["2023-10-01", "2023-12-30", 3, "CY2023Q4", "Apple fiscal Q1 2024"],
@@ -72,7 +72,8 @@ describe("calendarFrame: the calendar period a duration overlaps most", () => {
     ["2024-02-04", "2024-05-25", 3, "CY2024Q1", "16-week Q1: 57 days in Q1, 55 in Q2"],
     ["2023-02-01", "2024-01-31", 12, "CY2023", "Walmart FY2024"],
     ["2022-09-25", "2023-09-30", 12, "CY2023", "Apple FY2023"],
-    ["2015-07-01", "2016-06-30", 12, "CY2015", "June year: 184 days in 2015, 182 in 2016"],
+    ["2015-07-01", "2016-06-30", 12, "CY2016", "June year: six month-ends in each year; EDGAR's frame for Celadon's is CY2016"],
+    ["2014-06-29", "2015-06-27", 12, "CY2014", "52-week year to late June: seven month-ends in 2014, five in 2015"],
     ["2023-01-01", "2023-06-30", 6, null, "year-to-date has no frame"],
     ["2023-01-01", "2023-09-30", 9, null, "year-to-date has no frame"],
   ])("%s..%s (%i months) → %s: %s", (start, end, months, frame) => {
@@ -80,14 +81,18 @@ describe("calendarFrame: the calendar period a duration overlaps most", () => {
   });
 });
 
-describe("calendarFrame agrees with counting days by Date on any quarter or year (1990–2039)", () => {
-  /** The overlap rule written the plain way: days of the period in each calendar quarter (or year), the last best. */
+describe("calendarFrame agrees with counting by Date on any quarter or year (1990–2039)", () => {
+  /**
+   * The rules written the plain way, a day at a time by Date: days of the period in each calendar quarter; for a
+   * year, its month-ends (days whose next day is the 1st) in each calendar year; the last best.
+   */
   function oracle(start: string, end: string, months: 3 | 12): string | null {
     let best: string | null = null;
     let most = 0;
     const counts = new Map<string, number>();
     for (let t = Date.parse(start); t <= Date.parse(end); t += 86_400_000) {
       const day = new Date(t);
+      if (months === 12 && new Date(t + 86_400_000).getUTCDate() !== 1) continue;
       const name = months === 12 ? `CY${day.getUTCFullYear()}` : `CY${day.getUTCFullYear()}Q${Math.floor(day.getUTCMonth() / 3) + 1}`;
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }

@@ -47,23 +47,41 @@ export function addDays(date: string, days: number): string {
 
 /**
  * The SEC frame a period would file under (pitfall 4, DESIGN `CY2023Q4`): a quarter → the calendar quarter it
- * overlaps most (31 Jul–29 Oct → CY…Q3), a fiscal year → the calendar year it overlaps most, year-to-date → null.
- * On an exact tie the later calendar period wins (the one holding the period's end).
+ * overlaps most (31 Jul–29 Oct → CY…Q3), a fiscal year → the calendar year holding most of its month-ends (EDGAR's
+ * own frames: Celadon's years from July to June, 184 days in the first calendar year and 181 or 182 in the second,
+ * are the second's — six month-ends each), year-to-date → null. On a tie the later calendar period wins (the one
+ * holding the period's end).
  */
 export function calendarFrame(start: string, end: string, months: Months): string | null {
   if (months === 6 || months === 9) return null;
+  if (months === 12) return yearFrame(start, end);
   const [first, last] = [dayNumber(start), dayNumber(end)];
-  const step = months === 12 ? 12 : 3;
   let best: string | null = null;
   let bestOverlap = 0;
   for (let y = Number(start.slice(0, 4)); y <= Number(end.slice(0, 4)); y++) {
-    for (let from = 1; from <= 12; from += step) {
-      const to = from + step; // the month after the span (13: January of the next year)
+    for (let from = 1; from <= 12; from += 3) {
+      const to = from + 3; // the month after the quarter (13: January of the next year)
       const overlap = Math.min(last, daysFromCivil(to === 13 ? y + 1 : y, to === 13 ? 1 : to, 1) - 1) - Math.max(first, daysFromCivil(y, from, 1)) + 1;
-      if (overlap > 0 && overlap >= bestOverlap) [best, bestOverlap] = [step === 12 ? `CY${y}` : `CY${y}Q${(from + 2) / 3}`, overlap];
+      if (overlap > 0 && overlap >= bestOverlap) [best, bestOverlap] = [`CY${y}Q${(from + 2) / 3}`, overlap];
     }
   }
   return best;
+}
+
+/** The calendar year holding most of a fiscal year's month-ends, the later on a tie. */
+function yearFrame(start: string, end: string): string {
+  const [first, last] = [dayNumber(start), dayNumber(end)];
+  let best = Number(end.slice(0, 4));
+  let most = -1;
+  for (let y = Number(start.slice(0, 4)); y <= Number(end.slice(0, 4)); y++) {
+    let count = 0;
+    for (let m = 1; m <= 12; m++) {
+      const monthEnd = daysFromCivil(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1) - 1;
+      if (monthEnd >= first && monthEnd <= last) count++;
+    }
+    if (count > 0 && count >= most) [best, most] = [y, count];
+  }
+  return `CY${best}`;
 }
 
 /** True when a period's length fits the quarter it ends in: year-to-date 6, 9, 12 months end in Q2, Q3, Q4. */
