@@ -1,7 +1,8 @@
 import { expect, it } from "vitest";
 import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
-import { EarningsPeriod, type Metric } from "../../schemas/earnings.ts";
+import { EarningsPeriod, type Metric, type MetricName } from "../../schemas/earnings.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
+import { PERIODIC_FORM } from "../forms.ts";
 import { readCompanyFacts } from "./company-facts.ts";
 import { EARNINGS_CONCEPTS, METRIC_CONCEPTS } from "./concepts.ts";
 import { deriveEarningsBase } from "./earnings.ts";
@@ -109,6 +110,29 @@ describeEdgar("the earnings of every company facts file of the fixtures", () => 
     const compared = periods.filter((p) => frames.has(`${p.period_start}/${p.period_end}`));
     expect(compared.map((p) => [p.period_start, p.period_end, p.calendar_frame])).toEqual(compared.map((p) => [p.period_start, p.period_end, frames.get(`${p.period_start}/${p.period_end}`)]));
     expect(compared.length).toBeGreaterThan(0);
+  });
+
+  it.each(files)("%s: every value filed as is equals the fact EDGAR frames for its span, concept and unit, unless EDGAR's filing is no periodic report or gave the metric in another concept", (file) => {
+    // EDGAR's frame marks the last-filed fact of a span: our latest periodic value, except where
+    // - a later proxy statement or 8-K restated it (pitfall 8: McDonald's DEF 14A of 2026-04-07, SunEdison's 8-K/A
+    //   of 2015-07-07), or the value was a unit-scale slip we corrected;
+    // - that filing's own figure for the metric is another concept's (Under Armour's 10-K of 2018-02-28 gave 2015's
+    //   total revenues 3,963,313 as SalesRevenueNet and its goods alone, 3,825,691, as SalesRevenueGoodsNet, the
+    //   concept its earlier 10-Ks gave the total in: the year's concept keeps the earlier filings' total).
+    const { raw, periods, history } = load(file);
+    const framed = new Map<string, RawFact>();
+    for (const { key, fact, unit } of allFacts(raw)) if (fact.start && fact.frame) framed.set(`${key}/${unit}/${fact.start}/${fact.end}`, fact);
+    let compared = 0;
+    for (const [i, p] of periods.entries()) {
+      for (const [name, m] of Object.entries(p.metrics) as [MetricName, Metric | null][]) {
+        const fact = m && !m.derived ? framed.get(`${m.concept}/${m.unit}/${p.period_start}/${p.period_end}`) : undefined;
+        if (!fact || m!.scale_corrected || !PERIODIC_FORM.test(fact.form)) continue;
+        if (history[i]!.filed?.[name]?.some((e) => e.accession === fact.accn && e.concept !== m!.concept)) continue;
+        expect([name, p.period_end, m!.value], fact.accn).toEqual([name, p.period_end, fact.val]);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(0);
   });
 
   it.each(files)("%s: labels do not change when later filings re-report the period", (file) => {
@@ -512,11 +536,11 @@ describeEdgar("one vintage per fiscal year: a year's periods from one consistent
   });
 });
 
-function allFacts(raw: RawFile): { key: string; fact: RawFact }[] {
-  const out: { key: string; fact: RawFact }[] = [];
+function allFacts(raw: RawFile): { key: string; fact: RawFact; unit: string }[] {
+  const out: { key: string; fact: RawFact; unit: string }[] = [];
   for (const [taxonomy, concepts] of Object.entries(raw.facts)) {
     for (const [name, concept] of Object.entries(concepts)) {
-      for (const list of Object.values(concept.units)) for (const fact of list) out.push({ key: `${taxonomy}:${name}`, fact });
+      for (const [unit, list] of Object.entries(concept.units)) for (const fact of list) out.push({ key: `${taxonomy}:${name}`, fact, unit });
     }
   }
   return out;
