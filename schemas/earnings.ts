@@ -103,7 +103,12 @@ export function splitUnadjustedAt(
     const m = metrics[name];
     if (m && !m.derived && (lastFiled === null || m.filed_at < lastFiled)) lastFiled = m.filed_at;
   }
-  return lastFiled !== null && splits.some((by, i) => (known?.[i] ?? by) <= date && lastFiled! < by);
+  return lastFiled !== null && splitsKnownBy(splits, known, date).some((by) => lastFiled! < by);
+}
+
+/** The dates splits took effect (`splits`) of those the filings showed by `date` (`known`: when each was first shown). */
+export function splitsKnownBy(splits: readonly string[] | undefined, known: readonly string[] | undefined, date: string): string[] {
+  return (splits ?? []).filter((by, i) => (known?.[i] ?? by) <= date);
 }
 
 /** The invariants every company's series satisfies, or marks where its filings cannot (issue 14 "Enforced and audited"). */

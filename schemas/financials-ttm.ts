@@ -3,7 +3,7 @@
 // and their histories, so that the builder (today: LATEST) and the gateway (`as_of`) give one answer and an as-of
 // answer uses only filings accepted by then. The builder stores the sums over time (ttm.ts); this decides which of
 // them stand on a date: a year whose quarters stopped adding up on a later date still adds up before it.
-import { PER_SHARE_METRICS, SHARE_COUNTS } from "./earnings.ts";
+import { PER_SHARE_METRICS, SHARE_COUNTS, splitsKnownBy } from "./earnings.ts";
 import { entryOn, LATEST } from "./earnings-history.ts";
 import type { FinancialsContext } from "./financials-history.ts";
 import type { FinancialMetricName, FinancialPeriod, StatementHistoryEntry, Ttm } from "./financials.ts";
@@ -111,17 +111,17 @@ function perShareGaps(
   const quarter = Number(row.fiscal_quarter.slice(1));
   const parts = [labelKey(row.fiscal_year - 1, "FY", 12), labelKey(row.fiscal_year - 1, row.fiscal_quarter, quarter * 3), labelKey(row.fiscal_year, row.fiscal_quarter, quarter * 3)];
   const noIncome = !own("net_income") || gaps.some((g) => g.metric === "net_income");
-  const splits = (history.splits ?? []).filter((by, i) => (history.splits_known?.[i] ?? by) <= date);
+  const splits = splitsKnownBy(history.splits, history.splits_known, date);
   for (const { shares, eps, kind } of SHARE_COUNTS) {
-    const filed = parts.map((key) => at(context.byLabel.get(key), shares));
-    const value = entryOn(history.metrics[shares], date)?.value;
-    if (filed.some((e) => !e)) {
+    const counts = parts.map((key) => at(context.byLabel.get(key), shares));
+    if (counts.some((e) => !e)) {
       const message = `the ${kind} weighted share counts of the last fiscal year and of both years to date are needed for a TTM share count, and one is not reported`;
       gaps.push({ metric: shares, reason: "no_weighted_shares", message }, { metric: eps, reason: "no_weighted_shares", message });
       continue;
     }
-    const dates = filed.map((e) => e!.filed_at).sort();
+    const dates = counts.map((e) => e!.filed_at).sort();
     const split = splits.find((by) => dates[0]! < by && by <= dates[2]!);
+    const value = entryOn(history.metrics[shares], date)?.value;
     if (split !== undefined || (value !== undefined && value <= 0)) {
       const message =
         split !== undefined

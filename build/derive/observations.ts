@@ -160,10 +160,9 @@ function observeInstants(
   const wrong = misdated(periodic);
   for (const f of periodic) {
     if (wrong?.has(f)) continue;
-    const form = forms.get(f.form)!;
     let at = instants.get(f.end);
     if (!at) instants.set(f.end, (at = { date: f.end, observations: [] }));
-    at.observations.push({ series, concept, priority, unit, value: f.val, accn: f.accn, filed: f.filed, form: f.form, annual: form.annual });
+    at.observations.push({ series, concept, priority, unit, value: f.val, accn: f.accn, filed: f.filed, form: f.form, annual: forms.get(f.form)!.annual });
   }
 }
 
@@ -181,32 +180,35 @@ const ROUND_FIGURE = 10_000_000;
  * give. Null when there is none.
  */
 function misdated(facts: readonly EdgarFact[]): Set<EdgarFact> | null {
-  const byDate = new Map<string, EdgarFact[]>();
-  for (const f of facts) {
-    const list = byDate.get(f.end);
-    if (list) list.push(f);
-    else byDate.set(f.end, [f]);
-  }
+  const byDate = groupBy(facts, (f) => f.end);
+  let byValue: Map<number, EdgarFact[]> | undefined; // only where a date's figure changed (rarely)
   let out: Set<EdgarFact> | null = null;
-  let byValue: Map<number, EdgarFact[]> | undefined;
   for (const f of facts) {
     if (f.val % ROUND_FIGURE === 0) continue;
-    const earlier = byDate.get(f.end)!.filter((g) => g.filed < f.filed);
-    if (earlier.length === 0 || earlier.some((g) => g.val === f.val)) continue;
-    if (!byValue) {
-      byValue = new Map();
-      for (const g of facts) {
-        const list = byValue.get(g.val);
-        if (list) list.push(g);
-        else byValue.set(g.val, [g]);
-      }
+    let earlier = false;
+    let same = false;
+    for (const g of byDate.get(f.end)!) {
+      if (g.filed >= f.filed) continue;
+      earlier = true;
+      same ||= g.val === f.val;
     }
+    if (!earlier || same) continue;
     const day = dayNumber(f.end);
-    const twin = byValue.get(f.val)!.some((g) => {
+    const twin = (byValue ??= groupBy(facts, (g) => g.val)).get(f.val)!.some((g) => {
       const apart = Math.abs(dayNumber(g.end) - day);
       return g.filed < f.filed && apart > SAME_PERIOD_DAYS && apart <= MISDATED_WITHIN_DAYS;
     });
     if (twin) (out ??= new Set()).add(f);
+  }
+  return out;
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const list = out.get(key(item));
+    if (list) list.push(item);
+    else out.set(key(item), [item]);
   }
   return out;
 }
