@@ -112,7 +112,7 @@ export function splitsKnownBy(splits: readonly string[] | undefined, known: read
 }
 
 /** The invariants every company's series satisfies, or marks where its filings cannot (issue 14 "Enforced and audited"). */
-export const INVARIANTS = ["unique_labels", "consecutive_years", "label_in_year", "one_period_per_span", "reconciled", "scale"] as const;
+export const INVARIANTS = ["unique_labels", "consecutive_years", "label_in_year", "one_period_per_span", "reconciled", "scale", "one_entity"] as const;
 export const Invariant = z.enum(INVARIANTS);
 export type Invariant = z.infer<typeof Invariant>;
 

@@ -3,7 +3,8 @@
 // over time — the one reading of it, shared by the builder (today's rows) and the gateway (`as_of`, `history=true`) —
 // and its compact stored form.
 import { z } from "zod";
-import { alternativeDatesAsOf, derivedAsOf, documentContext, entryAsOf, entryOn, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
+import { alternativeDatesAsOf, derivedAsOf, documentContext, entryAsOf, entryOn, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, withEntityMark, type AsOfContext } from "./earnings-history.ts";
+import { EntityChange } from "./entity-change.ts";
 import { labelKey, spanKey, ttmAsOf } from "./financials-ttm.ts";
 import {
   FINANCIAL_METRIC_NAMES,
@@ -59,6 +60,8 @@ export const FinancialPeriodHistory = z.object({
   splits: z.array(IsoDate).optional(),
   /** When the filings first showed each split (PeriodHistory.splits_known). */
   splits_known: z.array(IsoDate).optional(),
+  /** The company's changes of reporting entity (PeriodHistory.entity_changes): every row carries them. */
+  entity_changes: z.array(EntityChange).optional(),
   /** The reasons the row's nulls may have, with when each holds (the row's `unavailable` as of a date). */
   unavailable: z.array(UnavailableSpan).optional(),
 });
@@ -95,6 +98,8 @@ export const StoredFinancialsHistory = z
     /** The company's split dates, once (every row reads them). */
     splits: z.array(IsoDate).optional(),
     splits_known: z.array(IsoDate).optional(),
+    /** The company's changes of reporting entity, once (every row reads them). */
+    entity_changes: z.array(EntityChange).optional(),
     shared: z.array(z.object({ run: Run, extras: RunExtra.optional() })).optional(),
     /** The reasons of nulls rows give (each once), named by index in their `unavailable`. */
     reasons: z.array(Unavailable).optional(),
@@ -210,7 +215,8 @@ export function storeHistory(history: readonly FinancialPeriodHistory[]): Stored
     return row;
   });
   const { splits, splits_known: known } = history.find((h) => h.splits) ?? {};
-  return { filings, strings, ...(splits ? { splits } : {}), ...(known ? { splits_known: known } : {}), ...(shared.length ? { shared } : {}), ...(reasons.length ? { reasons } : {}), rows };
+  const changes = history.find((h) => h.entity_changes)?.entity_changes;
+  return { filings, strings, ...(splits ? { splits } : {}), ...(known ? { splits_known: known } : {}), ...(changes ? { entity_changes: changes } : {}), ...(shared.length ? { shared } : {}), ...(reasons.length ? { reasons } : {}), rows };
 }
 
 /**
@@ -239,6 +245,7 @@ export function expandHistory(stored: StoredFinancialsHistory): FinancialPeriodH
     if (row.reconciliation) out.reconciliation = row.reconciliation;
     if (stored.splits) out.splits = stored.splits;
     if (stored.splits_known) out.splits_known = stored.splits_known;
+    if (stored.entity_changes) out.entity_changes = stored.entity_changes;
     if (row.unavailable) out.unavailable = row.unavailable.map(({ reason, ...span }) => ({ ...stored.reasons![reason]!, ...span }));
     return out;
   });
@@ -309,6 +316,8 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
     out.exceptions = signExceptionsAsOf(exceptionsAsOf(row.exceptions, history.metrics, date, filedAt, SIGN), out);
     if (!row.ttm) out.derived = derivedAsOf(row.derived, history, date, FLOW_METRICS);
   }
+  // A TTM row's values are its quarters': their rows carry the mark.
+  if (!row.ttm) out.exceptions = withEntityMark(out.exceptions, { ...out.income, ...out.balance, ...out.cash_flow }, history.entity_changes, date);
   if (!source) return ttm?.unavailable.length && row.filed_at !== "" && row.filed_at <= date ? out : null;
   const verdict = history.reconciliation?.findLast((s) => s.from <= date);
   out.form = source.form;

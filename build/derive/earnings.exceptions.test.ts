@@ -21,6 +21,17 @@ const REAL = /a real change, not a unit-scale slip \(not corrected\)$/;
 /** A period on another fiscal calendar: placed, not dropped. */
 const PLACED = /is no quarter, year-to-date or year of fiscal \d{4} .*a comparative on another fiscal calendar/;
 
+/**
+ * SUNation's change of reporting entity (entity-change.ts): the 10-Q filed 2022-05-23 (0000022701-22-000009), Pineapple
+ * Energy's first after its reverse merger into Communications Systems, gives the balance sheet at 2021-12-31 as
+ * Pineapple's — total assets 2,799,236, cash 18,966, equity −8,636,894 — where Communications Systems' 10-K filed
+ * 2022-03-14 (0000022701-22-000004) gave 20,074,008, 3,491,160 and 17,017,511 (company facts of both filings).
+ */
+const SUNATION_CHANGE =
+  /^values from both sides of a change of reporting entity: 0000022701-22-000009 \(filed 2022-05-23\) gave the balance sheet at 2021-12-31 with total assets 20074008 → 2799236, cash 3491160 → 18966 and equity 17017511 → -8636894/;
+/** The sides of a marked row: what each side's metrics are and which filings gave them. */
+const sides = (before: string, after: string) => new RegExp(`; ${before} describe the entity before it, ${after} the entity after$`.replace(/[()]/g, "\\$&"));
+
 const EXPECTED: Record<string, { exceptions: Pinned[]; unreconciled: Unreconciled[] }> = {
   // SUNation Energy (formerly Communications Systems, then Pineapple Energy). Share counts (basic and diluted alike) and
   // EPS: the 10-Qs and 10-Ks of 2024–2026 restate earlier periods for reverse splits (fiscal 2024 diluted shares 542,454
@@ -49,6 +60,11 @@ const EXPECTED: Record<string, { exceptions: Pinned[]; unreconciled: Unreconcile
       ["scale", "eps_basic", "2022-01-01..2022-09-30", REAL],
       ["scale", "eps_diluted", "2022-01-01..2022-09-30", REAL],
       ["scale", "revenue", "2021-01-01..2021-12-31", /2021-01-01\.\.2021-12-31 agrees with revenue 25417 for 2021-01-01\.\.2021-09-30 \(0000022701-22-000015\).*a real change/],
+      // 2021's first half: revenue and gross profit as Communications Systems filed them (never restated), the rest
+      // restated for Pineapple by the 10-Qs of 2022 (0000022701-22-000009 for the first quarter, -000012 the second).
+      ["one_entity", null, "2021-04-01..2021-06-30", SUNATION_CHANGE],
+      ["one_entity", null, "2021-01-01..2021-06-30", sides("revenue, gross_profit (0000022701-21-000005)", "net_income, operating_income, eps_basic, eps_diluted, basic_shares, diluted_shares (0000022701-22-000012)")],
+      ["one_entity", null, "2021-01-01..2021-03-31", sides("revenue, gross_profit (0000897101-21-000381)", "net_income, operating_income, eps_basic, eps_diluted, basic_shares, diluted_shares (0000022701-22-000009)")],
     ],
     unreconciled: [
       // 2021 as restated for Pineapple (10-K 0000022701-23-000008; third quarter by 10-Q 0000022701-22-000015); the

@@ -8,6 +8,8 @@ import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS, REVENUE_GROSS_OF_TAX } from "./concepts.ts";
 import { learnCalendar, type FiscalCalendar, type PeriodLabel } from "./fiscal-calendar.ts";
 import { fillQuarter, planLastQuarter } from "./quarters.ts";
+import type { EntityChange } from "../../schemas/entity-change.ts";
+import { entityChanges } from "./entity-change.ts";
 import { checkInvariants } from "./invariants.ts";
 import { observe, type Filing, type Observation } from "./observations.ts";
 import { mergeSpans, type Period } from "./period-identity.ts";
@@ -62,6 +64,8 @@ export interface EarningsBase {
   calendar: FiscalCalendar;
   currency: string;
   filings: Filing[];
+  /** Changes of reporting entity the balance sheets show (entity-change.ts), for the `one_entity` marks. */
+  entityChanges: EntityChange[];
 }
 
 /**
@@ -113,8 +117,9 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
     holdFiscalYearSet(group, (w) => w.label.fiscalQuarter, ADDITIVE);
     markReconciliation(group);
   }
-  const { series, timelines } = assemble(working);
-  return { series, timelines, calendar, currency: observed.currency, filings: observed.filings };
+  const changes = entityChanges(facts);
+  const { series, timelines } = assemble(working, changes);
+  return { series, timelines, calendar, currency: observed.currency, filings: observed.filings, entityChanges: changes };
 }
 
 /** How many filings report a period: which of two overlapping stated years stands (fiscal-calendar.ts). */
@@ -204,7 +209,7 @@ function markReconciliation(group: Working[]): void {
 }
 
 /** Rows (read from their histories as of today), split flags, marked invariants, newest first. */
-function assemble(working: readonly Working[]): { series: EarningsSeries; timelines: Working["timelines"][] } {
+function assemble(working: readonly Working[], changes: EntityChange[]): { series: EarningsSeries; timelines: Working["timelines"][] } {
   // The dates the company's splits took effect, found in its filed per-share values, read by every row as of any date,
   // and when the filings first showed each.
   const found = new Map<string, string>();
@@ -223,6 +228,7 @@ function assemble(working: readonly Working[]): { series: EarningsSeries; timeli
     if (w.reconciliation) history.reconciliation = w.reconciliation;
     if (splits.length) history.splits = splits;
     if (known.some((k, i) => k !== splits[i])) history.splits_known = known;
+    if (changes.length) history.entity_changes = changes;
     return { row: periodAsOf(skeleton(w), history, LATEST, false)!, history, w };
   });
   const rows = built.map((b) => b.row);

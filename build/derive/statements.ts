@@ -17,6 +17,7 @@ import {
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import type { EarningsBase } from "./earnings.ts";
 import type { FiscalCalendar } from "./fiscal-calendar.ts";
+import type { EntityChange } from "../../schemas/entity-change.ts";
 import { checkFinancials } from "./financial-invariants.ts";
 import { scaleExceptions, toHistoryEntry, unservedEntries } from "./history.ts";
 import { ANNUAL_FORM, PERIODIC_FORM } from "../forms.ts";
@@ -77,7 +78,7 @@ export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): Finan
   const coversFrom = balanceSheets(rows, facts, observed, base);
   const all = [...rows, ...deriveTtm(rows, years)];
   markUnavailable(all, years, coversFrom);
-  return assemble(all);
+  return assemble(all, base.entityChanges);
 }
 
 /**
@@ -357,7 +358,7 @@ const STATEMENT_SERIES_SERVED = [...BALANCE_METRICS, ...CASH_FLOW_METRICS];
  * TTM rows last: their blocks are read from the other rows and histories (schemas/financials-ttm.ts), as the gateway
  * reads them as of a date.
  */
-function assemble(rows: readonly Row[]): FinancialsSeries {
+function assemble(rows: readonly Row[], changes: EntityChange[]): FinancialsSeries {
   const built: { row: FinancialPeriod; history: FinancialPeriodHistory }[] = [];
   // Rows share timelines and filed values (a fiscal year's balance is its Q4's, a year-end TTM is the year): each is
   // converted once.
@@ -377,6 +378,7 @@ function assemble(rows: readonly Row[]): FinancialsSeries {
   const { splits, splits_known } = rows.find((r) => r.income?.history.splits)?.income!.history ?? {};
   const publish = (r: Row, context?: FinancialsContext) => {
     const history: FinancialPeriodHistory = splits ? { metrics: {}, splits, ...(splits_known ? { splits_known } : {}) } : { metrics: {} };
+    if (changes.length) history.entity_changes = changes;
     const filed: NonNullable<FinancialPeriodHistory["filed"]> = {};
     for (const name of INCOME_METRICS) {
       const timeline = r.timelines[name];
