@@ -5,6 +5,7 @@
 // them stand on a date: a year whose quarters stopped adding up on a later date still adds up before it.
 import { PER_SHARE_METRICS, SHARE_COUNTS, splitsKnownBy } from "./earnings.ts";
 import { entryOn, LATEST } from "./earnings-history.ts";
+import type { EntityChange } from "./entity-change.ts";
 import type { FinancialsContext } from "./financials-history.ts";
 import type { FinancialMetricName, FinancialPeriod, StatementHistoryEntry, Ttm } from "./financials.ts";
 
@@ -73,6 +74,11 @@ export function ttmAsOf(row: FinancialPeriod, history: TtmHistory, context: Fina
         if (parts.some((p) => p !== null)) gaps.push({ metric, reason: "missing_value", message: `${label(chain[lacking]!)} has no ${metric}` });
         continue;
       }
+      const change = straddled(parts.map((e) => e!.filed_at), history.entity_changes, date);
+      if (change) {
+        gaps.push({ metric, reason: "entity_change", message: entityChangeMessage(`its quarters' values of ${metric}`, change) });
+        continue;
+      }
       const q = chain.find((c) => missesOf(c.fiscal_year).has(metric));
       if (q) {
         const difference = missesOf(q.fiscal_year).get(metric);
@@ -89,8 +95,22 @@ export function ttmAsOf(row: FinancialPeriod, history: TtmHistory, context: Fina
   return { basis: shape.basis, periods: chain.map((p, i) => part(p, quarters[i], TTM_SUMMED)), unavailable: gaps };
 }
 
-/** What a TTM row's own history gives its block: its values over time, and the company's splits. */
-type TtmHistory = { metrics: Partial<Record<FinancialMetricName, StatementHistoryEntry[]>>; splits?: readonly string[]; splits_known?: readonly string[] };
+/** What a TTM row's own history gives its block: its values over time, the company's splits and changes of entity. */
+type TtmHistory = {
+  metrics: Partial<Record<FinancialMetricName, StatementHistoryEntry[]>>;
+  splits?: readonly string[];
+  splits_known?: readonly string[];
+  entity_changes?: readonly EntityChange[];
+};
+
+/** The change of reporting entity known on `date` that values filed on these dates straddle, if any: they describe two companies. */
+function straddled(filed: readonly string[], changes: readonly EntityChange[] | undefined, date: string): EntityChange | undefined {
+  return changes?.find((c) => c.filed_at <= date && filed.some((f) => f < c.filed_at) && filed.some((f) => f >= c.filed_at));
+}
+
+function entityChangeMessage(what: string, change: EntityChange): string {
+  return `${what} were filed on both sides of a change of reporting entity (${change.accession}, filed ${change.filed_at}, gave another company's balance sheet at ${change.date}): their sum would mix two companies`;
+}
 
 /**
  * TTM weighted shares, basic and diluted, come from the filed weighted averages (last fiscal year, its year to date at
@@ -120,6 +140,12 @@ function perShareGaps(
       continue;
     }
     const dates = counts.map((e) => e!.filed_at).sort();
+    const change = straddled(dates, history.entity_changes, date);
+    if (change) {
+      const message = entityChangeMessage(`the ${kind} weighted share counts it is made of`, change);
+      gaps.push({ metric: shares, reason: "entity_change", message }, { metric: eps, reason: "entity_change", message });
+      continue;
+    }
     const split = splits.find((by) => dates[0]! < by && by <= dates[2]!);
     const value = entryOn(history.metrics[shares], date)?.value;
     if (split !== undefined || (value !== undefined && value <= 0)) {

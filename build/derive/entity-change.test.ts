@@ -114,4 +114,22 @@ describeEdgar("changes of reporting entity in the real filings", () => {
     expect(financialAsOf(periods[i]!, stored[i]!, "2022-11-13", false, context)!.exceptions.filter((e) => e.rule === "one_entity")).toEqual([]);
     expect(financialAsOf(periods[i]!, stored[i]!, "2022-11-14", false, context)!.exceptions.filter((e) => e.rule === "one_entity")).toHaveLength(1);
   });
+
+  it("SUNation's TTM to 2021-09-30 sums no flow whose quarters two entities filed, from the day the change was filed", () => {
+    const facts = readCompanyFacts(readEdgar(`${FOLDER}/CIK0000022701.json`));
+    const { periods, history } = deriveFinancials(facts, deriveEarningsBase(facts));
+    const i = periods.findIndex((p) => p.period_end === "2021-09-30" && p.ttm);
+    const context = financialsContext(periods, history);
+    const gaps = (date: string) => financialAsOf(periods[i]!, history[i]!, date, false, context)!.ttm!.unavailable.filter((u) => u.reason === "entity_change").map((u) => u.metric);
+    // Q4 2020's net income is Communications Systems' (10-K 0000022701-22-000004), Q1–Q3 2021's Pineapple's (the 10-Qs
+    // of 2022): no sum. Dividends and repurchases were never restated: all four quarters are the former entity's.
+    expect(gaps(LATEST)).toEqual(expect.arrayContaining(["revenue", "net_income", "operating_cash_flow", "diluted_shares", "eps_diluted", "free_cash_flow"]));
+    expect(periods[i]!.income!.net_income).toBeNull();
+    expect(periods[i]!.cash_flow!.dividends_paid?.value).toBeGreaterThan(0);
+    expect(gaps(LATEST)).not.toContain("dividends_paid");
+    // Before Pineapple's first 10-Q (2022-05-23) no change was known: the four quarters were Communications Systems'.
+    expect(gaps("2022-05-22")).toEqual([]);
+    expect(gaps("2022-05-23")).not.toEqual([]);
+  });
 });
+
