@@ -37,6 +37,20 @@ describe("entityChanges", () => {
     ]);
   });
 
+  it("a SPAC's merger: its amendment restating equity for warrants is no change, the target's comparative balance sheet is", () => {
+    // The shape of a 2021 merger: the SPAC's 10-K (trust 229.7 M, cash 0.8 M, the classic equity of 5,000,010), its
+    // 10-K/A after the SEC's statement on warrants (Class A shares moved to temporary equity: equity −15.2 M, total
+    // assets and cash unchanged), then the combined company's first 10-Q giving the target's year end as comparative.
+    const changes = entityChanges(
+      company([
+        ["0000000002-21-000010", "2021-03-25", 230_500_000, 800_000, 5_000_010],
+        ["0000000002-21-000020", "2021-05-20", 230_500_000, 800_000, -15_200_000],
+        ["0000000002-21-000030", "2021-11-12", 120_000_000, 40_000_000, 60_000_000],
+      ]),
+    );
+    expect(changes.map((c) => [c.accession, c.total_assets, c.cash, c.equity])).toEqual([["0000000002-21-000030", [230_500_000, 120_000_000], [800_000, 40_000_000], [-15_200_000, 60_000_000]]]);
+  });
+
   it("finds none where a line stays within a quarter (a restatement corrects lines, it does not replace all of them)", () => {
     expect(entityChanges(company([["0000000001-22-000001", "2022-03-01", 20_000_000, 3_500_000, 17_000_000], ["0000000001-22-000002", "2022-05-20", 2_800_000, 2_700_000, -8_600_000]]))).toEqual([]);
     expect(entityChanges(company([["0000000001-22-000001", "2022-03-01", 20_000_000, 3_500_000, 17_000_000], ["0000000001-22-000002", "2022-05-20", 19_000_000, 3_400_000, 16_000_000]]))).toEqual([]);
