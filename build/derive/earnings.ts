@@ -3,12 +3,12 @@
 // quarters → reconcile → invariants). Pure: never fetches, never reads the clock, never guesses an unfiled value.
 import { LATEST, periodAsOf, type PeriodHistory, type ReconciliationState } from "../../schemas/earnings-history.ts";
 import { METRIC_NAMES, PER_SHARE_METRICS, SHARE_COUNTS, type EarningsPeriod, type MetricName } from "../../schemas/earnings.ts";
+import type { EntityChange } from "../../schemas/entity-change.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { METRIC_CONCEPTS, REVENUE_GROSS_OF_TAX } from "./concepts.ts";
 import { learnCalendar, type FiscalCalendar, type PeriodLabel } from "./fiscal-calendar.ts";
 import { fillQuarter, planLastQuarter } from "./quarters.ts";
-import type { EntityChange } from "../../schemas/entity-change.ts";
 import { entityChanges } from "./entity-change.ts";
 import { checkInvariants } from "./invariants.ts";
 import { observe, type Filing, type Observation } from "./observations.ts";

@@ -34,8 +34,8 @@ export function entityChanges(facts: CompanyFacts): EntityChange[] {
   const byDate = new Map<string, Map<keyof Figures, Map<string, { value: number; filed: string; priority: number }>>>();
   for (const anchor of ANCHORS) {
     BALANCE_SERIES[anchor]!.concepts.forEach((concept, priority) => {
-      for (const facts_ of Object.values(facts.concepts[concept] ?? {})) {
-        for (const f of facts_) {
+      for (const unit of Object.values(facts.concepts[concept] ?? {})) {
+        for (const f of unit) {
           if (f.start !== undefined || !PERIODIC_FORM.test(f.form)) continue;
           const lines = byDate.get(f.end) ?? new Map();
           byDate.set(f.end, lines);

@@ -3,6 +3,7 @@
 // each period end and cash flows as discrete quarters; TTM rows in ttm.ts. Pure, like earnings.ts.
 import type { FiscalQuarter } from "../../schemas/earnings.ts";
 import { LATEST } from "../../schemas/earnings-history.ts";
+import type { EntityChange } from "../../schemas/entity-change.ts";
 import { financialAsOf, financialsContext, type FinancialPeriodHistory, type FinancialsContext, type UnavailableSpan } from "../../schemas/financials-history.ts";
 import {
   BALANCE_METRICS,
@@ -17,7 +18,6 @@ import {
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import type { EarningsBase } from "./earnings.ts";
 import type { FiscalCalendar } from "./fiscal-calendar.ts";
-import type { EntityChange } from "../../schemas/entity-change.ts";
 import { checkFinancials } from "./financial-invariants.ts";
 import { scaleExceptions, toHistoryEntry, unservedEntries } from "./history.ts";
 import { ANNUAL_FORM, PERIODIC_FORM } from "../forms.ts";
