@@ -60,6 +60,15 @@ describe("entityChanges", () => {
     expect(entityChanges(company([["0000000001-22-000001", "2022-03-01", 20_000_000, 3_500_000, 17_000_000], ["0000000001-22-000002", "2022-05-20", 20_000, 3_500, 17_000]]))).toEqual([]);
   });
 
+  it("compares only figures in one unit (a company that changed its reporting currency)", () => {
+    const facts = company([["0000000001-22-000001", "2022-03-01", 20_000_000, 3_500_000, 17_000_000]]);
+    const inTwd = (value: number): EdgarFact[] => [{ end: "2021-12-31", val: value, accn: "0000000001-22-000002", form: "20-F", filed: "2022-05-20" }];
+    facts.concepts["us-gaap:Assets"]!.TWD = inTwd(600_000_000);
+    facts.concepts["us-gaap:CashAndCashEquivalentsAtCarryingValue"]!.TWD = inTwd(105_000_000);
+    facts.concepts["us-gaap:StockholdersEquity"]!.TWD = inTwd(510_000_000);
+    expect(entityChanges(facts)).toEqual([]);
+  });
+
   it("compares only with filings made before (a same-day filing is no earlier figure)", () => {
     expect(entityChanges(company([["0000000001-22-000001", "2022-03-01", 20_000_000, 3_500_000, 17_000_000], ["0000000001-22-000002", "2022-03-01", 2_800_000, 19_000, -8_600_000]]))).toEqual([]);
   });

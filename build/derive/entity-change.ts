@@ -30,19 +30,19 @@ const SCALE_SLACK = 1.05;
  * one per filing (its earliest such date).
  */
 export function entityChanges(facts: CompanyFacts): EntityChange[] {
-  // date → line → accession → its value, with the filing date (the first concept of the series' list it tags)
-  const byDate = new Map<string, Map<keyof Figures, Map<string, { value: number; filed: string; priority: number }>>>();
+  // date → line → accession → its value, unit and filing date (the first concept of the series' list it tags)
+  const byDate = new Map<string, Map<keyof Figures, Map<string, Filed>>>();
   for (const anchor of ANCHORS) {
     BALANCE_SERIES[anchor]!.concepts.forEach((concept, priority) => {
-      for (const unit of Object.values(facts.concepts[concept] ?? {})) {
-        for (const f of unit) {
+      for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
+        for (const f of list) {
           if (f.start !== undefined || !PERIODIC_FORM.test(f.form)) continue;
           const lines = byDate.get(f.end) ?? new Map();
           byDate.set(f.end, lines);
           const values = lines.get(anchor) ?? new Map();
           lines.set(anchor, values);
           const known = values.get(f.accn);
-          if (!known || priority < known.priority) values.set(f.accn, { value: f.val, filed: f.filed, priority });
+          if (!known || priority < known.priority) values.set(f.accn, { value: f.val, unit, filed: f.filed, priority });
         }
       }
     });
@@ -54,10 +54,10 @@ export function entityChanges(facts: CompanyFacts): EntityChange[] {
       const figures: Partial<Figures> = {};
       for (const anchor of ANCHORS) {
         const values = lines.get(anchor)!;
-        const after = values.get(accession)?.value;
-        const before = latestBefore(values, filed);
+        const after = values.get(accession);
+        const before = after && latestBefore(values, after);
         if (after === undefined || before === undefined) break;
-        figures[anchor] = [before, after];
+        figures[anchor] = [before, after.value];
       }
       if (!isComplete(figures) || !ANCHORS.every((a) => apart(...figures[a])) || oneScaleStep(figures)) continue;
       const known = found.get(accession);
@@ -67,11 +67,22 @@ export function entityChanges(facts: CompanyFacts): EntityChange[] {
   return [...found.values()].sort((a, b) => (a.filed_at < b.filed_at ? -1 : a.filed_at > b.filed_at ? 1 : a.accession < b.accession ? -1 : 1));
 }
 
-/** The value of the latest filing made before `filed` (the latest accession on a day), if any. */
-function latestBefore(values: ReadonlyMap<string, { value: number; filed: string }>, filed: string): number | undefined {
-  let best: { accn: string; value: number; filed: string } | undefined;
+/** One filing's figure of a line at a date. */
+interface Filed {
+  value: number;
+  unit: string;
+  filed: string;
+  priority: number;
+}
+
+/**
+ * The figure, in the same unit, of the latest filing made before `filing` (the latest accession on a day), if any: a
+ * company that changed its reporting currency gave the same balance sheet in two units, which are not compared.
+ */
+function latestBefore(values: ReadonlyMap<string, Filed>, filing: Filed): number | undefined {
+  let best: (Filed & { accn: string }) | undefined;
   for (const [accn, v] of values) {
-    if (v.filed >= filed) continue;
+    if (v.filed >= filing.filed || v.unit !== filing.unit) continue;
     if (!best || v.filed > best.filed || (v.filed === best.filed && accn > best.accn)) best = { accn, ...v };
   }
   return best?.value;
