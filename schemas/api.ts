@@ -97,7 +97,8 @@ export const ROUTES = [
       "operating income, gross profit, basic and diluted EPS and weighted shares. Restated values resolve to the latest filing; fiscal labels " +
       "are the original filing's where they agree with the company's fiscal calendar (label_source says which). Each fiscal " +
       "year uses one concept per metric; years whose quarters do not add up are marked (reconciled: false); unit-scale " +
-      "slips are corrected and marked. Every value names its concept, unit and source accession. as_of answers as of a " +
+      "slips are corrected and marked; a period with figures from both sides of a reverse merger is marked (one_entity). " +
+      "Every value names its concept, unit and source accession. as_of answers as of a " +
       "date; history=true lists every value each metric had.",
     query: EarningsQuery,
     payload: z.array(EarningsPeriod),
@@ -128,7 +129,7 @@ export const ROUTES = [
       "flows (operating cash flow, capital expenditure, free cash flow, dividends, repurchases) as discrete quarters: 10-Qs file cash " +
       "flows year to date, so quarters are derived from the same filings and marked derived, never a year-to-date value labelled a " +
       "quarter. Outflows are positive. period=ttm gives trailing twelve months (the latest four quarters, or the fiscal year at its " +
-      "end), with the periods and accessions summed, null with the reason where a quarter is missing or a year does not add up. " +
+      "end), with the periods and accessions summed, null with the reason where a quarter is missing, a year does not add up or the quarters straddle a reverse merger. " +
       "Same labels, vintages and marks as /earnings/summary; every value names its concept (the terms of a computed one) and accession. " +
       "as_of answers as of a date; history=true lists every value each metric had.",
     query: FinancialsQuery,
