@@ -19,7 +19,7 @@ import {
   type Ttm,
 } from "./financials.ts";
 import { Accession, IsoDate } from "./primitives.ts";
-import { splitUnadjustedAt } from "./earnings.ts";
+import { splitsKnownBy, splitUnadjustedAt } from "./earnings.ts";
 
 /** A fiscal year's reconciliation verdict from a date on (ReconciliationState), over the statements' flows. */
 export const FinancialReconciliationState = ReconciliationState.extend({ reconciliation: z.array(FinancialReconciliation) });
@@ -300,6 +300,7 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
     const metrics: Record<string, StatementMetric | null> = {};
     for (const name of STATEMENT_METRICS[statement]) {
       const metric = withheld?.includes(name) ? null : statementMetricAsOf(history.metrics[name], date, withHistory, withHistory ? history.filed?.[name] : undefined);
+      if (metric && name === "shares_outstanding") metric.split_unadjusted = splitsKnownBy(history.splits, history.splits_known, date).some((by) => metric.filed_at < by);
       metrics[name] = metric;
       if (metric && (!source || metric.filed_at > source.filed_at || (metric.filed_at === source.filed_at && metric.source_accession > source.source_accession))) {
         source = metric;

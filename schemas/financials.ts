@@ -81,6 +81,10 @@ export type StatementHistoryEntry = z.infer<typeof StatementHistoryEntry>;
 /** One statement metric: an earnings metric, with the terms of a computed value and a cover count's date. */
 export const StatementMetric = Metric.extend({
   ...Extras,
+  split_unadjusted: z.boolean().optional().meta({
+    description:
+      "shares_outstanding only: true when the count was filed before a stock split the filings had shown by the reading date (as_of, else today): a count on the old basis, unlike the weighted shares and EPS filed since, which were restated for it. Cover counts are never restated; compare counts across a split by its ratio.",
+  }),
   history: z.array(StatementHistoryEntry).optional().meta({
     description:
       "With history=true: every value filed for this period (one per filing: its value under the metric's highest-priority concept) and every value computed for it, in filing order (up to as_of when given); those never served are marked served: false.",

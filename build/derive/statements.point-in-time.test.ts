@@ -128,7 +128,8 @@ describeEdgar("as of a date, only filings accepted by then", () => {
     (file) => {
       const { raw, earnings, periods, history, context } = load(file);
       const key = (p: { period_start: string; period_end: string; months: number; ttm?: unknown }) => `${p.period_start}/${p.period_end}/${p.months}${p.ttm ? "/ttm" : ""}`;
-      const metric = (m: Metric | null | undefined) => (m ? `${m.value} ${m.concept} ${m.source_accession}${m.derived ? " derived" : ""}${m.restated ? " restated" : ""}` : null);
+      const metric = (m: (Metric & { split_unadjusted?: boolean }) | null | undefined) =>
+        m ? `${m.value} ${m.concept} ${m.source_accession}${m.derived ? " derived" : ""}${m.restated ? " restated" : ""}${m.split_unadjusted ? " split_unadjusted" : ""}` : null;
       // A TTM's gaps by metric and reason: their messages name fiscal years by today's labels (labels are as today).
       const gaps = (r: FinancialPeriod) => r.ttm?.unavailable.map((u) => `${u.metric} ${u.reason}`) ?? null;
       // The period's own marks. Not compared: a value of unclear scale as of a date that later filings resolved (the

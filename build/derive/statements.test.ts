@@ -3,7 +3,7 @@
 import { expect, it } from "vitest";
 import { LATEST } from "../../schemas/earnings-history.ts";
 import { SHARE_COUNTS } from "../../schemas/earnings.ts";
-import { expandHistory, financialAsOf, storeHistory, StoredFinancialsHistory, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
+import { expandHistory, financialAsOf, financialsContext, storeHistory, StoredFinancialsHistory, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
 import { FinancialPeriod, type StatementMetric } from "../../schemas/financials.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { readCompanyFacts } from "./company-facts.ts";
@@ -217,6 +217,22 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(fy.p.balance!.total_debt).toMatchObject({ value: 106_629e6, derived: true });
     // The cover page of that 10-K: 15,115,823,000 shares as of 2024-10-18.
     expect(fy.p.balance!.shares_outstanding).toMatchObject({ value: 15_115_823_000, as_of: "2024-10-18", source_accession: "0000320193-24-000123", concept: "dei:EntityCommonStockSharesOutstanding" });
+  });
+
+  it("Apple's cover counts before its 4-for-1 split of 2020 are on the old basis, flagged from when the filings showed the split", () => {
+    // The 10-Q filed 2020-07-31 (0000320193-20-000062) gave 4,275,634,000 shares as of 2020-07-17; its weighted diluted
+    // shares for the quarter were restated to 17,419,154,000 by later filings. The 10-K filed 2020-10-30
+    // (0000320193-20-000096), the first to report on the new basis, gave 17,001,802,000 as of 2020-10-16.
+    const q3 = row("0000320193", "2020-03-29", "2020-06-27");
+    expect(q3.p.balance!.shares_outstanding).toMatchObject({ value: 4_275_634_000, as_of: "2020-07-17", split_unadjusted: true });
+    expect(q3.p.income!.diluted_shares!.value).toBe(17_419_154_000);
+    const fy = row("0000320193", "2019-09-29", "2020-09-26");
+    expect(fy.p.balance!.shares_outstanding).toMatchObject({ value: 17_001_802_000, as_of: "2020-10-16", split_unadjusted: false });
+    // As of a date before the 10-K of 2020-10-30 no filing had shown the split: the count was on the basis of its day.
+    const { periods, history } = company("0000320193");
+    const context = financialsContext(periods, history);
+    expect(financialAsOf(q3.p, q3.h, "2020-10-29", false, context)!.balance!.shares_outstanding!.split_unadjusted).toBe(false);
+    expect(financialAsOf(q3.p, q3.h, "2020-10-30", false, context)!.balance!.shares_outstanding!.split_unadjusted).toBe(true);
   });
 
   it("Apple: quarterly cash flows are differences of one vintage's years to date, marked derived; the fourth quarter's balance is the year's", () => {

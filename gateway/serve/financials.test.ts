@@ -53,8 +53,11 @@ describeEdgar("GET /financials and get_financials", () => {
       total_liabilities: { value: 308_030e6 },
       equity: { value: 56_950e6 },
       cash: { value: 29_943e6 },
-      shares_outstanding: { value: 15_115_823_000, as_of: "2024-10-18" },
+      shares_outstanding: { value: 15_115_823_000, as_of: "2024-10-18", split_unadjusted: false },
     });
+    // Fiscal 2019's cover count (10-K 0000320193-19-000119: 4,443,265,000 as of 2019-10-18) predates the 4-for-1 split
+    // of 2020, which the 10-K of 2020-10-30 showed: the old basis, flagged.
+    expect(fy(rows, "2019-09-28")!.balance!.shares_outstanding).toMatchObject({ value: 4_443_265_000, as_of: "2019-10-18", split_unadjusted: true });
   });
 
   it("statement=cash_flow&period=quarterly: discrete quarters, the derived ones marked, no year to date among them", async () => {
