@@ -129,7 +129,8 @@ export const ROUTES = [
       "flows (operating cash flow, capital expenditure, free cash flow, dividends, repurchases) as discrete quarters: 10-Qs file cash " +
       "flows year to date, so quarters are derived from the same filings and marked derived, never a year-to-date value labelled a " +
       "quarter. Outflows are positive. period=ttm gives trailing twelve months (the latest four quarters, or the fiscal year at its " +
-      "end), with the periods and accessions summed, null with the reason where a quarter is missing, a year does not add up or the quarters straddle a reverse merger. " +
+      "end), with the periods and accessions summed, null with the reason where a quarter is missing, a year does not add up " +
+      "or the quarters straddle a reverse merger. " +
       "Same labels, vintages and marks as /earnings/summary; every value names its concept (the terms of a computed one) and accession. " +
       "as_of answers as of a date; history=true lists every value each metric had.",
     query: FinancialsQuery,

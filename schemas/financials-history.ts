@@ -287,7 +287,7 @@ export function financialsContext(rows: readonly FinancialPeriod[], histories: r
  * document (`context`; without one, today's block: only for today's answer) and the flows it names are null; a TTM
  * row none of whose flows can be summed stands with its reasons from when its last quarter was filed (its own
  * provenance). Alternative dates and the exceptions that describe a value (unclear scale, negative outflow) are read
- * as of the date too. `withHistory` adds each metric's entries, and the values filed but never served.
+ * as of the date too; a share count's split flag and the `one_entity` mark are made from the date's values. `withHistory` adds each metric's entries, and the values filed but never served.
  */
 export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHistory, date: string, withHistory: boolean, context?: FinancialsContext): FinancialPeriod | null {
   if (row.ttm && date !== LATEST && !context) throw new Error("a TTM row is read as of a date only with its document (financialsContext)");
@@ -300,6 +300,7 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
     const metrics: Record<string, StatementMetric | null> = {};
     for (const name of STATEMENT_METRICS[statement]) {
       const metric = withheld?.includes(name) ? null : statementMetricAsOf(history.metrics[name], date, withHistory, withHistory ? history.filed?.[name] : undefined);
+      // A share count is never restated: on the old basis when filed before a split the filings had shown by the date.
       if (metric && name === "shares_outstanding") metric.split_unadjusted = splitsKnownBy(history.splits, history.splits_known, date).some((by) => metric.filed_at < by);
       metrics[name] = metric;
       if (metric && (!source || metric.filed_at > source.filed_at || (metric.filed_at === source.filed_at && metric.source_accession > source.source_accession))) {

@@ -78,12 +78,12 @@ const Listed = {
 export const StatementHistoryEntry = HistoryEntry.extend({ ...Extras, ...Listed }).meta({ id: "StatementHistoryEntry" });
 export type StatementHistoryEntry = z.infer<typeof StatementHistoryEntry>;
 
-/** One statement metric: an earnings metric, with the terms of a computed value and a cover count's date. */
+/** One statement metric: an earnings metric, with the terms of a computed value, and a share count's date and basis. */
 export const StatementMetric = Metric.extend({
   ...Extras,
   split_unadjusted: z.boolean().optional().meta({
     description:
-      "shares_outstanding only: true when the count was filed before a stock split the filings had shown by the reading date (as_of, else today): a count on the old basis, unlike the weighted shares and EPS filed since, which were restated for it. Cover counts are never restated; compare counts across a split by its ratio.",
+      "shares_outstanding only: true when the count was filed before a stock split the filings had shown by the reading date (as_of, else today): a count on the old basis, unlike the weighted shares and EPS filed since, which were restated for it (share counts are never restated).",
   }),
   history: z.array(StatementHistoryEntry).optional().meta({
     description:
