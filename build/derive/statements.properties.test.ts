@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LATEST } from "../../schemas/earnings-history.ts";
 import { financialAsOf, financialsContext } from "../../schemas/financials-history.ts";
-import { calendars, modelYears, mulberry, only, shuffle, sum, tenKFiled, type ModelYear } from "../../test/_model-company.ts";
+import { calendars, modelYears, mulberry, only, shuffle, sum, tenKFiled, type Calendar, type ModelYear } from "../../test/_model-company.ts";
 import { type EdgarFact as Fact } from "../parse/companyfacts.ts";
 import { readCompanyFacts } from "./company-facts.ts";
 import { deriveEarningsBase } from "./earnings.ts";
@@ -38,27 +38,42 @@ interface Disturb {
   merger: number | null;
 }
 
-const companies = calendars.chain((calendar) =>
-  fc.tuple(
-    fc.constant(calendar),
-    fc.record({
-      seed: fc.integer(),
-      negative: fc.option(fc.integer({ min: 0, max: calendar.years * 4 - 1 }), { nil: null }),
-      restated: fc.option(fc.integer({ min: 0, max: calendar.years - 2 }), { nil: null }),
-      merger: fc.constant(null),
-    }),
-    fc.array(fc.integer({ min: 50, max: 900 }), { minLength: 48, maxLength: 48 }),
-    fc.array(fc.integer({ min: -300, max: 900 }), { minLength: 72, maxLength: 72 }),
-  ),
+/** Generated companies: a calendar, what `disturbed` draws for it, and the draws of the model's values and flows. */
+const generated = (disturbed: (calendar: Calendar) => fc.Arbitrary<Disturb>) =>
+  calendars.chain((calendar) =>
+    fc.tuple(
+      fc.constant(calendar),
+      disturbed(calendar),
+      fc.array(fc.integer({ min: 50, max: 900 }), { minLength: 48, maxLength: 48 }),
+      fc.array(fc.integer({ min: -300, max: 900 }), { minLength: 72, maxLength: 72 }),
+    ),
+  );
+
+const companies = generated((calendar) =>
+  fc.record({
+    seed: fc.integer(),
+    negative: fc.option(fc.integer({ min: 0, max: calendar.years * 4 - 1 }), { nil: null }),
+    restated: fc.option(fc.integer({ min: 0, max: calendar.years - 2 }), { nil: null }),
+    merger: fc.constant(null),
+  }),
 );
+
+/**
+ * One model company with its inputs (the calendar, the draws, the disturbances): its years, statements and the
+ * company facts read as the builder reads them.
+ */
+function modelOf([calendar, disturb, draws, flows]: [Calendar, Disturb, number[], number[]]) {
+  const model = modelYears(calendar, draws);
+  const statements = model.map((_, k) => statementsOf(flows.slice(k * 12, k * 12 + 12)));
+  return { model, statements, facts: readCompanyFacts(JSON.stringify(companyFacts(model, statements, disturb))) };
+}
 
 describe("generated companies' statements", () => {
   it("come out as the model: discrete quarters, year-end balances, TTM, marks, every invariant", () => {
     fc.assert(
-      fc.property(companies, ([calendar, disturb, draws, flows]) => {
-        const model = modelYears(calendar, draws);
-        const statements = model.map((_, k) => statementsOf(flows.slice(k * 12, k * 12 + 12)));
-        const facts = readCompanyFacts(JSON.stringify(companyFacts(model, statements, disturb)));
+      fc.property(companies, (drawn) => {
+        const [, disturb] = drawn;
+        const { model, statements, facts } = modelOf(drawn);
         const { periods, history } = deriveFinancials(facts, deriveEarningsBase(facts));
         expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
         periods.forEach((p, i) => expect(financialAsOf(p, history[i]!, LATEST, false)).toEqual(p));
@@ -123,22 +138,16 @@ describe("generated companies' statements", () => {
   });
 });
 
-const mergers = calendars.chain((calendar) =>
-  fc.tuple(
-    fc.constant(calendar),
-    fc.record({ seed: fc.integer(), negative: fc.constant(null), restated: fc.constant(null), merger: fc.integer({ min: 4, max: calendar.years * 4 - 1 }) }),
-    fc.array(fc.integer({ min: 50, max: 900 }), { minLength: 48, maxLength: 48 }),
-    fc.array(fc.integer({ min: -300, max: 900 }), { minLength: 72, maxLength: 72 }),
-  ),
+const mergers = generated((calendar) =>
+  fc.record({ seed: fc.integer(), negative: fc.constant(null), restated: fc.constant(null), merger: fc.integer({ min: 4, max: calendar.years * 4 - 1 }) }),
 );
 
 describe("generated companies after a reverse merger", () => {
   it("the change is found at its filing; periods of two companies are marked, as of their dates; no TTM sums across it", () => {
     fc.assert(
-      fc.property(mergers, ([calendar, disturb, draws, flows]) => {
-        const model = modelYears(calendar, draws);
-        const statements = model.map((_, k) => statementsOf(flows.slice(k * 12, k * 12 + 12)));
-        const facts = readCompanyFacts(JSON.stringify(companyFacts(model, statements, disturb)));
+      fc.property(mergers, (drawn) => {
+        const [, disturb] = drawn;
+        const { model, facts } = modelOf(drawn);
         // The merger's filing gives the last year end as the acquirer's: every line another company's.
         const changes = entityChanges(facts);
         expect(changes.map((c) => [c.accession, c.date])).toEqual([[accession(disturb.merger!), model[(disturb.merger! >> 2) - 1]!.ends[3]]]);
