@@ -6,6 +6,7 @@ import type { Compute } from "./compute.ts";
 import { applyAmendments } from "../derive/insiders.ts";
 import { maxBy, type DocumentOrigin, type FactsResult, type FilingsResult } from "./documents.ts";
 import { describeSubject, NoXbrlHistoryError } from "../errors.ts";
+import { PREDECESSORS, type Predecessor } from "../predecessors.ts";
 import { loadForm4s, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
 import type { EncodedDocuments } from "../publish/snapshot.ts";
 import { companyFactsPath, filerFolderPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
@@ -45,6 +46,21 @@ export interface CompanyContext {
   form4Since: string;
   /** The daily-index view of a CIK when this run is incremental for it; undefined means discover from submissions. */
   incrementalFor?: (cik: number) => IncrementalForm4s | undefined;
+  /** Earlier CIKs holding a company's history (default: build/predecessors.ts). */
+  predecessors?: ReadonlyMap<number, readonly Predecessor[]>;
+}
+
+/** The company facts of a company's curated predecessors (build/predecessors.ts) that the source has. */
+async function predecessorFacts(ctx: CompanyContext, cik: number): Promise<{ cik: number; text: string }[]> {
+  const out: { cik: number; text: string }[] = [];
+  for (const p of (ctx.predecessors ?? PREDECESSORS).get(cik) ?? []) {
+    const text = await ctx.source.getText(companyFactsPath(p.cik)).catch((error: unknown) => {
+      if (error instanceof SourceNotFoundError) return null;
+      throw error;
+    });
+    if (text !== null) out.push({ cik: p.cik, text });
+  }
+  return out;
 }
 
 /**
@@ -58,7 +74,12 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
   const factsPath = companyFactsPath(cik);
   let facts: FactsResult;
   try {
-    facts = await ctx.compute.facts(await ctx.source.getText(factsPath), cik, origin(factsPath));
+    const predecessors = await predecessorFacts(ctx, cik);
+    const own = await ctx.source.getText(factsPath).catch((error: unknown) => {
+      if (error instanceof SourceNotFoundError && predecessors.length) return null; // a new holding company's shell: its history is theirs
+      throw error;
+    });
+    facts = await ctx.compute.facts(own, cik, origin(factsPath), predecessors);
   } catch (error) {
     // What the builder saw, stated as such (issue 16): the 404 and /probe repeat it instead of guessing a cause.
     if (error instanceof SourceNotFoundError) return notCovered(`the source has no company facts for CIK ${cik} (${factsPath}: not found)`);

@@ -10,7 +10,9 @@ import { deriveEarningsBase } from "../derive/earnings.ts";
 import { countExceptions } from "../derive/invariants.ts";
 import { deriveFinancials } from "../derive/statements.ts";
 import { INSIDER_FORMS } from "../forms.ts";
-import { readCompanyFacts } from "../derive/company-facts.ts";
+import { mergeCompanyFacts, readCompanyFacts } from "../derive/company-facts.ts";
+import type { CompanyFacts } from "../parse/companyfacts.ts";
+import { NoXbrlHistoryError } from "../errors.ts";
 import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "../parse/submissions.ts";
 import { companyFactsPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
 
@@ -66,8 +68,8 @@ export interface FilingsResult {
  * text, so that the gateway's default answer parses and sends `data` alone and reads the history only when asked
  * (issue 14 "Point in time"). The statements build on the earnings' periods and calendar (one derivation for both).
  */
-export function factsDocuments(text: string, cik: number, origin: DocumentOrigin): FactsResult {
-  const facts = readCompanyFacts(text, { cik, path: companyFactsPath(cik) });
+export function factsDocuments(text: string | null, cik: number, origin: DocumentOrigin, predecessors: readonly { cik: number; text: string }[] = []): FactsResult {
+  const facts = predecessors.length ? mergedFacts(text, cik, predecessors) : readCompanyFacts(text ?? "", { cik, path: companyFactsPath(cik) });
   const base = deriveEarningsBase(facts);
   const { periods, history } = base.series;
   const exceptions = countExceptions(periods);
@@ -92,6 +94,26 @@ export function factsDocuments(text: string, cik: number, origin: DocumentOrigin
     exceptions: countExceptions(statements.periods, FINANCIAL_INVARIANTS),
   };
   return { earnings, financials };
+}
+
+/**
+ * A company's facts with its predecessors' (build/predecessors.ts): one history, each fact still naming its filing.
+ * A file with no XBRL history of its own (a new holding company's shell) adds nothing; with none in any, the
+ * company's own file's error stands.
+ */
+function mergedFacts(text: string | null, cik: number, predecessors: readonly { cik: number; text: string }[]): CompanyFacts {
+  const read: CompanyFacts[] = [];
+  let own: unknown = null;
+  for (const file of [...predecessors, ...(text === null ? [] : [{ cik, text }])]) {
+    try {
+      read.push(readCompanyFacts(file.text, { cik: file.cik, path: companyFactsPath(file.cik) }));
+    } catch (error) {
+      if (!(error instanceof NoXbrlHistoryError)) throw error;
+      if (file.cik === cik) own = error;
+    }
+  }
+  if (read.length === 0) throw own ?? new NoXbrlHistoryError({ cik }, "no income-statement concepts in its own or its predecessors' company facts");
+  return mergeCompanyFacts(cik, read);
 }
 
 /**

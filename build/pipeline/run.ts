@@ -9,6 +9,7 @@ import type { CoverageReason, DocumentKind, FollowState, Manifest, ManifestTicke
 import type { LeaseRecord } from "../../storage/lease.ts";
 import { buildingKey, snapshotPrefix } from "../../storage/layout.ts";
 import { buildCompany, NOT_COVERED, type CompanyOutcome } from "./company.ts";
+import type { Predecessor } from "../predecessors.ts";
 import { describeSubject, MalformedInputError } from "../errors.ts";
 import { defaultWorkers, openCompute } from "./compute.ts";
 import { readForm4Index, type Form4Index } from "./form4-index.ts";
@@ -41,6 +42,8 @@ export interface BuildOptions {
   concurrency?: number;
   /** Worker threads for parsing, deriving and encoding; 0 computes inline (default: compute.ts `defaultWorkers`). */
   workers?: number;
+  /** Earlier CIKs holding a company's history (default: build/predecessors.ts). */
+  predecessors?: ReadonlyMap<number, readonly Predecessor[]>;
   /** How long to wait for the writer lease (a running follower yields it; another build publishing does not). */
   leaseWaitMs?: number;
   now?: () => Date;
@@ -137,7 +140,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
           let refs: DocumentRefs = {};
           let reading = now().toISOString();
           try {
-            outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor }, cik);
+            outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor, predecessors: opts.predecessors }, cik);
             if (outcome.kind === "covered") {
               refs = await writer.writeDocuments(names, outcome.documents, outcome.accepted);
               summary.form4_fetched += outcome.form4.fetched;

@@ -1,0 +1,81 @@
+// A company whose history sits under an earlier CIK (build/predecessors.ts; pitfall 28): derived from both files as
+// one history — Apple's own company facts split at a date into a "predecessor" and a successor give Apple's documents
+// byte for byte — and covered through a build even while its own CIK is a shell with no company facts.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { readText } from "../../storage/json.ts";
+import { documentKeyOf } from "../../storage/layout.ts";
+import { openStorage } from "../../storage/open.ts";
+import { describeEdgar, makeOverlayMirror, readEdgar } from "../../test/_edgar.ts";
+import { memoryLogger } from "../../test/_logger.ts";
+import { removeDir } from "../../test/_s3.ts";
+import { readPublished } from "../publish/snapshot.ts";
+import { companyFactsPath } from "../sources/paths.ts";
+import { createDirSource } from "../sources/dir.ts";
+import { factsDocuments } from "./documents.ts";
+import { runBuild } from "./run.ts";
+
+const APPLE = 320193;
+/** A CIK no EDGAR company has: the test's predecessor. */
+const PREDECESSOR = 9_000_001;
+const ORIGIN = { source_api: "test", built_at: "2026-07-01T12:00:00.000Z" };
+
+/** Apple's company facts cut by filing date: those filed before `date`, as `cik`'s file, or those filed on or after it. */
+function cut(text: string, date: string, side: "before" | "after", cik: number): string {
+  const file = JSON.parse(text) as { cik: number; facts: Record<string, Record<string, { units: Record<string, { filed: string }[]> }>> };
+  for (const concepts of Object.values(file.facts)) {
+    for (const concept of Object.values(concepts)) {
+      for (const [unit, facts] of Object.entries(concept.units)) concept.units[unit] = facts.filter((f) => (f.filed < date) === (side === "before"));
+    }
+  }
+  return JSON.stringify({ ...file, cik });
+}
+
+describeEdgar("a company's history under an earlier CIK", () => {
+  const apple = readEdgar(companyFactsPath(APPLE));
+  const whole = factsDocuments(apple, APPLE, ORIGIN);
+
+  it("Apple's facts split at 2020-01-01 between a predecessor's file and its own derive Apple's documents byte for byte", () => {
+    const merged = factsDocuments(cut(apple, "2020-01-01", "after", APPLE), APPLE, ORIGIN, [{ cik: PREDECESSOR, text: cut(apple, "2020-01-01", "before", PREDECESSOR) }]);
+    expect(merged.earnings.bytes).toEqual(whole.earnings.bytes);
+    expect(merged.financials!.bytes).toEqual(whole.financials!.bytes);
+  });
+
+  it("a shell of its own (company facts with no financial history, or none at all) takes its whole history from the predecessor", () => {
+    const shell = JSON.stringify({ cik: APPLE, entityName: "Apple Holdings", facts: { dei: {} } });
+    const predecessor = [{ cik: PREDECESSOR, text: cut(apple, "9999-12-31", "before", PREDECESSOR) }];
+    for (const own of [shell, null]) {
+      const merged = factsDocuments(own, APPLE, ORIGIN, predecessor);
+      expect(merged.earnings.bytes).toEqual(whole.earnings.bytes);
+    }
+    // Without a predecessor the shell is what it was: no XBRL history (not covered, nothing charged).
+    expect(() => factsDocuments(shell, APPLE, ORIGIN)).toThrow(/no us-gaap or ifrs-full facts/);
+  });
+
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => removeDir(dir)));
+
+  it("a build covers a ticker whose own CIK has no company facts, from its predecessor's", async () => {
+    // MSFT's submissions are in the fixtures, its company facts are not: as a new holding company's CIK would be.
+    // Its "predecessor" here is a file of Apple's facts under another CIK, put beside the fixtures.
+    const overlay = mkdtempSync(join(tmpdir(), "predecessor-overlay-"));
+    mkdirSync(join(overlay, "api/xbrl/companyfacts"), { recursive: true });
+    writeFileSync(join(overlay, companyFactsPath(PREDECESSOR)), cut(apple, "9999-12-31", "before", PREDECESSOR));
+    const mirror = makeOverlayMirror(overlay);
+    const data = mkdtempSync(join(tmpdir(), "predecessor-data-"));
+    dirs.push(overlay, mirror, data);
+    const source = createDirSource(mirror);
+    const storage = openStorage(data);
+    const build = (predecessors?: ReadonlyMap<number, { cik: number; why: string }[]>) =>
+      runBuild({ source, storage, log: memoryLogger(), tickers: ["MSFT", "AAPL"], now: () => new Date("2026-07-01T12:00:00.000Z"), lookbackDays: 30, workers: 0, ...(predecessors ? { predecessors } : {}) });
+    await build(new Map());
+    expect((await readPublished(storage))!.manifest.tickers.MSFT!.covered).toBe(false);
+    await build(new Map([[789019, [{ cik: PREDECESSOR, why: "test" }]]]));
+    const { manifest } = (await readPublished(storage))!;
+    expect(manifest.tickers.MSFT!.covered).toBe(true);
+    const data_ = async (ticker: string) => (JSON.parse((await readText(storage, documentKeyOf(manifest, ticker, "earnings")))!) as { data: unknown }).data;
+    expect(await data_("MSFT")).toEqual(await data_("AAPL"));
+  });
+});

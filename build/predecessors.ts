@@ -1,0 +1,22 @@
+// Companies whose history EDGAR files under an earlier CIK. A holding-company reorganisation gives the listed company a
+// new CIK, and EDGAR links the two nowhere a machine can read (pitfall 28), so the links are curated here, each with
+// its evidence. The builder derives such a company from its predecessors' company facts and its own together.
+
+/** An earlier CIK holding part of a company's filing history. */
+export interface Predecessor {
+  cik: number;
+  /** What makes it the same company's history, and where that is shown. */
+  why: string;
+}
+
+export const PREDECESSORS: ReadonlyMap<number, readonly Predecessor[]> = new Map([
+  [
+    2115436, // ExxonMobil Holdings Corporation: SEC's company_tickers.json maps XOM here since the reorganisation
+    [
+      {
+        cik: 34088,
+        why: "Exxon Mobil Corporation filed every report before ExxonMobil Holdings Corporation became the listed parent on 2026-07-01 (a holding-company reorganisation; Exxon Mobil Corporation's tickers are empty since, and it filed Form 25-NSE on 2026-07-02)",
+      },
+    ],
+  ],
+]);
