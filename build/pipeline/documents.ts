@@ -69,7 +69,7 @@ export interface FilingsResult {
  * (issue 14 "Point in time"). The statements build on the earnings' periods and calendar (one derivation for both).
  */
 export function factsDocuments(text: string | null, cik: number, origin: DocumentOrigin, predecessors: readonly { cik: number; text: string }[] = []): FactsResult {
-  const facts = predecessors.length ? mergedFacts(text, cik, predecessors) : readCompanyFacts(text ?? "", { cik, path: companyFactsPath(cik) });
+  const facts = text === null || predecessors.length ? mergedFacts(text, cik, predecessors) : readCompanyFacts(text, { cik, path: companyFactsPath(cik) });
   const base = deriveEarningsBase(facts);
   const { periods, history } = base.series;
   const exceptions = countExceptions(periods);
