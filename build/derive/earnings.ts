@@ -117,7 +117,7 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
     holdFiscalYearSet(group, (w) => w.label.fiscalQuarter, ADDITIVE);
     markReconciliation(group);
   }
-  const changes = entityChanges(facts);
+  const changes = entityChanges(facts, observed.currency);
   const { series, timelines } = assemble(working, changes);
   return { series, timelines, calendar, currency: observed.currency, filings: observed.filings, entityChanges: changes };
 }

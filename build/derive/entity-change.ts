@@ -2,9 +2,10 @@
 // the balance sheets of company facts; schemas/entity-change.ts marks the rows they split. Pure: facts in, changes out.
 import type { EntityChange } from "../../schemas/entity-change.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
-import { PERIODIC_FORM } from "../forms.ts";
+import { observe } from "./observations.ts";
 import { stepBetween } from "./scale.ts";
-import { BALANCE_SERIES } from "./statement-concepts.ts";
+import { BALANCE_SERIES, type StatementSpec } from "./statement-concepts.ts";
+import { filedStatementValues } from "./statement-values.ts";
 
 /**
  * The lines that identify whose balance sheet it is. A restatement corrects some lines and leaves most of the balance
@@ -21,71 +22,38 @@ const APART = 0.25;
 /** Ratios within this slack of a power of 1,000 are a unit-scale slip (scale.ts), not another entity. */
 const SCALE_SLACK = 1.05;
 
+/** The anchors as statement series, observed and valued as the balance sheet's own (observations.ts, statement-values.ts). */
+const ANCHOR_SERIES: Readonly<Record<keyof Figures, StatementSpec>> = Object.fromEntries(ANCHORS.map((a) => [a, BALANCE_SERIES[a]!])) as Record<keyof Figures, StatementSpec>;
+
 /**
  * Every filing that gave, at some balance sheet date, total assets, cash and the parent's equity each at least a
- * quarter apart from the latest figure filings before it gave for that date (periodic reports only; each filing's
- * highest-priority concept of each line), unless all three differ by one unit-scale step. After such a filing the
- * company's filings report another entity's history (Pineapple Energy's, in Communications Systems' filings after
- * their reverse merger of 2022): a period's values from filings before it describe the former entity. Oldest first;
- * one per filing (its earliest such date).
+ * quarter apart from the latest figure filings before it gave for that date (each filing's value as the balance sheet
+ * reads it: periodic reports, the reporting currency, the highest-priority concept, misdated figures left out),
+ * unless all three differ by one unit-scale step. After such a filing the company's filings report another entity's
+ * history (Pineapple Energy's, in Communications Systems' filings after their reverse merger of 2022): a period's
+ * values from filings before it describe the former entity. Oldest first; one per filing (its earliest such date).
+ * `currency`: the company's reporting currency (by default, the one its balance sheets use most).
  */
-export function entityChanges(facts: CompanyFacts): EntityChange[] {
-  // date → line → accession → its value, unit and filing date (the first concept of the series' list it tags)
-  const byDate = new Map<string, Map<keyof Figures, Map<string, Filed>>>();
-  for (const anchor of ANCHORS) {
-    BALANCE_SERIES[anchor]!.concepts.forEach((concept, priority) => {
-      for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
-        for (const f of list) {
-          if (f.start !== undefined || !PERIODIC_FORM.test(f.form)) continue;
-          const lines = byDate.get(f.end) ?? new Map();
-          byDate.set(f.end, lines);
-          const values = lines.get(anchor) ?? new Map();
-          lines.set(anchor, values);
-          const known = values.get(f.accn);
-          if (!known || priority < known.priority) values.set(f.accn, { value: f.val, unit, filed: f.filed, priority });
-        }
-      }
-    });
-  }
+export function entityChanges(facts: CompanyFacts, currency?: string): EntityChange[] {
   const found = new Map<string, EntityChange>();
-  for (const [date, lines] of byDate) {
+  for (const { date, observations } of observe(facts, ANCHOR_SERIES, currency).instants) {
+    const lines = filedStatementValues(observations, ANCHOR_SERIES); // each in filing order
     if (ANCHORS.some((a) => !lines.has(a))) continue;
-    for (const [accession, { filed }] of lines.get("total_assets")!) {
+    for (const { accn, filed } of lines.get("total_assets")!) {
       const figures: Partial<Figures> = {};
       for (const anchor of ANCHORS) {
         const values = lines.get(anchor)!;
-        const after = values.get(accession);
-        const before = after && latestBefore(values, after);
-        if (after === undefined || before === undefined) break;
-        figures[anchor] = [before, after.value];
+        const after = values.find((v) => v.accn === accn);
+        const before = values.findLast((v) => v.filed < filed);
+        if (!after || !before) break;
+        figures[anchor] = [before.value, after.value];
       }
       if (!isComplete(figures) || !ANCHORS.every((a) => apart(...figures[a])) || oneScaleStep(figures)) continue;
-      const known = found.get(accession);
-      if (!known || date < known.date) found.set(accession, { accession, filed_at: filed, date, ...figures });
+      const known = found.get(accn);
+      if (!known || date < known.date) found.set(accn, { accession: accn, filed_at: filed, date, ...figures });
     }
   }
   return [...found.values()].sort((a, b) => (a.filed_at < b.filed_at ? -1 : a.filed_at > b.filed_at ? 1 : a.accession < b.accession ? -1 : 1));
-}
-
-/** One filing's figure of a line at a date. */
-interface Filed {
-  value: number;
-  unit: string;
-  filed: string;
-  priority: number;
-}
-
-/**
- * The figure, in the same unit, of the latest filing made before `filing` (the latest accession on a day), if any: a
- * company that changed its reporting currency gave the same balance sheet in two units, which are not compared.
- */
-function latestBefore(values: ReadonlyMap<string, Filed>, filing: Filed): number | undefined {
-  let best: (Filed & { accn: string }) | undefined;
-  for (const [accn, v] of values) {
-    if (v.filed >= filing.filed || v.unit !== filing.unit) continue;
-    if (!best || v.filed > best.filed || (v.filed === best.filed && accn > best.accn)) best = { accn, ...v };
-  }
-  return best?.value;
 }
 
 function apart(before: number, after: number): boolean {
