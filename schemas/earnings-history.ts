@@ -6,7 +6,7 @@ import { z } from "zod";
 import { HistoryEntry, METRIC_NAMES, Reconciliation, splitUnadjustedAt, type EarningsPeriod, type Metric, type MetricName } from "./earnings.ts";
 import { IsoDate } from "./primitives.ts";
 import { sameFigure } from "./figures.ts";
-import { EntityChange, oneEntityException } from "./entity-change.ts";
+import { EntityChange, withEntityMark } from "./entity-change.ts";
 
 /** A fiscal year's reconciliation verdict from a date on. */
 export const ReconciliationState = z.object({
@@ -114,7 +114,7 @@ export function periodAsOf(row: EarningsPeriod, history: PeriodHistory, date: st
     out.exceptions = exceptionsAsOf(row.exceptions, history.metrics, date, filedAt);
     out.derived = derivedAsOf(row.derived, history, date);
   }
-  out.exceptions = withEntityMark(out.exceptions, metrics, history.entity_changes, date);
+  out.exceptions = withEntityMark(out.exceptions, () => metrics, history.entity_changes, date);
   return out;
 }
 
@@ -201,21 +201,6 @@ function listed<E extends HistoryEntry>(served: readonly E[], filed: readonly E[
   }
   while (k < others.length) out.push({ ...others[k++]!, served: false } as E);
   return out;
-}
-
-/**
- * A row's exceptions with its `one_entity` mark read from the values it has on `date` (entity-change.ts): the mark
- * describes the values, so it is made again wherever they are read, never carried over from another date.
- */
-export function withEntityMark<E extends { rule: string }>(
-  exceptions: readonly E[],
-  metrics: Parameters<typeof oneEntityException>[0],
-  changes: readonly EntityChange[] | undefined,
-  date: string,
-): E[] {
-  const kept = exceptions.filter((e) => e.rule !== "one_entity");
-  const mark = oneEntityException(metrics, changes, date);
-  return mark ? [...kept, mark as unknown as E] : kept;
 }
 
 /** The message of a value whose scale another filing or a neighbour contradicts (history.ts marks it). */

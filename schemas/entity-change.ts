@@ -46,3 +46,15 @@ export function oneEntityException(
   }
   return null;
 }
+
+/**
+ * A row's exceptions with its `one_entity` mark made from the values it has on `date`: the mark describes the values,
+ * so it is made again wherever they are read, never carried over from another date. A company without changes (nearly
+ * every one) keeps its exceptions as they are, at no cost to a reading.
+ */
+export function withEntityMark<E extends { rule: string }>(exceptions: E[], metrics: () => Readonly<Record<string, Sourced>>, changes: readonly EntityChange[] | undefined, date: string): E[] {
+  if (!changes?.length) return exceptions;
+  const kept = exceptions.filter((e) => e.rule !== "one_entity");
+  const mark = oneEntityException(metrics(), changes, date);
+  return mark ? [...kept, mark as unknown as E] : kept;
+}

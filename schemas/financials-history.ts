@@ -3,8 +3,8 @@
 // over time — the one reading of it, shared by the builder (today's rows) and the gateway (`as_of`, `history=true`) —
 // and its compact stored form.
 import { z } from "zod";
-import { alternativeDatesAsOf, derivedAsOf, documentContext, entryAsOf, entryOn, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, withEntityMark, type AsOfContext } from "./earnings-history.ts";
-import { EntityChange } from "./entity-change.ts";
+import { alternativeDatesAsOf, derivedAsOf, documentContext, entryAsOf, entryOn, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
+import { EntityChange, withEntityMark } from "./entity-change.ts";
 import { labelKey, spanKey, ttmAsOf } from "./financials-ttm.ts";
 import {
   FINANCIAL_METRIC_NAMES,
@@ -319,7 +319,7 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
     if (!row.ttm) out.derived = derivedAsOf(row.derived, history, date, FLOW_METRICS);
   }
   // A TTM row's values are its quarters': their rows carry the mark.
-  if (!row.ttm) out.exceptions = withEntityMark(out.exceptions, { ...out.income, ...out.balance, ...out.cash_flow }, history.entity_changes, date);
+  if (!row.ttm) out.exceptions = withEntityMark(out.exceptions, () => ({ ...out.income, ...out.balance, ...out.cash_flow }), history.entity_changes, date);
   if (!source) return ttm?.unavailable.length && row.filed_at !== "" && row.filed_at <= date ? out : null;
   const verdict = history.reconciliation?.findLast((s) => s.from <= date);
   out.form = source.form;

@@ -6,7 +6,7 @@
 import { PER_SHARE_METRICS, SHARE_COUNTS, splitsKnownBy } from "./earnings.ts";
 import { entryOn, LATEST } from "./earnings-history.ts";
 import type { EntityChange } from "./entity-change.ts";
-import type { FinancialsContext } from "./financials-history.ts";
+import type { FinancialPeriodHistory, FinancialsContext } from "./financials-history.ts";
 import type { FinancialMetricName, FinancialPeriod, StatementHistoryEntry, Ttm } from "./financials.ts";
 
 /** The flows a TTM sums: the additive income metrics and the filed cash flows (free cash flow follows from two). */
@@ -96,12 +96,7 @@ export function ttmAsOf(row: FinancialPeriod, history: TtmHistory, context: Fina
 }
 
 /** What a TTM row's own history gives its block: its values over time, the company's splits and changes of entity. */
-type TtmHistory = {
-  metrics: Partial<Record<FinancialMetricName, StatementHistoryEntry[]>>;
-  splits?: readonly string[];
-  splits_known?: readonly string[];
-  entity_changes?: readonly EntityChange[];
-};
+type TtmHistory = Pick<FinancialPeriodHistory, "metrics" | "splits" | "splits_known" | "entity_changes">;
 
 /** The change of reporting entity known on `date` that values filed on these dates straddle, if any: they describe two companies. */
 function straddled(filed: readonly string[], changes: readonly EntityChange[] | undefined, date: string): EntityChange | undefined {

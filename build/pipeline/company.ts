@@ -54,13 +54,18 @@ export interface CompanyContext {
 async function predecessorFacts(ctx: CompanyContext, cik: number): Promise<{ cik: number; text: string }[]> {
   const out: { cik: number; text: string }[] = [];
   for (const p of (ctx.predecessors ?? PREDECESSORS).get(cik) ?? []) {
-    const text = await ctx.source.getText(companyFactsPath(p.cik)).catch((error: unknown) => {
-      if (error instanceof SourceNotFoundError) return null;
-      throw error;
-    });
+    const text = await textIfFound(ctx.source, companyFactsPath(p.cik));
     if (text !== null) out.push({ cik: p.cik, text });
   }
   return out;
+}
+
+/** The text at a path, or null where the source has no such file. */
+function textIfFound(source: Source, path: string): Promise<string | null> {
+  return source.getText(path).catch((error: unknown) => {
+    if (error instanceof SourceNotFoundError) return null;
+    throw error;
+  });
 }
 
 /**
@@ -75,10 +80,8 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
   let facts: FactsResult;
   try {
     const predecessors = await predecessorFacts(ctx, cik);
-    const own = await ctx.source.getText(factsPath).catch((error: unknown) => {
-      if (error instanceof SourceNotFoundError && predecessors.length) return null; // a new holding company's shell: its history is theirs
-      throw error;
-    });
+    // A new holding company's shell may have no file yet: its history is its predecessors'.
+    const own = predecessors.length ? await textIfFound(ctx.source, factsPath) : await ctx.source.getText(factsPath);
     facts = await ctx.compute.facts(own, cik, origin(factsPath), predecessors);
   } catch (error) {
     // What the builder saw, stated as such (issue 16): the 404 and /probe repeat it instead of guessing a cause.
