@@ -20,3 +20,10 @@ export const PREDECESSORS: ReadonlyMap<number, readonly Predecessor[]> = new Map
     ],
   ],
 ]);
+
+/** Each predecessor's CIK → the CIK of the company whose history it holds. */
+export function successors(predecessors: ReadonlyMap<number, readonly Predecessor[]> = PREDECESSORS): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [cik, list] of predecessors) for (const p of list) out.set(p.cik, cik);
+  return out;
+}

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Storage } from "unstorage";
 import { afterAll, beforeAll } from "vitest";
-import { runBuild } from "../build/pipeline/run.ts";
+import { runBuild, type BuildOptions } from "../build/pipeline/run.ts";
 import { readPublished } from "../build/publish/snapshot.ts";
 import { readText } from "../storage/json.ts";
 import { documentKeyOf } from "../storage/layout.ts";
@@ -53,14 +53,15 @@ export function useFollowerSuite() {
    * A replaying EDGAR holding back the newest `hold` filings (and JNJ's Form 4, Walmart's 10-Q and the `also`), and a
    * store built from it (by a build that began at `builtAt`, by default now).
    */
-  async function setup(hold: number, options: { location?: string; also?: string[]; builtAt?: Date } = {}) {
+  async function setup(hold: number, options: { location?: string; also?: string[]; builtAt?: Date; tickers?: string[]; predecessors?: BuildOptions["predecessors"] } = {}) {
     const replay = await startReplay(root, Object.keys(COMPANIES).map(Number), hold, [JNJ_FORM4, WMT_10Q, ...(options.also ?? [])]);
     replays.push(replay);
     const where = options.location ?? mkdtempSync(join(tmpdir(), "follow-"));
     if (!options.location) dirs.push(where);
     const storage = openStorage(where, suite.conditional.env);
-    const { builtAt } = options;
-    await runBuild({ source: replaySource(replay), storage, log: memoryLogger(), tickers: TICKERS, workers: 0, ...(builtAt ? { now: () => builtAt } : {}) });
+    const { builtAt, predecessors } = options;
+    const tickers = options.tickers ?? TICKERS;
+    await runBuild({ source: replaySource(replay), storage, log: memoryLogger(), tickers, workers: 0, ...(builtAt ? { now: () => builtAt } : {}), ...(predecessors ? { predecessors } : {}) });
     return { replay, location: where, storage };
   }
 

@@ -118,6 +118,18 @@ describe("applyAmendments", () => {
     expect(rows.map((r) => [r.source_accession, r.issuer_cik])).toEqual([["0000000001-26-000001", ISSUER]]);
   });
 
+  it("keeps a predecessor's filings as the issuer's own (build/predecessors.ts), and still no other issuer's", () => {
+    const own = filing({ accession: "0000000001-26-000001", filedAt: "2026-08-03", rows: ["2026-07-30"] });
+    const earlier = filing({ accession: "0000000001-26-000002", filedAt: "2026-03-02", issuer: 110, rows: ["2026-02-27"] });
+    const other = filing({ accession: "0000000001-26-000003", filedAt: "2026-03-02", issuer: 999, owners: [111], rows: ["2026-02-27"] });
+    const rows = applyAmendments([own, earlier, other], ISSUER, [110]);
+    expect(rows.map((r) => [r.source_accession, r.issuer_cik])).toEqual([
+      ["0000000001-26-000001", ISSUER],
+      ["0000000001-26-000002", 110],
+    ]);
+    expect(applyAmendments([own, earlier, other], ISSUER).map((r) => r.source_accession)).toEqual(["0000000001-26-000001"]);
+  });
+
   it("sorts newest first: transaction date, then filed date, accession, table, row", () => {
     const old = filing({ accession: "0000000001-26-000003", filedAt: "2026-01-05", rows: ["2026-01-02", "2026-01-02"] });
     const recent = filing({ accession: "0000000001-26-000001", filedAt: "2026-03-02", rows: ["2026-02-27", "2026-03-01"] });

@@ -5,13 +5,15 @@ import type { InsiderTransaction, OwnershipFiling } from "../../schemas/insider.
 const AMENDMENT = "/A";
 
 /**
- * The transaction rows of the filings whose issuer is `issuerCik`, newest first, each row of an amended filing
+ * The transaction rows of the filings whose issuer is `issuerCik` or one of its `predecessors`, newest first, each row of an amended filing
  * carrying `superseded_by` = the latest amendment that replaces it (DESIGN "Derivation rules" → Insiders).
  */
-export function applyAmendments(filings: OwnershipFiling[], issuerCik: number): InsiderTransaction[] {
-  // A Form 4 appears in the feed of every CIK it names: keep only this issuer's (pitfall 29); once per accession.
+export function applyAmendments(filings: OwnershipFiling[], issuerCik: number, predecessors: readonly number[] = []): InsiderTransaction[] {
+  // A Form 4 appears in the feed of every CIK it names: keep only this issuer's (pitfall 29), or its predecessors'
+  // (build/predecessors.ts: the same company's history under an earlier CIK); once per accession.
+  const issuers = new Set([issuerCik, ...predecessors]);
   const mine = new Map<string, OwnershipFiling>();
-  for (const f of filings) if (f.issuer.cik === issuerCik && !mine.has(f.accession)) mine.set(f.accession, f);
+  for (const f of filings) if (issuers.has(f.issuer.cik) && !mine.has(f.accession)) mine.set(f.accession, f);
   const supersededBy = resolveChains(directAmendments([...mine.values()]));
   const rows: InsiderTransaction[] = [];
   for (const filing of mine.values()) {

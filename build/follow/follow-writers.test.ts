@@ -7,7 +7,7 @@ import { readText } from "../../storage/json.ts";
 import { documentKeyOf } from "../../storage/layout.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
 import { startArrivalClock } from "../../test/_arrival-clock.ts";
-import { FAST, JNJ_10Q, TICKERS, useFollowerSuite, WMT_10Q } from "../../test/_follow-suite.ts";
+import { FAST, JNJ_10Q, JNJ_FORM4, TICKERS, useFollowerSuite, WMT_10Q } from "../../test/_follow-suite.ts";
 import { followInProcess, replaySource, spawnFollower } from "../../test/_follower.ts";
 import { testGateway } from "../../test/_gateway.ts";
 import { memoryLogger } from "../../test/_logger.ts";
@@ -61,6 +61,36 @@ describeEdgar("the follower beside company facts, other writers and EDGAR's budg
     gw.close();
     await follower.stop();
   }, 90_000);
+
+  it("a predecessor's filings (build/predecessors.ts) rebuild the company whose history it holds, and its own, confirmed from the predecessor's files", async () => {
+    // MSFT's CIK as a new holding company's (its submissions in the fixtures, no company facts), Walmart's its
+    // predecessor; JNJ also made AAPL's. Walmart and JNJ stay companies of their own too.
+    const predecessors = new Map([
+      [789019, [{ cik: 104169, why: "test" }]],
+      [320193, [{ cik: 200406, why: "test" }]],
+    ]);
+    const { replay, storage } = await setup(10, { tickers: [...TICKERS, "MSFT"], predecessors });
+    const manifest = async () => (await readPublished(storage))!.manifest;
+    expect((await manifest()).tickers.MSFT).toMatchObject({ covered: true });
+    const follower = followInProcess(replay, storage, { predecessors });
+    replay.accept(JNJ_FORM4);
+    replay.accept(WMT_10Q);
+    const doc = async (ticker: string, kind: "filings" | "insiders" | "earnings") => (await readText(storage, documentKeyOf(await manifest(), ticker, kind)))!;
+    // Walmart's 10-Q: in MSFT's filings and, through Walmart's company facts, its earnings; and in Walmart's own.
+    for (const ticker of ["MSFT", "WMT"]) {
+      await expect.poll(() => doc(ticker, "earnings"), { timeout: 30_000, interval: 200 }).toContain(`"source_accession":"${WMT_10Q}"`);
+      expect(await doc(ticker, "filings")).toContain(`"accession_number":"${WMT_10Q}"`);
+    }
+    // JNJ's Form 4: in AAPL's insiders and filings, and in JNJ's own.
+    for (const ticker of ["AAPL", "JNJ"]) {
+      await expect.poll(() => doc(ticker, "insiders"), { timeout: 30_000, interval: 200 }).toContain(`"source_accession":"${JNJ_FORM4}"`);
+      expect(await doc(ticker, "filings")).toContain(`"accession_number":"${JNJ_FORM4}"`);
+    }
+    // Confirmed for every company: found in the predecessors' submissions and company facts, none left waiting.
+    await expect.poll(async () => (await manifest()).follow?.published_filings, { timeout: 10_000 }).toBe(2);
+    expect((await manifest()).follow?.unconfirmed).toEqual([]);
+    await follower.stop();
+  }, 60_000);
 
   it("two followers at once: one holds the writer lease, the other exits saying who does; a standby takes over when the first dies", async () => {
     const { replay, location, storage } = await setup(20);

@@ -14,6 +14,7 @@ import { openCompute, type Compute } from "../pipeline/compute.ts";
 import { parseCompanyTickers, type TickerEntry } from "../parse/tickers.ts";
 import { holderId, publish, WRITER_LEASE } from "../publish/publish.ts";
 import { pruneStore } from "../publish/prune.ts";
+import { PREDECESSORS, successors, type Predecessor } from "../predecessors.ts";
 import { newBuildId, readPublished, refFreshness, refsOf, SnapshotWriter, type Published } from "../publish/snapshot.ts";
 import { TICKERS_PATH } from "../sources/paths.ts";
 import type { Source } from "../sources/source.ts";
@@ -49,6 +50,8 @@ export interface FollowOptions {
   pruneEveryMs?: number;
   retention?: number;
   workers?: number;
+  /** Earlier CIKs holding a company's history (default: build/predecessors.ts): their filings rebuild the company. */
+  predecessors?: ReadonlyMap<number, readonly Predecessor[]>;
   /** Stops the follower: it publishes what it has, releases the lease and returns. */
   signal?: AbortSignal;
   now?: () => Date;
@@ -139,6 +142,7 @@ class Follower {
       renewMs: 20_000,
       standby: false,
       confirmWithinMs: 15 * 60_000,
+      predecessors: PREDECESSORS,
       gapRetryMs: 10 * 60_000,
       tickersEveryMs: 15 * 60_000,
       pruneEveryMs: 10 * 60_000,
@@ -277,11 +281,11 @@ class Follower {
    */
   async #enqueue(filing: FeedFiling, unlessDone: boolean): Promise<boolean> {
     const ciks = new Set<number>();
-    for (const { cik } of filing.parties) {
-      const tickers = this.#tickersOf(cik);
-      if (!tickers.length) continue;
-      if (unlessDone && (await this.#done(tickers[0]!, filing))) continue;
-      ciks.add(cik);
+    for (const party of filing.parties) {
+      for (const cik of this.#companiesOf(party.cik)) {
+        if (unlessDone && (await this.#done(this.#tickersOf(cik)[0]!, filing))) continue;
+        ciks.add(cik);
+      }
     }
     if (!ciks.size) return false;
     const pending = this.#queue.get(filing.accession);
@@ -306,15 +310,18 @@ class Follower {
   }
 
   /**
-   * Fills a gap from the submissions of every covered company, in CIK order: the daily indexes come only in the evening.
+   * Fills a gap from the submissions of every covered company and its predecessors, in CIK order: the daily indexes
+   * come only in the evening.
    * A request per company (for 7,500, about half an hour at half the follower's share of SEC's budget), once per gap:
    * a follower started again reads on after the CIK the gap says was swept through.
    */
   #sweepGap(gap: FeedGap): void {
     if (gap.before > this.#gapsThrough) this.#gapsThrough = gap.before;
     const from = gap.swept_through ?? 0;
-    const covered = Object.values(this.#base.manifest.tickers).filter((t) => t.covered && t.cik > from);
-    const ciks = [...new Set(covered.map((t) => t.cik))].sort((a, b) => a - b);
+    // A covered company's predecessors too (build/predecessors.ts): their filings change its documents.
+    const covered = Object.values(this.#base.manifest.tickers).filter((t) => t.covered);
+    const all = covered.flatMap((t) => [t.cik, ...(this.#o.predecessors.get(t.cik) ?? []).map((p) => p.cik)]);
+    const ciks = [...new Set(all)].filter((cik) => cik > from).sort((a, b) => a - b);
     if (ciks.length) this.#sweeps.push({ gap, ciks, companies: ciks.length, queued: 0, read: [] });
   }
 
@@ -357,7 +364,7 @@ class Follower {
     const gaps = this.#follow.gaps.map((gap) => {
       const sweep = this.#sweeps.find((s) => sameGap(s.gap, gap));
       let through: number | undefined;
-      while (sweep?.read.length && !sweep.read[0]!.accessions.some((a) => this.#queue.get(a)?.ciks.has(sweep.read[0]!.cik))) through = sweep.read.shift()!.cik;
+      while (sweep?.read.length && !sweep.read[0]!.accessions.some((a) => this.#companiesOf(sweep.read[0]!.cik).some((c) => this.#queue.get(a)?.ciks.has(c)))) through = sweep.read.shift()!.cik;
       return through === undefined ? gap : { ...gap, swept_through: through };
     });
     const open = (s: Sweep) => (s.ciks.length || s.read.length) && gaps.some((g) => sameGap(g, s.gap));
@@ -398,7 +405,7 @@ class Follower {
         if (typeof index !== "object") continue;
         const seenAt = this.#o.now().toISOString();
         const queued: string[] = [];
-        for (const filing of indexFilings(index.rows, (cik) => this.#tickersOf(cik).length > 0, seenAt)) {
+        for (const filing of indexFilings(index.rows, (cik) => this.#companiesOf(cik).length > 0, seenAt)) {
           if (!this.#queue.has(filing.accession) && (await this.#enqueue(filing, true))) queued.push(filing.accession);
         }
         if (queued.length) {
@@ -468,7 +475,7 @@ class Follower {
         limit(async () => {
           const tickers = added.get(cik)?.map((t) => t.ticker) ?? this.#tickersOf(cik);
           const builtAt = this.#o.now().toISOString();
-          const ctx = { source: this.#o.source, compute: this.#compute, storage: this.#o.storage, builtAt, form4Since: this.#base.manifest.form4_since };
+          const ctx = { source: this.#o.source, compute: this.#compute, storage: this.#o.storage, builtAt, form4Since: this.#base.manifest.form4_since, predecessors: this.#o.predecessors };
           let rebuilt: Rebuilt | null;
           try {
             rebuilt = await rebuild(ctx, cik, work.scope, this.#base.manifest.tickers[tickers[0]!], work.filings.map((p) => p.filing));
@@ -597,6 +604,18 @@ class Follower {
   }
 
   #cikIndex: { manifest: Manifest; byCik: Map<number, string[]> } | null = null;
+
+  /**
+   * The companies of the universe whose documents a CIK's filings change: its own, and the one whose history it holds
+   * when it is a predecessor (build/predecessors.ts).
+   */
+  #companiesOf(cik: number): number[] {
+    this.#successors ??= successors(this.#o.predecessors);
+    const successor = this.#successors.get(cik);
+    return (successor === undefined ? [cik] : [cik, successor]).filter((c) => this.#tickersOf(c).length > 0);
+  }
+
+  #successors: Map<number, number> | null = null;
 
   /**
    * Whether a filing is done for a ticker: its published filings document lists it — which a rebuild for a later

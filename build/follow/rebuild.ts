@@ -4,7 +4,7 @@
 // filings what was read does not show yet: the follower tries those again.
 import type { FilingItem } from "../../schemas/filing.ts";
 import type { ManifestTicker } from "../../schemas/snapshot.ts";
-import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, type CompanyContext } from "../pipeline/company.ts";
+import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, predecessorsOf, textIfFound, type CompanyContext } from "../pipeline/company.ts";
 import { INSIDER_FORMS, PERIODIC_FORM } from "../forms.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
 import { parseSubmissions } from "../parse/submissions.ts";
@@ -57,14 +57,14 @@ export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, pr
   const incremental = previous ? { after: "9999-12-31", indexed: indexRows(cik, filings) } : undefined;
   if (scope === "all" || !previous?.covered) {
     if (scope !== "all" && previous !== undefined) return null; // a Form 4 or an 8-K does not make a company covered
-    const read = recording(ctx.source, cik);
+    const read = recording(ctx.source, [cik, ...predecessorsOf(ctx, cik).map((p) => p.cik)]);
     const outcome = await buildCompany({ ...ctx, source: read.source, incrementalFor: () => incremental }, cik);
     if (outcome.kind === "not_covered") {
       return {
         kind: "not_covered",
         entry: (p) => ({ cik, name: p?.name ?? "", covered: false, reason: outcome.reason, evidence: outcome.evidence, ...NOT_COVERED }),
         // No documents: only its periodic reports, which may make it covered once company facts show them, wait.
-        waiting: await waitingFor(ctx.source, cik, filings.filter((f) => scopeOf(f.form) === "all"), null, read.text),
+        waiting: await waitingFor(ctx, cik, filings.filter((f) => scopeOf(f.form) === "all"), null, read.text),
       };
     }
     return {
@@ -72,7 +72,7 @@ export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, pr
       docs: outcome.documents,
       entry: (p) => coveredEntry(cik, p?.name ?? "", outcome),
       accepted: outcome.accepted,
-      waiting: await waitingFor(ctx.source, cik, filings, outcome.accepted, read.text),
+      waiting: await waitingFor(ctx, cik, filings, outcome.accepted, read.text),
     };
   }
   const listed = await loadFilings(ctx, cik);
@@ -94,7 +94,7 @@ export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, pr
     },
     accepted: listed.accepted,
     // No periodic report among them (it would rebuild the company whole): the submissions are all there is to wait for.
-    waiting: await waitingFor(ctx.source, cik, filings, listed.accepted, () => null),
+    waiting: await waitingFor(ctx, cik, filings, listed.accepted, () => null),
   };
 }
 
@@ -105,23 +105,31 @@ export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, pr
  * submissions say carries no XBRL (a 10-K/A that only adds Part III) has no facts to wait for; one whose XBRL gives
  * company facts none is given up on in time, as every filing is (follower.ts).
  */
-async function waitingFor(source: Source, cik: number, filings: FeedFiling[], accepted: Record<string, string> | null, text: (path: string) => string | null): Promise<Map<string, string>> {
+async function waitingFor(ctx: CompanyContext, cik: number, filings: FeedFiling[], accepted: Record<string, string> | null, text: (path: string) => string | null): Promise<Map<string, string>> {
   const waiting = new Map<string, string>();
-  const facts = text(companyFactsPath(cik));
+  // The company's filings and its predecessors' (build/predecessors.ts): its documents are made from all of theirs.
+  const ciks = [cik, ...predecessorsOf(ctx, cik).map((p) => p.cik)];
+  const facts = ciks.map((c) => text(companyFactsPath(c))).filter((t) => t !== null);
   let submissions: FilingItem[] | null = null;
   for (const filing of filings) {
     if (accepted && !Object.hasOwn(accepted, filing.accession)) {
       waiting.set(filing.accession, `not yet in the submissions of CIK ${cik}`);
       continue;
     }
-    if (scopeOf(filing.form) !== "all" || (facts !== null && inFacts(facts, filing.accession))) continue;
+    if (scopeOf(filing.form) !== "all" || facts.some((f) => inFacts(f, filing.accession))) continue;
     // Read only for a periodic report the facts lack (a company not covered was rebuilt without its submissions).
-    const path = submissionsPath(cik);
-    submissions ??= parseSubmissions(text(path) ?? (await source.getText(path)), { cik, path }).filings;
+    submissions ??= (await Promise.all(ciks.map((c) => listedFilings(ctx.source, c, text)))).flat();
     const listed = submissions.find((f) => f.accession_number === filing.accession);
     if (!listed || listed.is_xbrl) waiting.set(filing.accession, `not yet in the ${listed ? "company facts" : "submissions"} of CIK ${cik}`);
   }
   return waiting;
+}
+
+/** A CIK's filings as its submissions list them (read already, else fetched; none where a predecessor has no file). */
+async function listedFilings(source: Source, cik: number, text: (path: string) => string | null): Promise<FilingItem[]> {
+  const path = submissionsPath(cik);
+  const found = text(path) ?? (await textIfFound(source, path));
+  return found === null ? [] : parseSubmissions(found, { cik, path }).filings;
 }
 
 /** Whether company facts text holds a fact from a filing (its `accn`), found without parsing the whole file again. */
@@ -130,9 +138,9 @@ function inFacts(facts: string, accession: string): boolean {
 }
 
 /** The source as the rebuild reads it, keeping the company's submissions and company facts texts to confirm against. */
-function recording(source: Source, cik: number): { source: Source; text: (path: string) => string | null } {
+function recording(source: Source, ciks: readonly number[]): { source: Source; text: (path: string) => string | null } {
   const kept = new Map<string, string>();
-  const wanted = new Set([submissionsPath(cik), companyFactsPath(cik)]);
+  const wanted = new Set(ciks.flatMap((cik) => [submissionsPath(cik), companyFactsPath(cik)]));
   const recorded: Source = {
     name: source.name,
     get stats() {

@@ -1,13 +1,14 @@
 // One company of the universe, end to end: fetch its EDGAR files, have them made into its documents
 // (documents.ts, through compute), with counts and freshness. Nothing here writes a snapshot (that is publish/).
 import type { Storage } from "unstorage";
+import type { FilingItem } from "../../schemas/filing.ts";
 import type { Counts, Endpoints, ExceptionCounts, FinancialExceptionCounts, Freshness } from "../../schemas/snapshot.ts";
 import type { Compute } from "./compute.ts";
 import { applyAmendments } from "../derive/insiders.ts";
-import { maxBy, type DocumentOrigin, type FactsResult, type FilingsResult } from "./documents.ts";
+import { maxBy, type DocumentOrigin, type FactsResult, type FilingsResult, type SubmissionsText } from "./documents.ts";
 import { describeSubject, NoXbrlHistoryError } from "../errors.ts";
 import { PREDECESSORS, type Predecessor } from "../predecessors.ts";
-import { loadForm4s, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
+import { loadForm4s, mergeLoads, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
 import type { EncodedDocuments } from "../publish/snapshot.ts";
 import { companyFactsPath, filerFolderPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
 import { SourceNotFoundError, type Source } from "../sources/source.ts";
@@ -50,10 +51,15 @@ export interface CompanyContext {
   predecessors?: ReadonlyMap<number, readonly Predecessor[]>;
 }
 
+/** A company's curated predecessors (build/predecessors.ts, or the context's own list). */
+export function predecessorsOf(ctx: CompanyContext, cik: number): readonly Predecessor[] {
+  return (ctx.predecessors ?? PREDECESSORS).get(cik) ?? [];
+}
+
 /** The company facts of a company's curated predecessors (build/predecessors.ts) that the source has. */
 async function predecessorFacts(ctx: CompanyContext, cik: number): Promise<{ cik: number; text: string }[]> {
   const out: { cik: number; text: string }[] = [];
-  for (const p of (ctx.predecessors ?? PREDECESSORS).get(cik) ?? []) {
+  for (const p of predecessorsOf(ctx, cik)) {
     const text = await textIfFound(ctx.source, companyFactsPath(p.cik));
     if (text !== null) out.push({ cik: p.cik, text });
   }
@@ -61,7 +67,7 @@ async function predecessorFacts(ctx: CompanyContext, cik: number): Promise<{ cik
 }
 
 /** The text at a path, or null where the source has no such file. */
-function textIfFound(source: Source, path: string): Promise<string | null> {
+export function textIfFound(source: Source, path: string): Promise<string | null> {
   return source.getText(path).catch((error: unknown) => {
     if (error instanceof SourceNotFoundError) return null;
     throw error;
@@ -120,10 +126,28 @@ export interface InsidersResult {
   form4: Omit<Form4Load, "filings">;
 }
 
-/** Loads the company's Form 4s (parsed once, cached by accession) and makes its insiders document. */
+/**
+ * Loads the company's Form 4s (parsed once, cached by accession) and makes its insiders document: the company's own
+ * and those its predecessors' submissions list, each fetched from the folder of the CIK that lists it. The daily
+ * indexes' view (`incremental`) is of the company's own CIK: a predecessor's Form 4s are found from its submissions.
+ */
 export async function loadInsiders(ctx: CompanyContext, cik: number, filings: FilingsResult, incremental?: IncrementalForm4s): Promise<InsidersResult> {
-  const form4 = await loadForm4s(ctx.source, ctx.storage, ctx.compute, cik, filings.insider_filings, ctx.form4Since, incremental);
-  const insiders = applyAmendments(form4.filings, cik);
+  // The company's own CIK always (the indexes may name Form 4s its submissions do not list yet); a Form 4 listed under
+  // two of the CIKs (one naming both) is fetched once.
+  const seen = new Set<string>();
+  const byCik = new Map<number, FilingItem[]>([[cik, []]]);
+  for (const group of filings.insider_filings) {
+    const list = byCik.get(group.cik) ?? [];
+    for (const f of group.filings) {
+      if (seen.has(f.accession_number)) continue;
+      seen.add(f.accession_number);
+      list.push(f);
+    }
+    byCik.set(group.cik, list);
+  }
+  const loads = await Promise.all([...byCik].map(([filer, list]) => loadForm4s(ctx.source, ctx.storage, ctx.compute, filer, list, ctx.form4Since, filer === cik ? incremental : undefined)));
+  const form4 = mergeLoads(loads);
+  const insiders = applyAmendments(form4.filings, cik, predecessorsOf(ctx, cik).map((p) => p.cik));
   const newestForm4 = maxBy(insiders, (t) => `${t.filed_at ?? ""}|${t.source_accession}`);
   const meta = { source_api: ctx.source.describe(filerFolderPath(cik)), built_at: ctx.builtAt, source_accession: newestForm4?.source_accession ?? null, filed_at: newestForm4?.filed_at ?? null };
   const { filings: _parsed, ...stats } = form4;
@@ -139,12 +163,20 @@ function withoutSubject(error: NoXbrlHistoryError): string {
   return error.message.slice(describeSubject(error.subject).length + 2);
 }
 
-/** The filings document; the older submissions pages it needs (compute tells which) are fetched and merged in. */
+/**
+ * The filings document, from the company's submissions and its predecessors' (those the source has); the older
+ * submissions pages it needs (compute tells which) are fetched and merged in.
+ */
 export async function loadFilings(ctx: CompanyContext, cik: number): Promise<FilingsResult> {
   const origin: DocumentOrigin = { source_api: ctx.source.describe(submissionsPath(cik)), built_at: ctx.builtAt };
   const text = await ctx.source.getText(submissionsPath(cik));
-  const first = await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages: null }, origin);
+  const predecessors: SubmissionsText[] = [];
+  for (const p of predecessorsOf(ctx, cik)) {
+    const found = await textIfFound(ctx.source, submissionsPath(p.cik));
+    if (found !== null) predecessors.push({ cik: p.cik, text: found });
+  }
+  const first = await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages: null }, origin, predecessors);
   if (!("need_pages" in first)) return first;
   const pages = await Promise.all(first.need_pages.map(async (name) => ({ name, text: await ctx.source.getText(submissionsPagePath(name)) })));
-  return (await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages }, origin)) as FilingsResult;
+  return (await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages }, origin, predecessors)) as FilingsResult;
 }

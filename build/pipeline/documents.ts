@@ -56,8 +56,8 @@ export interface FilingsResult {
   bytes: Uint8Array;
   filings: number;
   newest_filing: string | null;
-  /** The Form 4 and 4/A rows, from which the insiders document is fetched. */
-  insider_filings: FilingItem[];
+  /** The Form 4 and 4/A rows, by the CIK whose submissions list them (its folder holds their XML): the insiders document's sources. */
+  insider_filings: { cik: number; filings: FilingItem[] }[];
   /** Acceptance times by accession, for what each document reflects (publish: DocumentRef.accepted_at). */
   accepted: Record<string, string>;
 }
@@ -116,27 +116,42 @@ function mergedFacts(text: string | null, cik: number, predecessors: readonly { 
   return mergeCompanyFacts(cik, read);
 }
 
+/** One CIK's submissions text: the company's own, or a predecessor's (build/predecessors.ts). */
+export interface SubmissionsText {
+  cik: number;
+  text: string;
+}
+
 /**
- * Submissions text → the filings document. Without `pages` (null), answers which older pages reach back to
- * `form4Since` when any do; called again with their texts, merges them in (the recent block holds ≥ 1 year).
+ * Submissions texts → the filings document: the company's own (`text`), then its predecessors', one list newest
+ * first. Without `pages` (null), answers which older pages of any of them reach back to `form4Since` when any do;
+ * called again with their texts, merges them in (the recent block holds ≥ 1 year).
  */
 export function filingsDocument(
   text: string,
   cik: number,
   older: { form4Since: string; pages: { name: string; text: string }[] | null },
   origin: DocumentOrigin,
+  predecessors: readonly SubmissionsText[] = [],
 ): FilingsResult | PagesNeeded {
-  const main = parseSubmissions(text, { cik, path: submissionsPath(cik) });
-  const wanted = main.olderPages.filter((p) => p.filingTo === null || p.filingTo >= older.form4Since).map((p) => p.name);
-  if (older.pages === null && wanted.length) return { need_pages: wanted };
-  const pages = (older.pages ?? []).map((p) => parseSubmissionsPage(p.text, cik, { path: submissionsPagePath(p.name) }));
-  const filings = pages.length ? mergeFilings(main.filings, ...pages) : main.filings;
+  const mains = [{ cik, text }, ...predecessors].map((s) => ({ ...parseSubmissions(s.text, { cik: s.cik, path: submissionsPath(s.cik) }), cik: s.cik }));
+  const ownerOf = new Map<string, number>(); // each older page's name → the CIK whose submissions list it
+  for (const main of mains) for (const p of main.olderPages) if (p.filingTo === null || p.filingTo >= older.form4Since) ownerOf.set(p.name, main.cik);
+  if (older.pages === null && ownerOf.size) return { need_pages: [...ownerOf.keys()] };
+  const pages = (older.pages ?? []).map((p) => ({ cik: ownerOf.get(p.name) ?? cik, filings: parseSubmissionsPage(p.text, ownerOf.get(p.name) ?? cik, { path: submissionsPagePath(p.name) }) }));
+  const parts = [...mains, ...pages];
+  const filings = parts.length > 1 ? mergeFilings(...parts.map((p) => p.filings)) : mains[0]!.filings;
   const meta = { ...origin, source_accession: filings[0]?.accession_number ?? null, filed_at: filings[0]?.filed_at ?? null };
+  const insiders = new Map<number, FilingItem[]>();
+  for (const part of parts) {
+    const own = part.filings.filter((f) => INSIDER_FORMS.has(f.form));
+    if (own.length) insiders.set(part.cik, [...(insiders.get(part.cik) ?? []), ...own]);
+  }
   return {
     bytes: encodeDocument("filings", { data: filings, meta }),
     filings: filings.length,
     newest_filing: filings[0]?.filed_at ?? null,
-    insider_filings: filings.filter((f) => INSIDER_FORMS.has(f.form)),
+    insider_filings: [...insiders].map(([filer, list]) => ({ cik: filer, filings: list })),
     accepted: Object.fromEntries(filings.filter((f) => f.accepted_at !== null).map((f) => [f.accession_number, f.accepted_at!])),
   };
 }

@@ -100,6 +100,22 @@ export async function loadForm4s(
   return out;
 }
 
+/** Several loads as one (a company's own Form 4s and its predecessors'). */
+export function mergeLoads(loads: readonly Form4Load[]): Form4Load {
+  const out: Form4Load = { filings: [], cached: 0, fetched: 0, missing: [], unreadable: [] };
+  for (const load of loads) {
+    out.filings.push(...load.filings);
+    out.cached += load.cached;
+    out.fetched += load.fetched;
+    out.missing.push(...load.missing);
+    out.unreadable.push(...load.unreadable);
+    if (load.not_retried !== undefined) out.not_retried = (out.not_retried ?? 0) + load.not_retried;
+  }
+  out.missing.sort();
+  out.unreadable.sort();
+  return out;
+}
+
 interface Wanted {
   accession: string;
   filed_at: string;

@@ -1,6 +1,7 @@
 // A company whose history sits under an earlier CIK (build/predecessors.ts; pitfall 28): derived from both files as
 // one history — Apple's own company facts split at a date into a "predecessor" and a successor give Apple's documents
-// byte for byte — and covered through a build even while its own CIK is a shell with no company facts.
+// byte for byte —, covered through a build even while its own CIK is a shell with no company facts, and listing the
+// predecessor's filings and Form 4s with its own.
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,10 +15,13 @@ import { removeDir } from "../../test/_s3.ts";
 import { readPublished } from "../publish/snapshot.ts";
 import { companyFactsPath } from "../sources/paths.ts";
 import { createDirSource } from "../sources/dir.ts";
+import { openCompute } from "./compute.ts";
+import { loadFilings, loadInsiders, type CompanyContext } from "./company.ts";
 import { factsDocuments } from "./documents.ts";
 import { runBuild } from "./run.ts";
 
 const APPLE = 320193;
+const JOHNSON = 200406;
 /** A CIK no EDGAR company has: the test's predecessor. */
 const PREDECESSOR = 9_000_001;
 const ORIGIN = { source_api: "test", built_at: "2026-07-01T12:00:00.000Z" };
@@ -77,5 +81,42 @@ describeEdgar("a company's history under an earlier CIK", () => {
     expect(manifest.tickers.MSFT!.covered).toBe(true);
     const data_ = async (ticker: string) => (JSON.parse((await readText(storage, documentKeyOf(manifest, ticker, "earnings")))!) as { data: unknown }).data;
     expect(await data_("MSFT")).toEqual(await data_("AAPL"));
+  });
+
+  it("the filings and insiders documents list the predecessor's filings and Form 4s with the company's own", async () => {
+    // Real parts: Apple's submissions and Form 4 XML in the fixtures, and JNJ's through the overlay (its submissions
+    // listing real Form 4 XMLs); Apple made JNJ's "predecessor".
+    const [data, mirror] = [mkdtempSync(join(tmpdir(), "predecessor-filings-")), makeOverlayMirror()];
+    dirs.push(data, mirror);
+    const compute = openCompute(0);
+    const ctx = (predecessors: ReadonlyMap<number, { cik: number; why: string }[]>): CompanyContext => ({
+      source: createDirSource(mirror),
+      compute,
+      storage: openStorage(data),
+      builtAt: ORIGIN.built_at,
+      form4Since: "2022-01-01", // Apple's Form 4 of 2022-05-06 is in the fixtures; its others are recorded missing
+      predecessors,
+    });
+    const alone = ctx(new Map());
+    const merged = ctx(new Map([[JOHNSON, [{ cik: APPLE, why: "test" }]]]));
+    const documents = async (c: CompanyContext, cik: number) => {
+      const filings = await loadFilings(c, cik);
+      const insiders = await loadInsiders(c, cik, filings);
+      const data_ = (bytes: Uint8Array) => (JSON.parse(new TextDecoder().decode(bytes)) as { data: Record<string, unknown>[] }).data;
+      return { filings: data_(filings.bytes), insiders: data_(insiders.bytes), accepted: filings.accepted };
+    };
+    const [own, apple, both] = [await documents(alone, JOHNSON), await documents(alone, APPLE), await documents(merged, JOHNSON)];
+    const accessions = (rows: Record<string, unknown>[]) => rows.map((f) => f.accession_number as string);
+    expect(new Set(accessions(both.filings))).toEqual(new Set([...accessions(own.filings), ...accessions(apple.filings)]));
+    expect(both.filings.length).toBe(own.filings.length + apple.filings.length);
+    // One list, newest first, across the two CIKs.
+    const times = both.filings.map((f) => (f.accepted_at as string | null) ?? `${f.filed_at as string}T00:00:00.000Z`);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(both.accepted).toEqual({ ...own.accepted, ...apple.accepted });
+    // Each Form 4 was fetched from the folder of the CIK that lists it: Apple's issuer rows are there, as filed.
+    const rows = (list: Record<string, unknown>[]) => list.map((r) => `${r.source_accession as string}#${r.row as number}`).sort();
+    expect(rows(both.insiders)).toEqual([...rows(own.insiders), ...rows(apple.insiders)].sort());
+    expect(new Set(both.insiders.map((r) => r.issuer_cik))).toEqual(new Set([JOHNSON, APPLE]));
+    await compute.close();
   });
 });
