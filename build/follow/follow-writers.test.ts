@@ -86,6 +86,8 @@ describeEdgar("the follower beside company facts, other writers and EDGAR's budg
       await expect.poll(() => doc(ticker, "insiders"), { timeout: 30_000, interval: 200 }).toContain(`"source_accession":"${JNJ_FORM4}"`);
       expect(await doc(ticker, "filings")).toContain(`"accession_number":"${JNJ_FORM4}"`);
     }
+    // Fetched from JNJ's folder, where it is: not recorded missing under AAPL's.
+    expect((await manifest()).tickers.AAPL!.form4).toMatchObject({ missing: expect.not.arrayContaining([JNJ_FORM4]) });
     // Confirmed for every company: found in the predecessors' submissions and company facts, none left waiting.
     await expect.poll(async () => (await manifest()).follow?.published_filings, { timeout: 10_000 }).toBe(2);
     expect((await manifest()).follow?.unconfirmed).toEqual([]);

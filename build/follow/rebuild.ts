@@ -54,10 +54,11 @@ export type Rebuilt = (
 export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, previous: ManifestTicker | undefined, filings: FeedFiling[]): Promise<Rebuilt | null> {
   // Of its Form 4s, only the new ones are fetched: one not cached and not named now was missing or unreadable before.
   // A company new to the universe has no cache yet: every Form 4 its submissions list in the look-back is fetched.
-  const incremental = previous ? { after: "9999-12-31", indexed: indexRows(cik, filings) } : undefined;
+  const ciks = [cik, ...predecessorsOf(ctx, cik).map((p) => p.cik)];
+  const incremental = previous ? { after: "9999-12-31", indexed: indexRows(ciks, filings) } : undefined;
   if (scope === "all" || !previous?.covered) {
     if (scope !== "all" && previous !== undefined) return null; // a Form 4 or an 8-K does not make a company covered
-    const read = recording(ctx.source, [cik, ...predecessorsOf(ctx, cik).map((p) => p.cik)]);
+    const read = recording(ctx.source, ciks);
     const outcome = await buildCompany({ ...ctx, source: read.source, incrementalFor: () => incremental }, cik);
     if (outcome.kind === "not_covered") {
       return {
@@ -156,9 +157,12 @@ function recording(source: Source, ciks: readonly number[]): { source: Source; t
   return { source: recorded, text: (path) => kept.get(path) ?? null };
 }
 
-/** The Form 4s among a company's filings, as index rows: read from their full submission if its submissions lag. */
-function indexRows(cik: number, filings: FeedFiling[]): DailyIndexRow[] {
+/**
+ * The Form 4s among a company's filings, as index rows under the CIK of `ciks` (the company's, then its predecessors')
+ * that filed each: read from their full submission if its submissions lag.
+ */
+function indexRows(ciks: readonly number[], filings: FeedFiling[]): DailyIndexRow[] {
   return filings
     .filter((f) => scopeOf(f.form) === "insiders")
-    .map((f) => ({ form: f.form, company: "", cik, filed_at: f.filed_at, accession: f.accession }));
+    .map((f) => ({ form: f.form, company: "", cik: ciks.find((c) => f.parties.some((p) => p.cik === c)) ?? ciks[0]!, filed_at: f.filed_at, accession: f.accession }));
 }

@@ -12,6 +12,7 @@ import { loadForm4s, mergeLoads, type Form4Load, type IncrementalForm4s } from "
 import type { EncodedDocuments } from "../publish/snapshot.ts";
 import { companyFactsPath, filerFolderPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
 import { SourceNotFoundError, type Source } from "../sources/source.ts";
+import type { DailyIndexRow } from "../parse/daily-index.ts";
 
 /** What building one company produced. */
 export type CompanyOutcome =
@@ -128,24 +129,32 @@ export interface InsidersResult {
 
 /**
  * Loads the company's Form 4s (parsed once, cached by accession) and makes its insiders document: the company's own
- * and those its predecessors' submissions list, each fetched from the folder of the CIK that lists it. The daily
- * indexes' view (`incremental`) is of the company's own CIK: a predecessor's Form 4s are found from its submissions.
+ * and its predecessors', each fetched from the folder of the CIK that lists it (or that the daily indexes name it
+ * under). Only the company's own CIK reads incrementally (`incremental.after`): a predecessor's Form 4s are found from
+ * its submissions, so a company given a predecessor since the last run reaches every one of them.
  */
 export async function loadInsiders(ctx: CompanyContext, cik: number, filings: FilingsResult, incremental?: IncrementalForm4s): Promise<InsidersResult> {
-  // The company's own CIK always (the indexes may name Form 4s its submissions do not list yet); a Form 4 listed under
-  // two of the CIKs (one naming both) is fetched once.
-  const seen = new Set<string>();
+  // Each Form 4 under one CIK: the first whose submissions list it (one naming both is fetched once), else the one
+  // the indexes name it under.
+  const listedBy = new Map<string, number>();
   const byCik = new Map<number, FilingItem[]>([[cik, []]]);
   for (const group of filings.insider_filings) {
     const list = byCik.get(group.cik) ?? [];
     for (const f of group.filings) {
-      if (seen.has(f.accession_number)) continue;
-      seen.add(f.accession_number);
+      if (listedBy.has(f.accession_number)) continue;
+      listedBy.set(f.accession_number, group.cik);
       list.push(f);
     }
     byCik.set(group.cik, list);
   }
-  const loads = await Promise.all([...byCik].map(([filer, list]) => loadForm4s(ctx.source, ctx.storage, ctx.compute, filer, list, ctx.form4Since, filer === cik ? incremental : undefined)));
+  const underOf = (row: DailyIndexRow) => listedBy.get(row.accession) ?? row.cik;
+  for (const row of incremental?.indexed ?? []) if (!byCik.has(underOf(row))) byCik.set(underOf(row), []);
+  const loads = await Promise.all(
+    [...byCik].map(([filer, list]) => {
+      const view = incremental && { after: filer === cik ? incremental.after : null, indexed: incremental.indexed.filter((r) => underOf(r) === filer) };
+      return loadForm4s(ctx.source, ctx.storage, ctx.compute, filer, list, ctx.form4Since, view);
+    }),
+  );
   const form4 = mergeLoads(loads);
   const insiders = applyAmendments(form4.filings, cik, predecessorsOf(ctx, cik).map((p) => p.cik));
   const newestForm4 = maxBy(insiders, (t) => `${t.filed_at ?? ""}|${t.source_accession}`);

@@ -117,6 +117,23 @@ describeEdgar("a company's history under an earlier CIK", () => {
     const rows = (list: Record<string, unknown>[]) => list.map((r) => `${r.source_accession as string}#${r.row as number}`).sort();
     expect(rows(both.insiders)).toEqual([...rows(own.insiders), ...rows(apple.insiders)].sort());
     expect(new Set(both.insiders.map((r) => r.issuer_cik))).toEqual(new Set([JOHNSON, APPLE]));
+
+    // A predecessor's Form 4 its submissions do not list yet, named under its CIK by the daily index (or the feed):
+    // read from its full submission in the predecessor's folder, where it is, not recorded missing under the company's.
+    const lagging = { ...(await loadFilings(merged, JOHNSON)), insider_filings: [] };
+    const indexed = [{ form: "4", company: "", cik: APPLE, filed_at: "2022-05-06", accession: "0000320193-22-000061" }];
+    // The fixtures hold the full submission in its accession's folder; EDGAR serves it at the CIK's folder as well.
+    const txt = join(mkdtempSync(join(tmpdir(), "predecessor-txt-")), "Archives/edgar/data/320193");
+    mkdirSync(txt, { recursive: true });
+    writeFileSync(join(txt, "0000320193-22-000061.txt"), readEdgar("Archives/edgar/data/320193/000032019322000061/0000320193-22-000061.txt"));
+    const withTxt = makeOverlayMirror(join(txt, "../../../.."));
+    dirs.push(join(txt, "../../../.."), withTxt);
+    const cache = mkdtempSync(join(tmpdir(), "predecessor-index-"));
+    dirs.push(cache);
+    const fresh = { ...ctx(new Map([[JOHNSON, [{ cik: APPLE, why: "test" }]]])), source: createDirSource(withTxt), storage: openStorage(cache) };
+    const read = await loadInsiders(fresh, JOHNSON, lagging, { after: null, indexed });
+    expect(read.form4).toMatchObject({ fetched: 1, missing: [] });
+    expect(read.rows).toBe(7); // the filing's seven sales (its XML: nonDerivative codes SSSSSSS)
     await compute.close();
   });
 });

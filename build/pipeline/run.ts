@@ -9,7 +9,7 @@ import type { CoverageReason, DocumentKind, FollowState, Manifest, ManifestTicke
 import type { LeaseRecord } from "../../storage/lease.ts";
 import { buildingKey, snapshotPrefix } from "../../storage/layout.ts";
 import { buildCompany, NOT_COVERED, type CompanyOutcome } from "./company.ts";
-import type { Predecessor } from "../predecessors.ts";
+import { PREDECESSORS, type Predecessor } from "../predecessors.ts";
 import { describeSubject, MalformedInputError } from "../errors.ts";
 import { defaultWorkers, openCompute } from "./compute.ts";
 import { readForm4Index, type Form4Index } from "./form4-index.ts";
@@ -101,8 +101,12 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   // it never tried, so then every company discovers from its submissions (the cached ones are not fetched again).
   const reached = previous !== null && previous.manifest.form4_since <= form4Since;
   const rebuilt = new Set(reached ? Object.values(previous.manifest.tickers).filter((t) => t.covered && !t.documents_from).map((t) => t.cik) : []);
+  // A company's view holds its predecessors' indexed Form 4s too (build/predecessors.ts), each under its own CIK.
+  const predecessors = opts.predecessors ?? PREDECESSORS;
   const incrementalFor = (cik: number) =>
-    form4Index ? { after: rebuilt.has(cik) ? form4Index.after : null, indexed: form4Index.byCik.get(cik) ?? [] } : undefined;
+    form4Index
+      ? { after: rebuilt.has(cik) ? form4Index.after : null, indexed: [cik, ...(predecessors.get(cik) ?? []).map((p) => p.cik)].flatMap((c) => form4Index.byCik.get(c) ?? []) }
+      : undefined;
 
   // Pruning leaves this folder alone while the marker says a build may still be writing into it.
   await storage.setItemRaw(buildingKey(buildId), new TextEncoder().encode(JSON.stringify({ build_id: buildId, started_at: builtAt })));
@@ -140,7 +144,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
           let refs: DocumentRefs = {};
           let reading = now().toISOString();
           try {
-            outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor, predecessors: opts.predecessors }, cik);
+            outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor, predecessors }, cik);
             if (outcome.kind === "covered") {
               refs = await writer.writeDocuments(names, outcome.documents, outcome.accepted);
               summary.form4_fetched += outcome.form4.fetched;
