@@ -54,6 +54,9 @@ export const TickerProbe = z
       ticker: z.string(),
       covered: z.boolean(),
       cik: Cik.nullable(),
+      earlier_ciks: z.array(Cik).meta({
+        description: "Earlier CIKs holding part of the company's history (a holding-company reorganisation gave it a new CIK): the paid answers hold their filings, facts and Form 4s too.",
+      }),
       name: z.string().nullable(),
       reason: z.union([CoverageReason, z.literal("unknown_ticker")]).nullable(),
       evidence: z.string().nullable().meta({

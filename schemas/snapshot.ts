@@ -149,6 +149,11 @@ export const ManifestTicker = z.object({
   evidence: z.string().optional().meta({
     description: "What the builder found that makes the ticker not covered, e.g. \"the source has no company facts for CIK 789019 (…: not found)\".",
   }),
+  earlier_ciks: z.array(Cik).optional().meta({
+    description:
+      "Earlier CIKs holding part of a covered company's filing history (a holding-company reorganisation gave it a new CIK): " +
+      "its documents hold their filings, facts and Form 4s too, each under its own accession.",
+  }),
   counts: Counts,
   freshness: Freshness,
   endpoints: Endpoints,

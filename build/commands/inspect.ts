@@ -14,7 +14,7 @@ export async function inspectTicker(storage: Storage, input: string): Promise<st
   const entry = published.manifest.tickers[ticker];
   if (!entry) throw new Error(`${ticker} is not in the universe of snapshot ${published.pointer.build_id}`);
   const out = [
-    `${ticker} — ${entry.name} (CIK ${entry.cik}), snapshot ${published.pointer.build_id}`,
+    `${ticker} — ${entry.name} (CIK ${entry.cik}${entry.earlier_ciks?.length ? `; history also under CIK ${entry.earlier_ciks.join(", ")}` : ""}), snapshot ${published.pointer.build_id}`,
     `coverage   ${entry.covered ? "covered" : `NOT covered: ${entry.reason}${entry.evidence ? ` — ${entry.evidence}` : ""}`}${entry.error ? ` (last error: ${entry.error})` : ""}`,
     `counts     filings ${entry.counts.filings}, earnings periods ${entry.counts.earnings_periods}, insider rows ${entry.counts.insider_transactions}` +
       (entry.counts.financials_periods === undefined ? "" : `, financials rows ${entry.counts.financials_periods}`),

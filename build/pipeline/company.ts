@@ -27,6 +27,8 @@ export type CompanyOutcome =
       form4: Omit<Form4Load, "filings">;
       /** Acceptance times of the company's filings by accession (what each document reflects). */
       accepted: Record<string, string>;
+      /** The predecessors (build/predecessors.ts) whose company facts or submissions the source had and the documents read. */
+      earlier_ciks: number[];
     }
   | { kind: "not_covered"; reason: "no_xbrl_history"; evidence: string };
 
@@ -85,8 +87,9 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
   const origin = (path: string) => ({ source_api: ctx.source.describe(path), built_at: ctx.builtAt });
   const factsPath = companyFactsPath(cik);
   let facts: FactsResult;
+  let predecessors: { cik: number; text: string }[];
   try {
-    const predecessors = await predecessorFacts(ctx, cik);
+    predecessors = await predecessorFacts(ctx, cik);
     // A new holding company's shell may have no file yet: its history is its predecessors'.
     const own = predecessors.length ? await textIfFound(ctx.source, factsPath) : await ctx.source.getText(factsPath);
     facts = await ctx.compute.facts(own, cik, origin(factsPath), predecessors);
@@ -116,6 +119,7 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
     endpoints: { "/filings/latest": filings.filings > 0, "/earnings/summary": true, "/insiders": insiders.rows > 0, "/financials": financials.rows > 0 },
     form4: insiders.form4,
     accepted: filings.accepted,
+    earlier_ciks: [...new Set([...predecessors.map((p) => p.cik), ...filings.earlier_ciks])].sort((a, b) => a - b),
   };
 }
 
@@ -176,7 +180,7 @@ function withoutSubject(error: NoXbrlHistoryError): string {
  * The filings document, from the company's submissions and its predecessors' (those the source has); the older
  * submissions pages it needs (compute tells which) are fetched and merged in.
  */
-export async function loadFilings(ctx: CompanyContext, cik: number): Promise<FilingsResult> {
+export async function loadFilings(ctx: CompanyContext, cik: number): Promise<FilingsResult & { earlier_ciks: number[] }> {
   const origin: DocumentOrigin = { source_api: ctx.source.describe(submissionsPath(cik)), built_at: ctx.builtAt };
   const text = await ctx.source.getText(submissionsPath(cik));
   const predecessors: SubmissionsText[] = [];
@@ -184,8 +188,9 @@ export async function loadFilings(ctx: CompanyContext, cik: number): Promise<Fil
     const found = await textIfFound(ctx.source, submissionsPath(p.cik));
     if (found !== null) predecessors.push({ cik: p.cik, text: found });
   }
+  const earlier_ciks = predecessors.map((p) => p.cik);
   const first = await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages: null }, origin, predecessors);
-  if (!("need_pages" in first)) return first;
+  if (!("need_pages" in first)) return { ...first, earlier_ciks };
   const pages = await Promise.all(first.need_pages.map(async (name) => ({ name, text: await ctx.source.getText(submissionsPagePath(name)) })));
-  return (await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages }, origin, predecessors)) as FilingsResult;
+  return { ...((await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages }, origin, predecessors)) as FilingsResult), earlier_ciks };
 }

@@ -12,6 +12,8 @@ import { openStorage } from "../../storage/open.ts";
 import { describeEdgar, makeOverlayMirror, readEdgar } from "../../test/_edgar.ts";
 import { memoryLogger } from "../../test/_logger.ts";
 import { removeDir } from "../../test/_s3.ts";
+import { testGateway } from "../../test/_gateway.ts";
+import { inspectTicker } from "../commands/inspect.ts";
 import { readPublished } from "../publish/snapshot.ts";
 import { companyFactsPath } from "../sources/paths.ts";
 import { createDirSource } from "../sources/dir.ts";
@@ -81,6 +83,15 @@ describeEdgar("a company's history under an earlier CIK", () => {
     expect(manifest.tickers.MSFT!.covered).toBe(true);
     const data_ = async (ticker: string) => (JSON.parse((await readText(storage, documentKeyOf(manifest, ticker, "earnings")))!) as { data: unknown }).data;
     expect(await data_("MSFT")).toEqual(await data_("AAPL"));
+    // Said where operators and agents look: the manifest, `dataset inspect` and /probe name the earlier CIK.
+    expect(manifest.tickers.MSFT!.earlier_ciks).toEqual([PREDECESSOR]);
+    expect(manifest.tickers.AAPL!.earlier_ciks).toBeUndefined();
+    expect(await inspectTicker(storage, "MSFT")).toContain(`(CIK 789019; history also under CIK ${PREDECESSOR})`);
+    const gw = testGateway(data);
+    const probe = async (ticker: string) => ((await (await gw.get(`/probe?ticker=${ticker}`)).json()) as { data: { ticker_coverage: { earlier_ciks: number[] } } }).data.ticker_coverage;
+    expect(await probe("MSFT")).toMatchObject({ covered: true, earlier_ciks: [PREDECESSOR] });
+    expect(await probe("AAPL")).toMatchObject({ covered: true, earlier_ciks: [] });
+    gw.close();
   });
 
   it("the filings and insiders documents list the predecessor's filings and Form 4s with the company's own", async () => {

@@ -4,7 +4,7 @@
 import type { Counts, DocumentKind, Endpoints, Freshness, ManifestTicker } from "../../schemas/snapshot.ts";
 
 /** The fields a covered company's documents give its entry: a build's, and the follower's whole rebuilds. */
-export type CoveredFields = Pick<ManifestTicker, "counts" | "earnings_exceptions" | "financials_exceptions" | "freshness" | "endpoints" | "form4">;
+export type CoveredFields = Pick<ManifestTicker, "counts" | "earnings_exceptions" | "financials_exceptions" | "freshness" | "endpoints" | "form4" | "earlier_ciks">;
 
 /** What a rebuild of some of the kinds made: the fields of those kinds (KIND_FIELDS). */
 export type KindFields = { counts: Partial<Counts>; freshness: Partial<Freshness>; endpoints: Partial<Endpoints> } & Partial<Pick<ManifestTicker, "earnings_exceptions" | "financials_exceptions" | "form4">>;
@@ -19,8 +19,8 @@ const KIND_FIELDS: Record<DocumentKind, { counts: (keyof Counts)[]; freshness: (
 
 /** A covered company's entry as a build writes it, without its documents (the publisher adds them). */
 export function coveredEntry(cik: number, name: string, made: CoveredFields): Omit<ManifestTicker, "documents"> {
-  const { counts, earnings_exceptions, financials_exceptions, freshness, endpoints, form4 } = made;
-  return { cik, name, covered: true, counts, earnings_exceptions, financials_exceptions, freshness, endpoints, form4 };
+  const { counts, earnings_exceptions, financials_exceptions, freshness, endpoints, form4, earlier_ciks } = made;
+  return { cik, name, covered: true, ...(earlier_ciks?.length ? { earlier_ciks } : {}), counts, earnings_exceptions, financials_exceptions, freshness, endpoints, form4 };
 }
 
 /** `entry` with the fields of `kinds` as `from` has them; one `from` lacks is dropped (a snapshot from before it). */

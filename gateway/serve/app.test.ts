@@ -87,7 +87,7 @@ describeEdgar("gateway over a real snapshot", () => {
 
   it("/probe?ticker= tells covered, not covered with its reason, and unknown tickers apart", async () => {
     const aapl = (await (await gw.get("/probe?ticker=aapl")).json()).data;
-    expect(aapl.ticker_coverage).toEqual({ ticker: "AAPL", covered: true, cik: 320193, name: "Apple Inc.", reason: null, evidence: null });
+    expect(aapl.ticker_coverage).toEqual({ ticker: "AAPL", covered: true, cik: 320193, earlier_ciks: [], name: "Apple Inc.", reason: null, evidence: null });
     expect(aapl.endpoints).toEqual({ "/filings/latest": true, "/earnings/summary": true, "/insiders": false, "/financials": true });
     expect(aapl.counts.filings).toBe(1005);
     expect(aapl.freshness.newest_filing).toBe("2026-02-26");

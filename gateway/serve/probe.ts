@@ -77,6 +77,7 @@ export function tickerProbe(snapshot: LoadedSnapshot, ticker: string, writer: Wr
       ticker,
       covered: entry?.covered ?? false,
       cik: entry?.cik ?? null,
+      earlier_ciks: entry?.earlier_ciks ?? [],
       name: entry?.name ?? null,
       reason: entry ? (entry.covered ? null : (entry.reason ?? null)) : ("unknown_ticker" as const),
       evidence: entry ? (entry.covered ? null : uncoveredBecause(entry)) : "the published snapshot has no entry for this ticker",
