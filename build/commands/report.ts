@@ -24,7 +24,7 @@ export function renderReport(manifest: Manifest): string {
       const cells = [
         ticker,
         e.name,
-        String(e.cik),
+        e.earlier_ciks?.length ? `${e.cik} (history also under ${e.earlier_ciks.join(", ")})` : String(e.cik),
         e.covered ? "covered" : `not covered: ${e.reason ?? "unknown"}`,
         String(e.counts.filings),
         String(e.counts.earnings_periods),

@@ -361,10 +361,12 @@ class Follower {
    */
   #sweptGaps(): FeedGap[] {
     const sameGap = (a: FeedGap, b: FeedGap) => a.after === b.after && a.before === b.before;
+    // Whether a CIK's read still has filings queued for a company (its own, or the one it is a predecessor of).
+    const queued = (read: Sweep["read"][number]) => read.accessions.some((a) => this.#companiesOf(read.cik).some((c) => this.#queue.get(a)?.ciks.has(c)));
     const gaps = this.#follow.gaps.map((gap) => {
       const sweep = this.#sweeps.find((s) => sameGap(s.gap, gap));
       let through: number | undefined;
-      while (sweep?.read.length && !sweep.read[0]!.accessions.some((a) => this.#companiesOf(sweep.read[0]!.cik).some((c) => this.#queue.get(a)?.ciks.has(c)))) through = sweep.read.shift()!.cik;
+      while (sweep?.read.length && !queued(sweep.read[0]!)) through = sweep.read.shift()!.cik;
       return through === undefined ? gap : { ...gap, swept_through: through };
     });
     const open = (s: Sweep) => (s.ciks.length || s.read.length) && gaps.some((g) => sameGap(g, s.gap));

@@ -14,6 +14,7 @@ import { memoryLogger } from "../../test/_logger.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { testGateway } from "../../test/_gateway.ts";
 import { inspectTicker } from "../commands/inspect.ts";
+import { renderReport } from "../commands/report.ts";
 import { readPublished } from "../publish/snapshot.ts";
 import { companyFactsPath } from "../sources/paths.ts";
 import { createDirSource } from "../sources/dir.ts";
@@ -87,6 +88,7 @@ describeEdgar("a company's history under an earlier CIK", () => {
     expect(manifest.tickers.MSFT!.earlier_ciks).toEqual([PREDECESSOR]);
     expect(manifest.tickers.AAPL!.earlier_ciks).toBeUndefined();
     expect(await inspectTicker(storage, "MSFT")).toContain(`(CIK 789019; history also under CIK ${PREDECESSOR})`);
+    expect(renderReport(manifest)).toContain(`<td>789019 (history also under ${PREDECESSOR})</td>`);
     const gw = testGateway(data);
     const probe = async (ticker: string) => ((await (await gw.get(`/probe?ticker=${ticker}`)).json()) as { data: { ticker_coverage: { earlier_ciks: number[] } } }).data.ticker_coverage;
     expect(await probe("MSFT")).toMatchObject({ covered: true, earlier_ciks: [PREDECESSOR] });
