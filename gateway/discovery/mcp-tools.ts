@@ -9,7 +9,7 @@ import type { DocumentKind } from "../../schemas/snapshot.ts";
 import { paidAnswerParts } from "../serve/answer.ts";
 import { isoAt } from "../serve/clock.ts";
 import type { Parts } from "../serve/envelope.ts";
-import { ApiError, asApiError } from "../serve/errors.ts";
+import { ApiError, asApiError } from "../http/errors.ts";
 import { freeAnswer, type FreeRoute } from "../serve/free.ts";
 import { heldDocument, servePaid, type PaidDeps, type PaidQuery } from "../serve/paid.ts";
 import { argumentReader } from "../serve/params.ts";

@@ -19,8 +19,8 @@ import {
 import type { H3Event } from "h3";
 import packageJson from "../../package.json" with { type: "json" };
 import type { z } from "zod";
-import { ALLOW_ORIGIN, CORS_HEADERS } from "../serve/cors.ts";
-import { printable } from "../serve/errors.ts";
+import { ALLOW_ORIGIN, CORS_HEADERS } from "../http/cors.ts";
+import { printable } from "../http/errors.ts";
 import type { Parts } from "../serve/envelope.ts";
 import { batchParts, replyParts, replyResponse, WRITTEN, type OpenReply } from "./mcp-reply.ts";
 import { bodyResult, createTools, toolErrorBody, type McpTools, type ToolCall } from "./mcp-tools.ts";
@@ -28,7 +28,7 @@ import type { PaidDeps } from "../serve/paid.ts";
 import type { Sender } from "../payment/refusal-limit.ts";
 import { presentedKey, trustedKey } from "../payment/http.ts";
 import { PAYMENT_META } from "../payment/mcp.ts";
-import { rateLimited, type ClientRateLimit } from "../serve/rate-limit.ts";
+import { rateLimited, type ClientRateLimit } from "../http/rate-limit.ts";
 import type { EventLog } from "../../logging/log.ts";
 
 /** Messages in one batch: a client sends one at a time (batching left MCP in 2025-06-18); 20 covers older clients. */

@@ -7,7 +7,7 @@ import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402
 import { SettleError, VerifyError } from "@x402/core/types";
 import type { PaidRoute } from "../../schemas/api.ts";
 import type { KeptAnswer } from "../../schemas/payment.ts";
-import { ApiError } from "../serve/errors.ts";
+import { ApiError } from "../http/errors.ts";
 import type { KeyStore } from "./keys.ts";
 import type { EventLog } from "../../logging/log.ts";
 import { logHookFailures } from "./facilitator.ts";

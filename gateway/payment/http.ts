@@ -2,7 +2,7 @@
 // refusal as 402 with PAYMENT-REQUIRED (and PAYMENT-RESPONSE when settling failed), a receipt as PAYMENT-RESPONSE.
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
-import { CORS_HEADERS } from "../serve/cors.ts";
+import { CORS_HEADERS } from "../http/cors.ts";
 import type { Credentials, PaidOutcome, PaymentCore, PaymentRefusal } from "./core.ts";
 import { readPaymentHeader } from "./payload.ts";
 import { refusalBody } from "./refusal.ts";

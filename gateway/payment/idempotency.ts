@@ -7,8 +7,8 @@ import { KeptAnswer } from "../../schemas/payment.ts";
 import { createIfAbsent } from "../../storage/claim.ts";
 import { readJson, writeJson } from "../../storage/json.ts";
 import { removePrefix } from "../../storage/remove.ts";
-import { ApiError } from "../serve/errors.ts";
-import { ByteLru } from "../serve/lru.ts";
+import { ApiError } from "../http/errors.ts";
+import { ByteLru } from "../http/lru.ts";
 import type { EventLog } from "../../logging/log.ts";
 
 /** How long a paid answer can be fetched again with its payment identifier. */

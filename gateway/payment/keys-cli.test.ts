@@ -10,7 +10,7 @@ import { describeEdgar, makeOverlayMirror } from "../../test/_edgar.ts";
 import { removeDir, startConditionalS3, startS3, type ConditionalS3, type S3Server } from "../../test/_s3.ts";
 import { testGateway } from "../../test/_gateway.ts";
 import { main as keysMain } from "./keys-cli.ts";
-import { ByteLru } from "../serve/lru.ts";
+import { ByteLru } from "../http/lru.ts";
 
 const build = (mirror: string, data: string, tickers: string[], minute: number) =>
   runBuild({

@@ -5,7 +5,7 @@ import { decodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
 import { extractPaymentIdentifier, isValidPaymentId, PAYMENT_ID_MAX_LENGTH, PAYMENT_ID_MIN_LENGTH } from "@x402/extensions/payment-identifier";
 import { ExactEvmPaymentPayload } from "../../schemas/payment.ts";
-import { printable } from "../serve/errors.ts";
+import { printable } from "../http/errors.ts";
 
 /** A well-formed payment, with what the core keys it by. */
 export interface PresentedPayment {

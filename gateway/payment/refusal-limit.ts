@@ -3,7 +3,7 @@
 // verified, until its bucket has refilled: a flood of bad payments never becomes a flood of facilitator calls, while
 // genuine payments draw nothing.
 import { getRequestIP, type H3Event } from "h3";
-import { rateLimited, type ClientRateLimit } from "../serve/rate-limit.ts";
+import { rateLimited, type ClientRateLimit } from "../http/rate-limit.ts";
 
 /** Who sent a paid request: the per-address limit and the request it reads the address from. */
 export interface Sender {

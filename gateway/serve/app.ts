@@ -3,8 +3,8 @@
 import { H3, HTTPResponse, type H3Event, type HTTPError } from "h3";
 import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES } from "../../schemas/api.ts";
 import { billingHandlers, billingHeads } from "../subscriptions/routes.ts";
-import { ALLOW_ORIGIN, withCors } from "./cors.ts";
-import { ApiError, errorResponse } from "./errors.ts";
+import { ALLOW_ORIGIN, withCors } from "../http/cors.ts";
+import { ApiError, errorResponse } from "../http/errors.ts";
 import type { FreeRoute } from "./free.ts";
 import { withoutBody } from "./head.ts";
 import { buildLlmsTxt } from "../discovery/llms.ts";

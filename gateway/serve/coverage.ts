@@ -1,7 +1,7 @@
 // The coverage step: an unknown or uncovered ticker is a 404 before any payment is asked (spec 4.2, 7). The message
 // states what the builder found (the manifest's evidence), never a guess at why.
 import type { ManifestTicker } from "../../schemas/snapshot.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../http/errors.ts";
 
 const UNKNOWN_HINT = "GET /tickers (free) lists every covered ticker; tickers are EDGAR's (class shares as BRK-B). Nothing was charged.";
 const UNCOVERED_HINT = "GET /probe?ticker=… (free) shows a ticker's coverage before paying; GET /tickers lists the covered ones. Nothing was charged.";

@@ -5,7 +5,7 @@ import type { Socket } from "node:net";
 import { serve, type H3 } from "h3";
 import { createLogger } from "../../logging/log.ts";
 import type { GatewayConfig } from "../config.ts";
-import { errorBody } from "./errors.ts";
+import { errorBody } from "../http/errors.ts";
 import { createGateway } from "./server.ts";
 
 /** Request headers beyond this are refused with 431 (Node's own default, stated). */

@@ -2,7 +2,7 @@
 // cannot see in a parsed object — no repeated parameters, no unknown ones.
 import type { H3Event } from "h3";
 import type { z } from "zod";
-import { ApiError, printable } from "./errors.ts";
+import { ApiError, printable } from "../http/errors.ts";
 
 /** Valid query strings remembered per route: clients repeat the same few queries, so zod runs once for each. */
 const MEMO_SIZE = 2048;

@@ -14,7 +14,7 @@ import { PaymentCore } from "../payment/core.ts";
 import { createResourceServer, guardFacilitator } from "../payment/facilitator.ts";
 import { IdempotentAnswers } from "../payment/idempotency.ts";
 import { PaymentOffers } from "../payment/offers.ts";
-import { ClientRateLimit } from "./rate-limit.ts";
+import { ClientRateLimit } from "../http/rate-limit.ts";
 import { SnapshotStore } from "./snapshot.ts";
 import type { EventLog } from "../../logging/log.ts";
 

@@ -8,8 +8,8 @@ import { readJson, readText } from "../../storage/json.ts";
 import { CURRENT_KEY, documentKeyOf } from "../../storage/layout.ts";
 import { isLive, readLease, type LeaseRecord } from "../../storage/lease.ts";
 import { PreparedDocument } from "./document.ts";
-import { ApiError } from "./errors.ts";
-import { ByteLru } from "./lru.ts";
+import { ApiError } from "../http/errors.ts";
+import { ByteLru } from "../http/lru.ts";
 import type { EventLog } from "../../logging/log.ts";
 
 /** A loaded snapshot: its pointer and manifest, and its documents' storage keys as they are first asked for. */

@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import type { Meta } from "../../schemas/envelope.ts";
 import type { CoveredTicker } from "../../schemas/tickers.ts";
 import { isoAt } from "./clock.ts";
-import { ALLOW_ORIGIN } from "./cors.ts";
+import { ALLOW_ORIGIN } from "../http/cors.ts";
 import type { LoadedSnapshot } from "./snapshot.ts";
 
 /** Clients and caches may reuse the list this long before revalidating; a snapshot lives for hours. */

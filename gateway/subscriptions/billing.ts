@@ -6,7 +6,7 @@ import { createJsonIfAbsent, readJson, writeJson } from "../../storage/json.ts";
 import { billingKey } from "../../storage/layout.ts";
 import { SessionRecord, ShownClaim } from "../../schemas/subscription.ts";
 import type { StripeSettings } from "../config.ts";
-import { ApiError } from "../serve/errors.ts";
+import { ApiError } from "../http/errors.ts";
 import type { KeyStore } from "../payment/keys.ts";
 import { Sealer } from "./seal.ts";
 import type { EventLog } from "../../logging/log.ts";

@@ -4,7 +4,7 @@
 import type { H3Event } from "h3";
 import { SUBSCRIPTION_ROUTES } from "../../schemas/api.ts";
 import type { Billing, Reveal } from "./billing.ts";
-import { ApiError } from "../serve/errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { withoutBody } from "../serve/head.ts";
 import { queryReader } from "../serve/params.ts";
 import { presentedKey } from "../payment/http.ts";

@@ -6,7 +6,7 @@ import type { Storage } from "unstorage";
 import { createJsonIfAbsent, readJson, writeJson } from "../../storage/json.ts";
 import { billingKey } from "../../storage/layout.ts";
 import { EventClaim, SessionRecord, SubscriptionLink } from "../../schemas/subscription.ts";
-import { ApiError } from "../serve/errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { mintKey, type KeyStore, type SubscriptionState } from "../payment/keys.ts";
 import type { Sealer } from "./seal.ts";
 import type { EventLog } from "../../logging/log.ts";
