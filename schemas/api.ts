@@ -81,7 +81,10 @@ export const ROUTES = [
     method: "GET",
     path: "/filings/latest",
     summary: "Latest filings for a ticker",
-    description: "The company's EDGAR filings, newest first (acceptance time), optionally one form type, up to `limit`.",
+    description:
+      "The company's EDGAR filings, newest first (acceptance time), optionally one form type, up to `limit`. A company given a new CIK " +
+      "by a holding-company reorganisation also lists its earlier CIK's filings (each URL under the CIK that filed it; /probe names " +
+      "the earlier CIKs).",
     query: FilingsQuery,
     payload: z.array(FilingItem),
     price: "$0.01",
@@ -112,7 +115,8 @@ export const ROUTES = [
     summary: "Form 4 insider transactions",
     description:
       "Every transaction row of the issuer's Forms 4 and 4/A (two-year look-back), newest first, with owners and roles, codes " +
-      "and their meaning, prices (null when given only in a footnote), footnotes, the 10b5-1 flag and amendments marked.",
+      "and their meaning, prices (null when given only in a footnote), footnotes, the 10b5-1 flag and amendments marked. A company " +
+      "given a new CIK by a holding-company reorganisation also has its earlier CIK's Forms 4 (issuer_cik as filed).",
     query: InsidersQuery,
     payload: z.array(InsiderTransaction),
     price: "$0.01",
