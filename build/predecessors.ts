@@ -11,6 +11,15 @@ export interface Predecessor {
 
 export const PREDECESSORS: ReadonlyMap<number, readonly Predecessor[]> = new Map([
   [
+    1652044, // Alphabet Inc. (GOOGL, GOOG): its company facts begin with its 10-Q of 2015-10-29, comparatives from 2013
+    [
+      {
+        cik: 1288776,
+        why: "Google Inc. filed every report until Alphabet Inc. became its parent in a holding-company reorganisation on 2015-10-02 (Google Inc.'s Form 8-K of that day, 0001193125-15-336550, under CIK 1288776); Alphabet Inc.'s own company facts begin with its 10-Q of 2015-10-29 (the quarter to 2015-09-30), their comparatives reaching back only to 2013",
+      },
+    ],
+  ],
+  [
     2115436, // ExxonMobil Holdings Corporation: SEC's company_tickers.json maps XOM here since the reorganisation
     [
       {
