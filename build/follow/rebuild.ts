@@ -4,7 +4,7 @@
 // filings what was read does not show yet: the follower tries those again.
 import type { FilingItem } from "../../schemas/filing.ts";
 import type { ManifestTicker } from "../../schemas/snapshot.ts";
-import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, predecessorsOf, textIfFound, type CompanyContext } from "../pipeline/company.ts";
+import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, ciksOf, textIfFound, type CompanyContext } from "../pipeline/company.ts";
 import { INSIDER_FORMS, PERIODIC_FORM } from "../forms.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
 import { parseSubmissions } from "../parse/submissions.ts";
@@ -54,7 +54,7 @@ export type Rebuilt = (
 export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, previous: ManifestTicker | undefined, filings: FeedFiling[]): Promise<Rebuilt | null> {
   // Of its Form 4s, only the new ones are fetched: one not cached and not named now was missing or unreadable before.
   // A company new to the universe has no cache yet: every Form 4 its submissions list in the look-back is fetched.
-  const ciks = [cik, ...predecessorsOf(ctx, cik).map((p) => p.cik)];
+  const ciks = ciksOf(ctx, cik);
   const incremental = previous ? { after: "9999-12-31", indexed: indexRows(ciks, filings) } : undefined;
   if (scope === "all" || !previous?.covered) {
     if (scope !== "all" && previous !== undefined) return null; // a Form 4 or an 8-K does not make a company covered
@@ -109,7 +109,7 @@ export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, pr
 async function waitingFor(ctx: CompanyContext, cik: number, filings: FeedFiling[], accepted: Record<string, string> | null, text: (path: string) => string | null): Promise<Map<string, string>> {
   const waiting = new Map<string, string>();
   // The company's filings and its predecessors' (build/predecessors.ts): its documents are made from all of theirs.
-  const ciks = [cik, ...predecessorsOf(ctx, cik).map((p) => p.cik)];
+  const ciks = ciksOf(ctx, cik);
   const facts = ciks.map((c) => text(companyFactsPath(c))).filter((t) => t !== null);
   let submissions: FilingItem[] | null = null;
   for (const filing of filings) {

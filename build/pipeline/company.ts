@@ -55,8 +55,13 @@ export interface CompanyContext {
 }
 
 /** A company's curated predecessors (build/predecessors.ts, or the context's own list). */
-export function predecessorsOf(ctx: CompanyContext, cik: number): readonly Predecessor[] {
+function predecessorsOf(ctx: CompanyContext, cik: number): readonly Predecessor[] {
   return (ctx.predecessors ?? PREDECESSORS).get(cik) ?? [];
+}
+
+/** The CIKs whose filings make a company's documents: its own, then its predecessors'. */
+export function ciksOf(ctx: CompanyContext, cik: number): number[] {
+  return [cik, ...predecessorsOf(ctx, cik).map((p) => p.cik)];
 }
 
 /** The company facts of a company's curated predecessors (build/predecessors.ts) that the source has. */
@@ -160,7 +165,7 @@ export async function loadInsiders(ctx: CompanyContext, cik: number, filings: Fi
     }),
   );
   const form4 = mergeLoads(loads);
-  const insiders = applyAmendments(form4.filings, cik, predecessorsOf(ctx, cik).map((p) => p.cik));
+  const insiders = applyAmendments(form4.filings, cik, ciksOf(ctx, cik).slice(1));
   const newestForm4 = maxBy(insiders, (t) => `${t.filed_at ?? ""}|${t.source_accession}`);
   const meta = { source_api: ctx.source.describe(filerFolderPath(cik)), built_at: ctx.builtAt, source_accession: newestForm4?.source_accession ?? null, filed_at: newestForm4?.filed_at ?? null };
   const { filings: _parsed, ...stats } = form4;
