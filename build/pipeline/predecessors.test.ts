@@ -136,11 +136,11 @@ describeEdgar("a company's history under an earlier CIK", () => {
     const lagging = { ...(await loadFilings(merged, JOHNSON)), insider_filings: [] };
     const indexed = [{ form: "4", company: "", cik: APPLE, filed_at: "2022-05-06", accession: "0000320193-22-000061" }];
     // The fixtures hold the full submission in its accession's folder; EDGAR serves it at the CIK's folder as well.
-    const txt = join(mkdtempSync(join(tmpdir(), "predecessor-txt-")), "Archives/edgar/data/320193");
-    mkdirSync(txt, { recursive: true });
-    writeFileSync(join(txt, "0000320193-22-000061.txt"), readEdgar("Archives/edgar/data/320193/000032019322000061/0000320193-22-000061.txt"));
-    const withTxt = makeOverlayMirror(join(txt, "../../../.."));
-    dirs.push(join(txt, "../../../.."), withTxt);
+    const txtOverlay = mkdtempSync(join(tmpdir(), "predecessor-txt-"));
+    mkdirSync(join(txtOverlay, "Archives/edgar/data/320193"), { recursive: true });
+    writeFileSync(join(txtOverlay, "Archives/edgar/data/320193/0000320193-22-000061.txt"), readEdgar("Archives/edgar/data/320193/000032019322000061/0000320193-22-000061.txt"));
+    const withTxt = makeOverlayMirror(txtOverlay);
+    dirs.push(txtOverlay, withTxt);
     const cache = mkdtempSync(join(tmpdir(), "predecessor-index-"));
     dirs.push(cache);
     const fresh = { ...ctx(new Map([[JOHNSON, [{ cik: APPLE, why: "test" }]]])), source: createDirSource(withTxt), storage: openStorage(cache) };
