@@ -5,6 +5,7 @@
 import type { FilingItem } from "../../schemas/filing.ts";
 import type { ManifestTicker } from "../../schemas/snapshot.ts";
 import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, ciksOf, textIfFound, type CompanyContext } from "../pipeline/company.ts";
+import type { FilingsResult } from "../pipeline/documents.ts";
 import { INSIDER_FORMS, PERIODIC_FORM } from "../forms.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
 import { parseSubmissions } from "../parse/submissions.ts";
@@ -73,7 +74,7 @@ export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, pr
       docs: outcome.documents,
       entry: (p) => coveredEntry(cik, p?.name ?? "", outcome),
       accepted: outcome.accepted,
-      waiting: await waitingFor(ctx, cik, filings, outcome.accepted, read.text),
+      waiting: await waitingFor(ctx, cik, filings, outcome, read.text),
     };
   }
   const listed = await loadFilings(ctx, cik);
@@ -95,33 +96,44 @@ export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, pr
     },
     accepted: listed.accepted,
     // No periodic report among them (it would rebuild the company whole): the submissions are all there is to wait for.
-    waiting: await waitingFor(ctx, cik, filings, listed.accepted, () => null),
+    waiting: await waitingFor(ctx, cik, filings, listed, () => null),
   };
 }
 
 /**
- * Why each filing is not in what was read yet. Every filing waits for the company's submissions (`accepted`: what they
+ * Why each filing is not in what was read yet. Every filing waits for the company's submissions (`listed`: what they
  * list; null when not read). A periodic report also waits for company facts, which SEC says lag the submissions by up
  * to a minute (more at peak): published before, its earnings and financials would not be made again. One its
  * submissions say carries no XBRL (a 10-K/A that only adds Part III) has no facts to wait for; one whose XBRL gives
  * company facts none is given up on in time, as every filing is (follower.ts).
  */
-async function waitingFor(ctx: CompanyContext, cik: number, filings: FeedFiling[], accepted: Record<string, string> | null, text: (path: string) => string | null): Promise<Map<string, string>> {
+async function waitingFor(
+  ctx: CompanyContext,
+  cik: number,
+  filings: FeedFiling[],
+  listed: Pick<FilingsResult, "accepted" | "without_xbrl"> | null,
+  text: (path: string) => string | null,
+): Promise<Map<string, string>> {
   const waiting = new Map<string, string>();
   // The company's filings and its predecessors' (build/predecessors.ts): its documents are made from all of theirs.
   const ciks = ciksOf(ctx, cik);
   const facts = ciks.map((c) => text(companyFactsPath(c))).filter((t) => t !== null);
+  const withoutXbrl = new Set(listed?.without_xbrl);
   let submissions: FilingItem[] | null = null;
   for (const filing of filings) {
-    if (accepted && !Object.hasOwn(accepted, filing.accession)) {
+    if (listed && !Object.hasOwn(listed.accepted, filing.accession)) {
       waiting.set(filing.accession, `not yet in the submissions of CIK ${cik}`);
       continue;
     }
-    if (scopeOf(filing.form) !== "all" || facts.some((f) => inFacts(f, filing.accession))) continue;
-    // Read only for a periodic report the facts lack (a company not covered was rebuilt without its submissions).
+    if (scopeOf(filing.form) !== "all" || facts.some((f) => inFacts(f, filing.accession)) || withoutXbrl.has(filing.accession)) continue;
+    if (listed) {
+      waiting.set(filing.accession, `not yet in the company facts of CIK ${cik}`);
+      continue;
+    }
+    // A company not covered was rebuilt without its submissions: read for a periodic report the facts lack.
     submissions ??= (await Promise.all(ciks.map((c) => listedFilings(ctx.source, c, text)))).flat();
-    const listed = submissions.find((f) => f.accession_number === filing.accession);
-    if (!listed || listed.is_xbrl) waiting.set(filing.accession, `not yet in the ${listed ? "company facts" : "submissions"} of CIK ${cik}`);
+    const entry = submissions.find((f) => f.accession_number === filing.accession);
+    if (!entry || entry.is_xbrl) waiting.set(filing.accession, `not yet in the ${entry ? "company facts" : "submissions"} of CIK ${cik}`);
   }
   return waiting;
 }

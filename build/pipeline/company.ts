@@ -27,6 +27,8 @@ export type CompanyOutcome =
       form4: Omit<Form4Load, "filings">;
       /** Acceptance times of the company's filings by accession (what each document reflects). */
       accepted: Record<string, string>;
+      /** Its periodic reports without XBRL (documents.ts FilingsResult). */
+      without_xbrl: string[];
       /** The predecessors (build/predecessors.ts) whose company facts or submissions the source had and the documents read. */
       earlier_ciks: number[];
     }
@@ -124,6 +126,7 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
     endpoints: { "/filings/latest": filings.filings > 0, "/earnings/summary": true, "/insiders": insiders.rows > 0, "/financials": financials.rows > 0 },
     form4: insiders.form4,
     accepted: filings.accepted,
+    without_xbrl: filings.without_xbrl,
     earlier_ciks: [...new Set([...predecessors.map((p) => p.cik), ...filings.earlier_ciks])].sort((a, b) => a - b),
   };
 }

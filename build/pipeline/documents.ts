@@ -9,7 +9,7 @@ import { encodeJson, validated } from "../../storage/json.ts";
 import { deriveEarningsBase } from "../derive/earnings.ts";
 import { countExceptions } from "../derive/invariants.ts";
 import { deriveFinancials } from "../derive/statements.ts";
-import { INSIDER_FORMS } from "../forms.ts";
+import { INSIDER_FORMS, PERIODIC_FORM } from "../forms.ts";
 import { mergeCompanyFacts, readCompanyFacts } from "../derive/company-facts.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
@@ -60,6 +60,8 @@ export interface FilingsResult {
   insider_filings: { cik: number; filings: FilingItem[] }[];
   /** Acceptance times by accession, for what each document reflects (publish: DocumentRef.accepted_at). */
   accepted: Record<string, string>;
+  /** Periodic reports the submissions say carry no XBRL (a 10-K/A adding only Part III): company facts never show them. */
+  without_xbrl: string[];
 }
 
 /**
@@ -153,6 +155,7 @@ export function filingsDocument(
     newest_filing: filings[0]?.filed_at ?? null,
     insider_filings: [...insiders].map(([filer, list]) => ({ cik: filer, filings: list })),
     accepted: Object.fromEntries(filings.filter((f) => f.accepted_at !== null).map((f) => [f.accession_number, f.accepted_at!])),
+    without_xbrl: filings.filter((f) => !f.is_xbrl && PERIODIC_FORM.test(f.form.toUpperCase())).map((f) => f.accession_number),
   };
 }
 
