@@ -519,7 +519,9 @@ class Evidence {
    */
   private sum(name: string, period: ScalePeriod, v: ScaledValue, value: number): Witness | null {
     for (const [total, rest] of this.complements(period)) {
-      const [t, r] = [this.closest(name, total, v), this.closest(name, rest, v)];
+      // The longer period from another filing; else the value's own filing's once corrected (the evidence put it right).
+      const own = total.values.get(name)?.find((x) => x.accn === v.accn && x.scale);
+      const [t, r] = [this.closest(name, total, v) ?? own ?? null, this.closest(name, rest, v)];
       if (!t || !r || t.value === r.value) continue;
       const implied = t.value - r.value;
       return { kind: "sum", verdict: stepBetween(value, implied, SLACK.identity), value: implied, accn: `${t.accn}−${r.accn}`, period: total };
@@ -608,12 +610,18 @@ function tally(witnesses: readonly Witness[]): { agree: number; step: number | n
 /**
  * A filing's slip is the filing's, not the value's: a filing that clearly stated a value of a series in the wrong scale
  * stated its other values of that series so too. Each of them is corrected with it unless more of its witnesses agree
- * with it as filed than once corrected (a filing whose one figure slipped keeps the others).
+ * with it as filed than once corrected (a filing whose one figure slipped keeps the others). Read again after each
+ * correction: a corrected year of the filing witnesses its fourth quarter (the year less the nine months).
  */
 function sameFiling(evidence: Evidence, items: readonly Item[], step: number): void {
-  for (const item of items) {
-    if (item.v.scale) continue;
-    if (evidence.agreement(item, item.v.value / step) >= evidence.agreement(item, item.v.value)) correct(item.v, step);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const item of items) {
+      if (item.v.scale) continue;
+      if (evidence.agreement(item, item.v.value / step) < evidence.agreement(item, item.v.value)) continue;
+      correct(item.v, step);
+      changed = true;
+    }
   }
 }
 
