@@ -30,21 +30,23 @@ export function oneEntityException(
   date: string,
 ): { rule: "one_entity"; metric: null; message: string } | null {
   const values = Object.entries(metrics).filter((e): e is [string, NonNullable<Sourced>] => !!e[1]);
-  for (const change of changes ?? []) {
-    if (change.filed_at > date) break;
-    const before = values.filter(([, v]) => v.filed_at < change.filed_at);
-    const after = values.filter(([, v]) => v.filed_at >= change.filed_at);
-    if (before.length === 0 || after.length === 0) continue;
-    const side = (list: typeof values) => `${list.map(([name]) => name).join(", ")} (${[...new Set(list.map(([, v]) => v.source_accession))].sort().join(", ")})`;
-    const figures = (name: "total_assets" | "cash" | "equity") => change[name].join(" → ");
-    const message =
-      `values from both sides of a change of reporting entity: ${change.accession} (filed ${change.filed_at}) gave the balance sheet at ` +
-      `${change.date} with total assets ${figures("total_assets")}, cash ${figures("cash")} and equity ${figures("equity")}, none of them ` +
-      `the earlier filings' (a reverse merger, or the whole balance sheet restated); ${side(before)} describe the entity before it, ` +
-      `${side(after)} the entity after`;
-    return { rule: "one_entity", metric: null, message };
-  }
-  return null;
+  const change = straddledChange(values.map(([, v]) => v.filed_at), changes, date);
+  if (!change) return null;
+  const before = values.filter(([, v]) => v.filed_at < change.filed_at);
+  const after = values.filter(([, v]) => v.filed_at >= change.filed_at);
+  const side = (list: typeof values) => `${list.map(([name]) => name).join(", ")} (${[...new Set(list.map(([, v]) => v.source_accession))].sort().join(", ")})`;
+  const figures = (name: "total_assets" | "cash" | "equity") => change[name].join(" → ");
+  const message =
+    `values from both sides of a change of reporting entity: ${change.accession} (filed ${change.filed_at}) gave the balance sheet at ` +
+    `${change.date} with total assets ${figures("total_assets")}, cash ${figures("cash")} and equity ${figures("equity")}, none of them ` +
+    `the earlier filings' (a reverse merger, or the whole balance sheet restated); ${side(before)} describe the entity before it, ` +
+    `${side(after)} the entity after`;
+  return { rule: "one_entity", metric: null, message };
+}
+
+/** The change of reporting entity known on `date` (the first, oldest first) that values filed on these dates straddle: they describe two companies. */
+export function straddledChange(filed: readonly string[], changes: readonly EntityChange[] | undefined, date: string): EntityChange | undefined {
+  return changes?.find((c) => c.filed_at <= date && filed.some((f) => f < c.filed_at) && filed.some((f) => f >= c.filed_at));
 }
 
 /**

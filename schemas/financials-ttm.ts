@@ -5,7 +5,7 @@
 // them stand on a date: a year whose quarters stopped adding up on a later date still adds up before it.
 import { PER_SHARE_METRICS, SHARE_COUNTS, splitsKnownBy } from "./earnings.ts";
 import { entryOn, LATEST } from "./earnings-history.ts";
-import type { EntityChange } from "./entity-change.ts";
+import { straddledChange, type EntityChange } from "./entity-change.ts";
 import type { FinancialPeriodHistory, FinancialsContext } from "./financials-history.ts";
 import type { FinancialMetricName, FinancialPeriod, StatementHistoryEntry, Ttm } from "./financials.ts";
 
@@ -74,7 +74,7 @@ export function ttmAsOf(row: FinancialPeriod, history: TtmHistory, context: Fina
         if (parts.some((p) => p !== null)) gaps.push({ metric, reason: "missing_value", message: `${label(chain[lacking]!)} has no ${metric}` });
         continue;
       }
-      const change = straddled(parts.map((e) => e!.filed_at), history.entity_changes, date);
+      const change = straddledChange(parts.map((e) => e!.filed_at), history.entity_changes, date);
       if (change) {
         gaps.push({ metric, reason: "entity_change", message: entityChangeMessage(`its quarters' values of ${metric}`, change) });
         continue;
@@ -97,11 +97,6 @@ export function ttmAsOf(row: FinancialPeriod, history: TtmHistory, context: Fina
 
 /** What a TTM row's own history gives its block: its values over time, the company's splits and changes of entity. */
 type TtmHistory = Pick<FinancialPeriodHistory, "metrics" | "splits" | "splits_known" | "entity_changes">;
-
-/** The change of reporting entity known on `date` that values filed on these dates straddle, if any: they describe two companies. */
-function straddled(filed: readonly string[], changes: readonly EntityChange[] | undefined, date: string): EntityChange | undefined {
-  return changes?.find((c) => c.filed_at <= date && filed.some((f) => f < c.filed_at) && filed.some((f) => f >= c.filed_at));
-}
 
 function entityChangeMessage(what: string, change: EntityChange): string {
   return `${what} were filed on both sides of a change of reporting entity (${change.accession}, filed ${change.filed_at}, gave another company's balance sheet at ${change.date}): their sum would mix two companies`;
@@ -135,7 +130,7 @@ function perShareGaps(
       continue;
     }
     const dates = counts.map((e) => e!.filed_at).sort();
-    const change = straddled(dates, history.entity_changes, date);
+    const change = straddledChange(dates, history.entity_changes, date);
     if (change) {
       const message = entityChangeMessage(`the ${kind} weighted share counts it is made of`, change);
       gaps.push({ metric: shares, reason: "entity_change", message }, { metric: eps, reason: "entity_change", message });

@@ -4,7 +4,7 @@
 // filings what was read does not show yet: the follower tries those again.
 import type { FilingItem } from "../../schemas/filing.ts";
 import type { ManifestTicker } from "../../schemas/snapshot.ts";
-import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, ciksOf, textIfFound, type CompanyContext } from "../pipeline/company.ts";
+import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, ciksOf, type CompanyContext } from "../pipeline/company.ts";
 import type { FilingsResult } from "../pipeline/documents.ts";
 import { INSIDER_FORMS, PERIODIC_FORM } from "../forms.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
@@ -12,7 +12,7 @@ import { parseSubmissions } from "../parse/submissions.ts";
 import { coveredEntry, withKinds, type KindFields } from "../publish/entry.ts";
 import type { EncodedDocuments } from "../publish/snapshot.ts";
 import { companyFactsPath, submissionsPath } from "../sources/paths.ts";
-import type { Source } from "../sources/source.ts";
+import { textIfFound, type Source } from "../sources/source.ts";
 import type { FeedFiling } from "./feed.ts";
 
 /** How much of a company a filing makes the follower rebuild. */

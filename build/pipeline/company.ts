@@ -11,7 +11,7 @@ import { PREDECESSORS, type Predecessor } from "../predecessors.ts";
 import { loadForm4s, mergeLoads, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
 import type { EncodedDocuments } from "../publish/snapshot.ts";
 import { companyFactsPath, filerFolderPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
-import { SourceNotFoundError, type Source } from "../sources/source.ts";
+import { SourceNotFoundError, textIfFound, type Source } from "../sources/source.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
 
 /** What building one company produced. */
@@ -74,14 +74,6 @@ async function predecessorFacts(ctx: CompanyContext, cik: number): Promise<{ cik
     if (text !== null) out.push({ cik: p.cik, text });
   }
   return out;
-}
-
-/** The text at a path, or null where the source has no such file. */
-export function textIfFound(source: Source, path: string): Promise<string | null> {
-  return source.getText(path).catch((error: unknown) => {
-    if (error instanceof SourceNotFoundError) return null;
-    throw error;
-  });
 }
 
 /**

@@ -140,7 +140,10 @@ export function filingsDocument(
   const ownerOf = new Map<string, number>(); // each older page's name → the CIK whose submissions list it
   for (const main of mains) for (const p of main.olderPages) if (p.filingTo === null || p.filingTo >= older.form4Since) ownerOf.set(p.name, main.cik);
   if (older.pages === null && ownerOf.size) return { need_pages: [...ownerOf.keys()] };
-  const pages = (older.pages ?? []).map((p) => ({ cik: ownerOf.get(p.name) ?? cik, filings: parseSubmissionsPage(p.text, ownerOf.get(p.name) ?? cik, { path: submissionsPagePath(p.name) }) }));
+  const pages = (older.pages ?? []).map((p) => {
+    const owner = ownerOf.get(p.name) ?? cik;
+    return { cik: owner, filings: parseSubmissionsPage(p.text, owner, { path: submissionsPagePath(p.name) }) };
+  });
   const parts = [...mains, ...pages];
   const filings = parts.length > 1 ? mergeFilings(...parts.map((p) => p.filings)) : mains[0]!.filings;
   const meta = { ...origin, source_accession: filings[0]?.accession_number ?? null, filed_at: filings[0]?.filed_at ?? null };

@@ -32,6 +32,14 @@ export class SourceNotFoundError extends Error {
   }
 }
 
+/** The text at a path, or null where the source has no such file (any other failure is thrown). */
+export function textIfFound(source: Source, path: string): Promise<string | null> {
+  return source.getText(path).catch((error: unknown) => {
+    if (error instanceof SourceNotFoundError) return null;
+    throw error;
+  });
+}
+
 /** The file could not be read after every retry (network, 5xx, throttling, timeout). */
 export class SourceError extends Error {
   override readonly name = "SourceError";
