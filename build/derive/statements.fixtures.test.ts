@@ -219,3 +219,35 @@ describe("a balance figure a later filing tags with a neighbouring date", () => 
     expect(find(periods, "2023-07-01", "2023-09-30").balance!.cash).toMatchObject({ value: 600, restated: true, original_value: 330 });
   });
 });
+
+describe("an amendment without a balance sheet (Part III, a cover page)", () => {
+  // The 10-K for 2023 and, after it, two amendments. A 10-K/A adding Part III: its pay-versus-performance table tags
+  // 2023's net income rounded (1,000 for 1,004) and 2022's, and its cover counts shares on a later date. A 10-K/A
+  // restating the statements.
+  const partIII = filing("0000001234-24-000010", "10-K/A", "2024-04-29", 2023, "FY");
+  const restating = filing("0000001234-24-000012", "10-K/A", "2024-06-03", 2023, "FY");
+  const usGaap = {
+    NetIncomeLoss: [k23("2023-01-01", "2023-12-31", 1004), partIII("2023-01-01", "2023-12-31", 1000), partIII("2022-01-01", "2022-12-31", 900)],
+    Assets: [k23(undefined, "2023-12-31", 5000), q124(undefined, "2024-03-31", 5100), q124(undefined, "2023-12-31", 5000)],
+    StockholdersEquity: [k23(undefined, "2023-12-31", 2000), restating(undefined, "2023-12-31", 1900)],
+  };
+  const cover = {
+    EntityCommonStockSharesOutstanding: [k23(undefined, "2024-02-10", 5000), partIII(undefined, "2024-04-22", 5300)],
+  };
+  const restatingAssets = { Assets: [...usGaap.Assets, restating(undefined, "2023-12-31", 4900)] };
+  const { periods } = derive({ ...usGaap, ...restatingAssets }, { dei: cover });
+
+  it("restates nothing: the year's net income and shares outstanding stay the 10-K's", () => {
+    const year = find(periods, "2023-01-01", "2023-12-31");
+    expect(year.income!.net_income).toMatchObject({ value: 1004, restated: false, source_accession: "0000001234-24-000004" });
+    expect(year.balance!.shares_outstanding).toMatchObject({ value: 5000, restated: false, as_of: "2024-02-10", source_accession: "0000001234-24-000004" });
+    // Its table's earlier year is no fiscal year the statements report.
+    expect(periods.some((p) => p.period_start === "2022-01-01")).toBe(false);
+  });
+
+  it("an amendment with a balance sheet restates as any filing does", () => {
+    const year = find(periods, "2023-01-01", "2023-12-31").balance!;
+    expect(year.total_assets).toMatchObject({ value: 4900, restated: true, original_value: 5000, source_accession: "0000001234-24-000012" });
+    expect(year.equity).toMatchObject({ value: 1900, restated: true, source_accession: "0000001234-24-000012" });
+  });
+});

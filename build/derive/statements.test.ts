@@ -441,6 +441,23 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(y2016.p.balance!.debt_noncurrent!.components!.map((c) => c.concept)).toEqual(["ifrs-full:NoncurrentPortionOfNoncurrentBondsIssued", "ifrs-full:NoncurrentPortionOfNoncurrentLoansReceived"]);
   });
 
+  it("Disney's and SUNation's Part III 10-K/As restate nothing: no net income from their pay-versus-performance tables, no later cover count", () => {
+    // Disney's 10-K/A of 2024-01-24 (0001744489-24-000064) states no balance sheet; its company facts are the cover
+    // (1,834,285,760 shares as of 2024-01-17) and the pay-versus-performance table's net income for fiscal 2021–2023.
+    // Fiscal 2023's count is its 10-K's (0001744489-23-000216, filed 2023-11-21): 1,830,315,921 as of 2023-11-15.
+    // Fiscal 2021's net income, 1,995 M, is last reported by the statements of that same 10-K.
+    const disney = row("0001744489", "2022-10-02", "2023-09-30");
+    expect(disney.p.balance!.shares_outstanding).toMatchObject({ value: 1_830_315_921, as_of: "2023-11-15", source_accession: "0001744489-23-000216", restated: false });
+    expect(row("0001744489", "2020-10-04", "2021-10-02").p.income!.net_income).toMatchObject({ value: 1_995e6, source_accession: "0001744489-23-000216", form: "10-K" });
+    // SUNation's 10-K/A of 2025-04-30 (0001213900-25-037633), the same kind: 2022's net income (−10,352,240) is its
+    // 10-K of 2024-04-01's (0000022701-24-000002); 2024's count is its 10-K's (0000022701-25-000002, 672,799,910 as
+    // of 2025-04-15), before the reverse split the amendment's cover shows, and flagged so.
+    expect(row("0000022701", "2022-01-01", "2022-12-31").p.income!.net_income).toMatchObject({ value: -10_352_240, source_accession: "0000022701-24-000002" });
+    const sunation = row("0000022701", "2024-01-01", "2024-12-31");
+    expect(sunation.p.balance!.shares_outstanding).toMatchObject({ value: 672_799_910, as_of: "2025-04-15", source_accession: "0000022701-25-000002", restated: false, split_unadjusted: true });
+    for (const r of [disney, sunation]) expect(JSON.stringify(r.h)).not.toMatch(/0001744489-24-000064|0001213900-25-037633/);
+  });
+
   it("Apple fiscal 2016 operating cash flow: history lists the values filed under another concept, never served", () => {
     // 10-K 0001628280-16-020309: 65,824 (continuing operations, the year's concept); the 10-K of 2017-11-03
     // (0000320193-17-000070) re-reports it under NetCashProvidedByUsedInOperatingActivities, and the 10-K of

@@ -1,6 +1,7 @@
 // One concept and one vintage per fiscal year (issue 14 "One concept and one vintage per fiscal year"; DESIGN "Series
 // consistency", "Point in time"): each period's served value over time, as a timeline replayed filing by filing.
 // Pure; generic over series. A timeline's last entry is today's value; the entry in effect on a date is the as-of value.
+import { AMENDMENT_FORM } from "../forms.ts";
 import type { ScaledValue } from "./scale.ts";
 
 /** One filing's value of a series for a period (after the scale check): what selection chooses among. */
@@ -230,8 +231,8 @@ export function differenceTimeline(total: readonly Entry[], parts: readonly (rea
         break;
       }
       const start = vintageStart(part, e);
-      if (start > since) [since, amended] = [start, AMENDMENT.test(e.form)];
-      else if (start === since) amended ||= AMENDMENT.test(e.form);
+      if (start > since) [since, amended] = [start, AMENDMENT_FORM.test(e.form)];
+      else if (start === since) amended ||= AMENDMENT_FORM.test(e.form);
       value += e.value;
       if (!source || order(e, source) > 0) source = e;
     }
@@ -364,9 +365,6 @@ function vintageStart(timeline: readonly Entry[], current: Entry): string {
   while (i > 0 && timeline[i - 1]!.value === current.value && timeline[i - 1]!.concept === current.concept) i--;
   return timeline[i]!.filed;
 }
-
-/** An amendment's form (10-Q/A, 10-K/A): it corrects the filing it amends, not a later basis. */
-const AMENDMENT = /\/A$/;
 
 /**
  * The usual case, without a replay: every filing used one concept for the year, so each period's timeline is its own

@@ -3,7 +3,8 @@ import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { EARNINGS_CONCEPTS } from "../derive/concepts.ts";
 import { STATEMENT_CONCEPTS } from "../derive/statement-concepts.ts";
 import { EdgarParseError, MalformedInputError, NoXbrlHistoryError } from "../errors.ts";
-import { readCompanyFacts } from "../derive/company-facts.ts";
+import { COMPANY_FACTS_SELECTION, readCompanyFacts } from "../derive/company-facts.ts";
+import { parseCompanyFacts } from "./companyfacts.ts";
 
 const FOLDER = "api/xbrl/companyfacts";
 
@@ -11,7 +12,7 @@ describeEdgar("parseCompanyFacts on every company facts file of the mirror", () 
   it.each(listEdgar(FOLDER))("%s: keeps exactly the earnings and statement concepts, every fact of them, as filed", (file) => {
     const text = readEdgar(`${FOLDER}/${file}`);
     const raw = JSON.parse(text) as { facts: Record<string, Record<string, { units: Record<string, unknown[]> }>> };
-    const facts = readCompanyFacts(text);
+    const facts = parseCompanyFacts(text, COMPANY_FACTS_SELECTION);
     expect(facts.cik).toBe(Number(file.slice(3, 13)));
     const expected = Object.entries(raw.facts)
       .filter(([taxonomy]) => taxonomy === "us-gaap" || taxonomy === "ifrs-full" || taxonomy === "dei")
@@ -24,6 +25,36 @@ describeEdgar("parseCompanyFacts on every company facts file of the mirror", () 
       const units = raw.facts[taxonomy]![name]!.units;
       for (const unit of Object.keys(units)) expect(facts.concepts[key]![unit]).toHaveLength(units[unit]!.length);
     }
+  });
+
+  it.each(listEdgar(FOLDER))("%s: the derivations read every fact but those of periodic amendments that state no balance sheet", (file) => {
+    const text = readEdgar(`${FOLDER}/${file}`);
+    type Fact = { accn: string; form: string };
+    const raw = JSON.parse(text) as { facts: Record<string, Record<string, { units: Record<string, Fact[]> }>> };
+    const all = (concept: string) => {
+      const [taxonomy, name] = concept.split(":") as [string, string];
+      return Object.values(raw.facts[taxonomy]?.[name]?.units ?? {}).flat();
+    };
+    const balanceSheets = new Set(["us-gaap:Assets", "us-gaap:LiabilitiesAndStockholdersEquity", "ifrs-full:Assets", "ifrs-full:EquityAndLiabilities"].flatMap((c) => all(c).map((f) => f.accn)));
+    const statementless = (f: Fact) => /^(10-K|10-Q|20-F|40-F|10-KT|10-QT)\/A$/.test(f.form) && !balanceSheets.has(f.accn);
+    const parsed = parseCompanyFacts(text, COMPANY_FACTS_SELECTION);
+    const read = readCompanyFacts(text);
+    for (const concept of Object.keys(parsed.concepts)) {
+      const kept = all(concept).filter((f) => !statementless(f)).length;
+      expect(Object.values(read.concepts[concept] ?? {}).flat(), concept).toHaveLength(kept);
+    }
+  });
+
+  it("Disney's Part III 10-K/A of 2024-01-24: its cover counts and pay-versus-performance net income are left out, nothing else", () => {
+    // api/xbrl/companyfacts/CIK0001744489.json: 0001744489-24-000064 has dei:EntityCommonStockSharesOutstanding,
+    // dei:EntityPublicFloat and us-gaap:NetIncomeLoss for fiscal 2021–2023, and no balance sheet.
+    const text = readEdgar(`${FOLDER}/CIK0001744489.json`);
+    const accessions = (facts: ReturnType<typeof readCompanyFacts>) => new Set(Object.values(facts.concepts).flatMap((units) => Object.values(units).flat().map((f) => f.accn)));
+    const before = accessions(parseCompanyFacts(text, COMPANY_FACTS_SELECTION));
+    const after = accessions(readCompanyFacts(text));
+    // Its 10-K/A of 2023-01-24 (0001193125-23-014219), Part III too, has only its cover in company facts.
+    expect([...before].filter((a) => !after.has(a)).sort()).toEqual(["0001193125-23-014219", "0001744489-24-000064"]);
+    expect(after.has("0001744489-23-000216")).toBe(true);
   });
 
   it("TSMC (20-F filer): ifrs-full concepts in TWD and USD", () => {
