@@ -251,3 +251,26 @@ describe("an amendment without a balance sheet (Part III, a cover page)", () => 
     expect(year.equity).toMatchObject({ value: 1900, restated: true, source_accession: "0000001234-24-000012" });
   });
 });
+
+describe("a period's cover count, and a later filing's", () => {
+  // The first quarter of 2024: its 10-Q counts 510 shares on 2024-04-20 (a slip of 5,100); a 10-Q/A restating the
+  // statements mends the count for that date. The 10-K for 2023 counts 5,000 on 2024-02-10; a restating 10-K/A counts
+  // 5,400 on 2024-06-01, a later date.
+  const quarterFix = filing("0000001234-24-000020", "10-Q/A", "2024-05-20", 2024, "Q1");
+  const yearRestated = filing("0000001234-24-000021", "10-K/A", "2024-06-05", 2023, "FY");
+  const { periods } = derive(
+    {
+      Assets: [k23(undefined, "2023-12-31", 5000), q124(undefined, "2024-03-31", 5100), quarterFix(undefined, "2024-03-31", 5100), yearRestated(undefined, "2023-12-31", 4900)],
+      NetIncomeLoss: [q124("2024-01-01", "2024-03-31", 40), quarterFix("2024-01-01", "2024-03-31", 40), k23("2023-01-01", "2023-12-31", 160), yearRestated("2023-01-01", "2023-12-31", 150)],
+    },
+    { dei: { EntityCommonStockSharesOutstanding: [k23(undefined, "2024-02-10", 5000), q124(undefined, "2024-04-20", 510), quarterFix(undefined, "2024-04-20", 5100), yearRestated(undefined, "2024-06-01", 5400)] } },
+  );
+
+  it("a count dated later is no restatement: the year keeps its own report's", () => {
+    expect(find(periods, "2023-01-01", "2023-12-31").balance!.shares_outstanding).toMatchObject({ value: 5000, as_of: "2024-02-10", restated: false, source_accession: "0000001234-24-000004" });
+  });
+
+  it("a count of the same date corrects it", () => {
+    expect(find(periods, "2024-01-01", "2024-03-31").balance!.shares_outstanding).toMatchObject({ value: 5100, as_of: "2024-04-20", restated: true, original_value: 510, source_accession: "0000001234-24-000020" });
+  });
+});

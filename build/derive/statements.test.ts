@@ -458,6 +458,15 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     for (const r of [disney, sunation]) expect(JSON.stringify(r.h)).not.toMatch(/0001744489-24-000064|0001213900-25-037633/);
   });
 
+  it("Walmart's quarter to 2013-07-31: its 10-Q/A's cover, dated later, is a later count, not a restatement", () => {
+    // 10-Q 0000104169-13-000037 (filed 2013-09-05): 3,255,456,108 shares on 2013-09-03. The 10-Q/A restating it
+    // (0000104169-13-000039, filed 2013-10-21, with its balance sheet) counts 3,244,066,165 on 2013-10-17.
+    const q = row("0000104169", "2013-05-01", "2013-07-31");
+    expect(q.p.balance!.shares_outstanding).toMatchObject({ value: 3_255_456_108, as_of: "2013-09-03", source_accession: "0000104169-13-000037", restated: false });
+    // The amendment's statements count as any filing's: its balance sheet was the quarter's in its day.
+    expect(q.h.metrics.total_assets!.map((e) => e.accession)).toContain("0000104169-13-000039");
+  });
+
   it("Apple fiscal 2016 operating cash flow: history lists the values filed under another concept, never served", () => {
     // 10-K 0001628280-16-020309: 65,824 (continuing operations, the year's concept); the 10-K of 2017-11-03
     // (0000320193-17-000070) re-reports it under NetCashProvidedByUsedInOperatingActivities, and the 10-K of

@@ -272,8 +272,10 @@ function totalDebt(point: Point): void {
 
 /**
  * The cover page's count of shares outstanding (dei), dated after the period: placed on the balance sheet of the
- * filing's own period (the latest period end it reports), with its own date kept (`as_of`). Returns when the first
- * periodic report with a whole-company cover count was filed (null: none).
+ * filing's own period (the latest period end it reports), with its own date kept (`as_of`). A later filing's count
+ * for the period corrects it only for the same date: one dated later is a later count, no restatement (Walmart's
+ * 10-Q/A of 2013-10-21 counts 3,244,066,165 shares on 2013-10-17; the quarter's own 10-Q 3,255,456,108 on 2013-09-03).
+ * Returns when the first periodic report with a whole-company cover count was filed (null: none).
  */
 function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly Filing[]): string | null {
   const facts_ = facts.concepts[SHARES_OUTSTANDING_CONCEPT]?.shares?.filter((f) => PERIODIC_FORM.test(f.form));
@@ -295,10 +297,24 @@ function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly 
     if (!point) points.push((point = { date, values: new Map(), timelines: {} }));
     const list = point.values.get("shares_outstanding") ?? [];
     list.push({ value: f.val, accn: f.accn, filed: f.filed, concept: SHARES_OUTSTANDING_CONCEPT, priority: 0, unit: "shares", form: f.form, annual: ANNUAL_FORM.test(f.form), asOf: f.end });
-    point.values.set("shares_outstanding", list.sort(byFiled));
+    point.values.set("shares_outstanding", list);
+  }
+  for (const point of points) {
+    const list = point.values.get("shares_outstanding");
+    if (list && list.length > 1) point.values.set("shares_outstanding", earliestDated(list.sort(byFiled)));
   }
   points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   return firstFiled(facts_);
+}
+
+/** Counts in filing order, each kept unless a count filed before it is dated earlier (its date's, corrected or not). */
+function earliestDated(counts: readonly FiledValue[]): FiledValue[] {
+  let first = counts[0]!.asOf!;
+  return counts.filter((c) => {
+    if (c.asOf! > first) return false;
+    first = c.asOf!;
+    return true;
+  });
 }
 
 /** The reasons FinancialPeriod.unavailable states (one object each: rows share them). */
