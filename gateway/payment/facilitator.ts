@@ -50,12 +50,12 @@ export function logHookFailures(server: x402ResourceServer, log: EventLog): void
  * it runs, and @x402/core would print a failed ask to the console.
  */
 export function guardFacilitator(given: FacilitatorClient, timeoutMs: number): FacilitatorClient {
-  const inner =
-    given instanceof HTTPFacilitatorClient
-      ? httpFacilitator({ url: given.url, headers: async (path) => (await given.createAuthHeaders(path)).headers }, timeoutMs)
-      : given;
+  const http = given instanceof HTTPFacilitatorClient;
+  const inner = http ? httpFacilitator({ url: given.url, headers: async (path) => (await given.createAuthHeaders(path)).headers }, timeoutMs) : given;
   let supported: SupportedResponse | null = null;
   const guard = <T>(operation: string, run: () => Promise<T>): Promise<T> => {
+    // Our HTTP client aborts its own request at the deadline (freeing the socket): a second timer would only race it.
+    if (http) return run().catch((error: unknown) => Promise.reject(classify(operation, error)));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new FacilitatorTimeoutError(operation, timeoutMs)), timeoutMs);
