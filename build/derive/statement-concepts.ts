@@ -14,6 +14,8 @@ import type { SeriesSpec } from "./observations.ts";
 export interface Formula {
   terms: readonly { series: string; sign: 1 | -1; required: boolean }[];
   inclusive?: readonly string[];
+  /** Series whose value in the same filing makes the terms' meaning unclear: the formula gives nothing there. */
+  unless?: readonly string[];
 }
 
 /** A statement series: balance sheet instants or cash flows, with the sums that stand in for an untagged total. */
@@ -180,6 +182,11 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
       ],
     },
   ),
+  // Long-term debt, by the taxonomy with its current maturities: the balance sheet line of filers with no current
+  // portion (Apple's 10-Qs of 2014: 40,072 million at 2015-03-28) or no current/non-current split (banks). Filers also
+  // tag it for the non-current line beside a current portion (Texas Instruments' 10-K for 2012: 4,186 beside 1,500)
+  // as well as for the total of the two (SUNation's 10-K for 2014: 628,000 beside 524,220).
+  _long_term_debt: instant(["us-gaap:LongTermDebt"], { internal: true }),
   _noncurrent_borrowings: instant(["ifrs-full:LongtermBorrowings"], { internal: true }), // IFRS "Non-current portion of non-current borrowings", every kind
   _noncurrent_bonds: instant(["ifrs-full:NoncurrentPortionOfNoncurrentBondsIssued"], { internal: true }), // IFRS bonds, a kind of the above
   _noncurrent_loans: instant(["ifrs-full:NoncurrentPortionOfNoncurrentLoansReceived"], { internal: true }), // IFRS loans received, a kind of the above
@@ -188,7 +195,14 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
       "us-gaap:LongTermDebtNoncurrent", // long-term debt excluding its current portion
       "us-gaap:LongTermDebtAndCapitalLeaseObligations", // the same with finance leases, for filers whose debt line includes them
     ],
-    { formulas: [within(["_noncurrent_borrowings"], ["_noncurrent_borrowings", 1, false], ["_noncurrent_bonds", 1, false], ["_noncurrent_loans", 1, false])] },
+    {
+      formulas: [
+        within(["_noncurrent_borrowings"], ["_noncurrent_borrowings", 1, false], ["_noncurrent_bonds", 1, false], ["_noncurrent_loans", 1, false]),
+        // Else long-term debt where the filing tags no current portion of it: then it is the non-current side either
+        // way. Beside a current portion it may or may not include it (above), so nothing is made.
+        { ...sum(["_long_term_debt", 1, true]), unless: ["_current_long_term_debt"] },
+      ],
+    },
   ),
   // The filing's total of borrowings (current and non-current), for total debt where neither side is tagged.
   [TOTAL_BORROWINGS]: instant(["ifrs-full:Borrowings"], { internal: true }),

@@ -177,6 +177,25 @@ describe("balance sheets", () => {
     expect(Object.keys(q)).not.toContain("_borrowings");
   });
 
+  it("long-term debt (us-gaap:LongTermDebt) is the non-current side only where the filing tags no current portion of it", () => {
+    const debt = derive({
+      // The 10-K tags commercial paper and long-term debt alone: there is no current portion. The first 10-Q tags a
+      // current portion beside long-term debt, which may or may not include it: no non-current side is made of them.
+      CommercialPaper: [k23(undefined, "2023-12-31", 60), q124(undefined, "2024-03-31", 70)],
+      LongTermDebt: [k23(undefined, "2023-12-31", 900), q124(undefined, "2024-03-31", 950), q224(undefined, "2024-06-30", 900)],
+      LongTermDebtCurrent: [q124(undefined, "2024-03-31", 100)],
+      // The second 10-Q tags the non-current line itself, and long-term debt beside it: the line is served.
+      LongTermDebtNoncurrent: [q224(undefined, "2024-06-30", 800)],
+    }).periods;
+    const year = find(debt, "2023-01-01", "2023-12-31").balance!;
+    expect(year.debt_noncurrent).toMatchObject({ value: 900, concept: "us-gaap:LongTermDebt", derived: false });
+    expect(year.total_debt).toMatchObject({ value: 960, derived: true, concept: "us-gaap:CommercialPaper+us-gaap:LongTermDebt" });
+    const q1 = find(debt, "2024-01-01", "2024-03-31").balance!;
+    expect(q1.debt_noncurrent).toBeNull();
+    expect(q1.debt_current).toMatchObject({ value: 170, derived: true });
+    expect(find(debt, "2024-04-01", "2024-06-30").balance!.debt_noncurrent).toMatchObject({ value: 800, concept: "us-gaap:LongTermDebtNoncurrent" });
+  });
+
   it("shares outstanding come from the filing's cover page, with its date; a cover dated before its period is stale", () => {
     expect(find(periods, "2023-01-01", "2023-12-31").balance!.shares_outstanding).toMatchObject({ value: 5000, as_of: "2024-02-10", concept: "dei:EntityCommonStockSharesOutstanding" });
     expect(find(periods, "2024-01-01", "2024-03-31").balance!.shares_outstanding).toMatchObject({ value: 5100, as_of: "2024-04-20" });

@@ -219,6 +219,24 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(fy.p.balance!.shares_outstanding).toMatchObject({ value: 15_115_823_000, as_of: "2024-10-18", source_accession: "0000320193-24-000123", concept: "dei:EntityCommonStockSharesOutstanding" });
   });
 
+  it("Apple's debt while its balance sheet tagged long-term debt as us-gaap:LongTermDebt (fiscal 2013 to early 2015)", () => {
+    // 10-K 0001193125-13-416534 (fiscal 2013): long-term debt 16,960, no commercial paper; the 10-K for fiscal 2014
+    // (0001193125-14-383437) reports both again. 10-Q 0001193125-15-153166 (2015-03-28): commercial paper 3,799,
+    // long-term debt 40,072 ($ millions). No current portion was due then.
+    const fy2013 = row("0000320193", "2012-09-30", "2013-09-28");
+    expect(fy2013.p.balance!.debt_noncurrent).toMatchObject({ value: 16_960e6, concept: "us-gaap:LongTermDebt", source_accession: "0001193125-14-383437" });
+    expect(fy2013.h.metrics.debt_noncurrent![0]).toMatchObject({ value: 16_960e6, accession: "0001193125-13-416534" });
+    expect(fy2013.p.balance!.total_debt!.value).toBe(16_960e6);
+    const q = row("0000320193", "2014-12-28", "2015-03-28").p.balance!;
+    expect(q.total_debt).toMatchObject({ value: 43_871e6, derived: true, concept: "us-gaap:CommercialPaper+us-gaap:LongTermDebt", source_accession: "0001193125-15-153166" });
+    // Fiscal 2014 (10-K 0001193125-14-383437): commercial paper 6,308 + long-term debt 28,987, as first filed.
+    expect(row("0000320193", "2013-09-29", "2014-09-27").p.balance!.total_debt).toMatchObject({ value: 35_295e6, restated: false });
+    // Texas Instruments' 10-K for 2012 (0000097476-13-000009) tags long-term debt 4,186 beside a current portion of
+    // 1,500: the non-current line, as its 10-Q of 2013-05-03 shows (LongTermDebtNoncurrent 4,186). Nothing is made of
+    // the 10-K's pair, so 4,186 is no restatement of a difference.
+    expect(row("0000097476", "2012-01-01", "2012-12-31").p.balance!.debt_noncurrent).toMatchObject({ value: 4_186e6, concept: "us-gaap:LongTermDebtNoncurrent", restated: false });
+  });
+
   it("Apple's cover counts before its 4-for-1 split of 2020 are on the old basis, flagged from when the filings showed the split", () => {
     // The 10-Q filed 2020-07-31 (0000320193-20-000062) gave 4,275,634,000 shares as of 2020-07-17; its weighted diluted
     // shares for the quarter were restated to 17,419,154,000 by later filings. The 10-K filed 2020-10-30
