@@ -104,6 +104,7 @@ export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
 
 /** Internal balance series read by name (statements.ts). */
 export const TOTAL_BORROWINGS = "_borrowings";
+export const LONG_TERM_DEBT = "_long_term_debt";
 export const SHARES_OUTSTANDING_TOTAL = "_shares_outstanding_total";
 
 /**
@@ -186,7 +187,7 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
   // portion (Apple's 10-Qs of 2014: 40,072 million at 2015-03-28) or no current/non-current split (banks). Filers also
   // tag it for the non-current line beside a current portion (Texas Instruments' 10-K for 2012: 4,186 beside 1,500)
   // as well as for the total of the two (SUNation's 10-K for 2014: 628,000 beside 524,220).
-  _long_term_debt: instant(["us-gaap:LongTermDebt"], { internal: true }),
+  [LONG_TERM_DEBT]: instant(["us-gaap:LongTermDebt"], { internal: true }),
   _noncurrent_borrowings: instant(["ifrs-full:LongtermBorrowings"], { internal: true }), // IFRS "Non-current portion of non-current borrowings", every kind
   _noncurrent_bonds: instant(["ifrs-full:NoncurrentPortionOfNoncurrentBondsIssued"], { internal: true }), // IFRS bonds, a kind of the above
   _noncurrent_loans: instant(["ifrs-full:NoncurrentPortionOfNoncurrentLoansReceived"], { internal: true }), // IFRS loans received, a kind of the above
@@ -200,7 +201,7 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
         within(["_noncurrent_borrowings"], ["_noncurrent_borrowings", 1, false], ["_noncurrent_bonds", 1, false], ["_noncurrent_loans", 1, false]),
         // Else long-term debt where the filing tags no current portion of it: then it is the non-current side either
         // way. Beside a current portion it may or may not include it (above), so nothing is made.
-        { ...sum(["_long_term_debt", 1, true]), unless: ["_current_long_term_debt"] },
+        { ...sum([LONG_TERM_DEBT, 1, true]), unless: ["_current_long_term_debt"] },
       ],
     },
   ),

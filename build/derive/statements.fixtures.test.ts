@@ -177,7 +177,7 @@ describe("balance sheets", () => {
     expect(Object.keys(q)).not.toContain("_borrowings");
   });
 
-  it("long-term debt (us-gaap:LongTermDebt) is the non-current side only where the filing tags no current portion of it", () => {
+  it("long-term debt (us-gaap:LongTermDebt) is the non-current side only where the filing tags no current portion of it; else there is no total", () => {
     const debt = derive({
       // The 10-K tags commercial paper and long-term debt alone: there is no current portion. The first 10-Q tags a
       // current portion beside long-term debt, which may or may not include it: no non-current side is made of them.
@@ -193,6 +193,8 @@ describe("balance sheets", () => {
     const q1 = find(debt, "2024-01-01", "2024-03-31").balance!;
     expect(q1.debt_noncurrent).toBeNull();
     expect(q1.debt_current).toMatchObject({ value: 170, derived: true });
+    // The current side alone would be short by an unknown part: no total.
+    expect(q1.total_debt).toBeNull();
     expect(find(debt, "2024-04-01", "2024-06-30").balance!.debt_noncurrent).toMatchObject({ value: 800, concept: "us-gaap:LongTermDebtNoncurrent" });
   });
 

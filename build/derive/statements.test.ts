@@ -234,7 +234,14 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     // Texas Instruments' 10-K for 2012 (0000097476-13-000009) tags long-term debt 4,186 beside a current portion of
     // 1,500: the non-current line, as its 10-Q of 2013-05-03 shows (LongTermDebtNoncurrent 4,186). Nothing is made of
     // the 10-K's pair, so 4,186 is no restatement of a difference.
-    expect(row("0000097476", "2012-01-01", "2012-12-31").p.balance!.debt_noncurrent).toMatchObject({ value: 4_186e6, concept: "us-gaap:LongTermDebtNoncurrent", restated: false });
+    const ti2012 = row("0000097476", "2012-01-01", "2012-12-31").p.balance!;
+    expect(ti2012.debt_noncurrent).toMatchObject({ value: 4_186e6, concept: "us-gaap:LongTermDebtNoncurrent", restated: false });
+    // Its total is 1,500 + 4,186 from that 10-Q on; the current portion alone was never its total.
+    expect(ti2012.total_debt).toMatchObject({ value: 5_686e6, restated: false, source_accession: "0000097476-13-000028" });
+    // Its 10-Q for 2011-09-30 (0000097476-11-000055), the only filing of that date: current debt 1,586 (commercial
+    // paper 1,200 + current portion 386) beside long-term debt 4,215, and no non-current line: no total.
+    const ti2011q3 = row("0000097476", "2011-07-01", "2011-09-30").p.balance!;
+    expect([ti2011q3.debt_current?.value, ti2011q3.debt_noncurrent, ti2011q3.total_debt]).toEqual([1_586e6, null, null]);
   });
 
   it("Apple's cover counts before its 4-for-1 split of 2020 are on the old basis, flagged from when the filings showed the split", () => {

@@ -36,6 +36,7 @@ import {
   SHARES_OUTSTANDING,
   SHARES_OUTSTANDING_CONCEPT,
   SHARES_OUTSTANDING_TOTAL,
+  LONG_TERM_DEBT,
   TOTAL_BORROWINGS,
   type StatementSpec,
 } from "./statement-concepts.ts";
@@ -176,16 +177,22 @@ function markReconciliation(group: readonly Row[]): void {
   if (states) year.reconciliation = states;
 }
 
-/** The series a balance sheet date serves: its metrics, and the total of borrowings total debt may need. */
-type Served = FinancialMetricName | typeof TOTAL_BORROWINGS;
+/**
+ * Internal series total debt reads, served like the metrics (one concept and vintage per year) and then kept apart:
+ * no row publishes them. The filing's own total of borrowings, and its long-term debt (us-gaap:LongTermDebt).
+ */
+const DEBT_INPUTS = [TOTAL_BORROWINGS, LONG_TERM_DEBT] as const;
+type DebtInput = (typeof DEBT_INPUTS)[number];
+/** The series a balance sheet date serves: its metrics, and the inputs total debt may need. */
+type Served = FinancialMetricName | DebtInput;
 
 /** A balance sheet date under derivation: each filing's value per series, then the served timelines. */
 interface Point {
   date: string;
   values: Map<string, FiledValue[]>;
   timelines: Partial<Record<Served, Entry[]>>;
-  /** The filing's own total of borrowings served over time (total debt where a side is not tagged). */
-  borrowings?: Entry[];
+  /** The debt inputs served over time, taken out of `timelines`. */
+  debt: Partial<Record<DebtInput, Entry[]>>;
 }
 
 /**
@@ -197,7 +204,7 @@ interface Point {
  */
 function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: Parameters<typeof mergeInstants>[0]; filings: Filing[] }, base: EarningsBase): string | null {
   const ends = new Set(rows.filter((r) => r.months === 3 || r.months === 12).map((r) => r.end));
-  const points: Point[] = mergeInstants(observed.instants, ends).map((i) => ({ date: i.date, values: filedStatementValues(i.observations, BALANCE_SERIES), timelines: {} }));
+  const points: Point[] = mergeInstants(observed.instants, ends).map((i) => ({ date: i.date, values: filedStatementValues(i.observations, BALANCE_SERIES), timelines: {}, debt: {} }));
   const covers = addCoverShares(points, facts, [...base.filings, ...observed.filings]);
   for (const point of points) balanceSheetCount(point);
   if (points.length === 0) return covers;
@@ -215,13 +222,14 @@ function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: P
     group.push(point);
     years.set(at.year.label, group);
   }
-  // The filings' own totals of borrowings are served like the metrics (one concept and vintage per year), then kept
-  // apart: total debt reads them, no row publishes them.
-  const served: readonly Served[] = points.some((p) => p.values.has(TOTAL_BORROWINGS)) ? [...SERVED_BALANCE, TOTAL_BORROWINGS] : SERVED_BALANCE;
+  const inputs = DEBT_INPUTS.filter((name) => points.some((p) => p.values.has(name)));
+  const served: readonly Served[] = inputs.length ? [...SERVED_BALANCE, ...inputs] : SERVED_BALANCE;
   for (const group of years.values()) serveYear(group, served, (p) => p.values, (p) => yearEnds.has(p));
   for (const point of points) {
-    const { [TOTAL_BORROWINGS]: borrowings, ...timelines } = point.timelines;
-    if (borrowings) [point.borrowings, point.timelines] = [borrowings, timelines];
+    for (const name of inputs) {
+      point.debt[name] = point.timelines[name];
+      delete point.timelines[name];
+    }
     totalDebt(point);
   }
   const byDate = points.map((p) => ({ p, day: dayNumber(p.date) }));
@@ -257,13 +265,16 @@ function balanceSheetCount(point: Point): void {
 /**
  * Total debt = current + non-current debt as served on the date, at every change of either (derived when both are
  * there); where a side is missing, the filing's own total of borrowings if it tags one (ifrs-full:Borrowings), else
- * the side there is (a company with no current debt line has the non-current alone).
+ * the side there is (a company with no current debt line has the non-current alone) — but none while long-term debt
+ * is tagged with no non-current side made of it: beside a current portion, it may or may not include it
+ * (statement-concepts.ts), so the current side alone would be short by an unknown part (Texas Instruments at
+ * 2011-09-30: current debt 1,586 million beside long-term debt of 4,215).
  */
 function totalDebt(point: Point): void {
-  const [current, noncurrent, total] = [point.timelines.debt_current, point.timelines.debt_noncurrent, point.borrowings];
+  const [current, noncurrent, total, longTerm] = [point.timelines.debt_current, point.timelines.debt_noncurrent, point.debt[TOTAL_BORROWINGS], point.debt[LONG_TERM_DEBT]];
   if (!current && !noncurrent && !total) return;
-  point.timelines.total_debt = computedTimeline([current ?? [], noncurrent ?? [], total ?? []], ([c, n, b]) => {
-    if (!c || !n) return b ?? c ?? n ?? null;
+  point.timelines.total_debt = computedTimeline([current ?? [], noncurrent ?? [], total ?? [], longTerm ?? []], ([c, n, b, l]) => {
+    if (!c || !n) return b ?? (!n && l && l.value !== 0 ? null : (c ?? n ?? null));
     if (c.unit !== n.unit) return null;
     const components = [...(c.components ?? [{ concept: c.concept, value: c.value }]), ...(n.components ?? [{ concept: n.concept, value: n.value }])];
     return { ...computedEntry([c, n], c.value + n.value, `${c.concept}+${n.concept}`), components };
@@ -294,7 +305,7 @@ function addCoverShares(points: Point[], facts: CompanyFacts, filings: readonly 
     const date = ownEnd.get(f.accn)!;
     const day = dayNumber(date);
     let point = points.find((p) => Math.abs(dayNumber(p.date) - day) <= SAME_PERIOD_DAYS);
-    if (!point) points.push((point = { date, values: new Map(), timelines: {} }));
+    if (!point) points.push((point = { date, values: new Map(), timelines: {}, debt: {} }));
     const list = point.values.get("shares_outstanding") ?? [];
     list.push({ value: f.val, accn: f.accn, filed: f.filed, concept: SHARES_OUTSTANDING_CONCEPT, priority: 0, unit: "shares", form: f.form, annual: ANNUAL_FORM.test(f.form), asOf: f.end });
     point.values.set("shares_outstanding", list);
