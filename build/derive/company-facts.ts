@@ -27,7 +27,7 @@ const BALANCE_SHEET_TOTALS = ["us-gaap:Assets", "us-gaap:LiabilitiesAndStockhold
  * figures can be rounded or defined otherwise. Its cover counts shares on a later date, which would replace the
  * year's own count as a false restatement. Disney's 10-K/A of 2024-01-24 (0001744489-24-000064) does both.
  */
-export function withoutStatementlessAmendments(facts: CompanyFacts): CompanyFacts {
+function withoutStatementlessAmendments(facts: CompanyFacts): CompanyFacts {
   const amendments = new Set<string>();
   const amending = new Map<string, boolean>(); // per form: a handful of forms among many facts
   for (const units of Object.values(facts.concepts)) {

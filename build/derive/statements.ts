@@ -31,12 +31,12 @@ import {
   BALANCE_SERIES,
   CASH_FLOW_PARTS,
   CASH_FLOW_SERIES,
+  LONG_TERM_DEBT,
   PARTIAL_CAPEX,
   PARTIAL_CAPEX_CONCEPT,
   SHARES_OUTSTANDING,
   SHARES_OUTSTANDING_CONCEPT,
   SHARES_OUTSTANDING_TOTAL,
-  LONG_TERM_DEBT,
   TOTAL_BORROWINGS,
   type StatementSpec,
 } from "./statement-concepts.ts";
@@ -274,7 +274,11 @@ function totalDebt(point: Point): void {
   const [current, noncurrent, total, longTerm] = [point.timelines.debt_current, point.timelines.debt_noncurrent, point.debt[TOTAL_BORROWINGS], point.debt[LONG_TERM_DEBT]];
   if (!current && !noncurrent && !total) return;
   point.timelines.total_debt = computedTimeline([current ?? [], noncurrent ?? [], total ?? [], longTerm ?? []], ([c, n, b, l]) => {
-    if (!c || !n) return b ?? (!n && l && l.value !== 0 ? null : (c ?? n ?? null));
+    if (!c || !n) {
+      if (b) return b;
+      // The current side alone beside long-term debt of unclear extent (above) is no total.
+      return c && l && l.value !== 0 ? null : (c ?? n ?? null);
+    }
     if (c.unit !== n.unit) return null;
     const components = [...(c.components ?? [{ concept: c.concept, value: c.value }]), ...(n.components ?? [{ concept: n.concept, value: n.value }])];
     return { ...computedEntry([c, n], c.value + n.value, `${c.concept}+${n.concept}`), components };
