@@ -30,6 +30,16 @@ export const PREDECESSORS: ReadonlyMap<number, readonly Predecessor[]> = new Map
   ],
 ]);
 
+/** A company's earlier CIKs, as curated (none for most companies). */
+export function earlierCiks(cik: number, predecessors: ReadonlyMap<number, readonly Predecessor[]> = PREDECESSORS): number[] {
+  return (predecessors.get(cik) ?? []).map((p) => p.cik);
+}
+
+/** The CIKs whose filings make a company's documents: its own, then its earlier ones. */
+export function companyCiks(cik: number, predecessors: ReadonlyMap<number, readonly Predecessor[]> = PREDECESSORS): number[] {
+  return [cik, ...earlierCiks(cik, predecessors)];
+}
+
 /** Each predecessor's CIK → the CIK of the company whose history it holds. */
 export function successors(predecessors: ReadonlyMap<number, readonly Predecessor[]> = PREDECESSORS): Map<number, number> {
   const out = new Map<number, number>();

@@ -14,7 +14,7 @@ import { openCompute, type Compute } from "../pipeline/compute.ts";
 import { parseCompanyTickers, type TickerEntry } from "../parse/tickers.ts";
 import { holderId, publish, WRITER_LEASE } from "../publish/publish.ts";
 import { pruneStore } from "../publish/prune.ts";
-import { PREDECESSORS, successors, type Predecessor } from "../predecessors.ts";
+import { companyCiks, PREDECESSORS, successors, type Predecessor } from "../predecessors.ts";
 import { newBuildId, readPublished, refFreshness, refsOf, SnapshotWriter, type Published } from "../publish/snapshot.ts";
 import { TICKERS_PATH } from "../sources/paths.ts";
 import type { Source } from "../sources/source.ts";
@@ -320,7 +320,7 @@ class Follower {
     const from = gap.swept_through ?? 0;
     // A covered company's predecessors too (build/predecessors.ts): their filings change its documents.
     const covered = Object.values(this.#base.manifest.tickers).filter((t) => t.covered);
-    const all = covered.flatMap((t) => [t.cik, ...(this.#o.predecessors.get(t.cik) ?? []).map((p) => p.cik)]);
+    const all = covered.flatMap((t) => companyCiks(t.cik, this.#o.predecessors));
     const ciks = [...new Set(all)].filter((cik) => cik > from).sort((a, b) => a - b);
     if (ciks.length) this.#sweeps.push({ gap, ciks, companies: ciks.length, queued: 0, read: [] });
   }

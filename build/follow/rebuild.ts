@@ -4,7 +4,8 @@
 // filings what was read does not show yet: the follower tries those again.
 import type { FilingItem } from "../../schemas/filing.ts";
 import type { ManifestTicker } from "../../schemas/snapshot.ts";
-import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, ciksOf, type CompanyContext } from "../pipeline/company.ts";
+import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, type CompanyContext } from "../pipeline/company.ts";
+import { companyCiks } from "../predecessors.ts";
 import type { FilingsResult } from "../pipeline/documents.ts";
 import { INSIDER_FORMS, PERIODIC_FORM } from "../forms.ts";
 import type { DailyIndexRow } from "../parse/daily-index.ts";
@@ -55,7 +56,7 @@ export type Rebuilt = (
 export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, previous: ManifestTicker | undefined, filings: FeedFiling[]): Promise<Rebuilt | null> {
   // Of its Form 4s, only the new ones are fetched: one not cached and not named now was missing or unreadable before.
   // A company new to the universe has no cache yet: every Form 4 its submissions list in the look-back is fetched.
-  const ciks = ciksOf(ctx, cik);
+  const ciks = companyCiks(cik, ctx.predecessors);
   const incremental = previous ? { after: "9999-12-31", indexed: indexRows(ciks, filings) } : undefined;
   if (scope === "all" || !previous?.covered) {
     if (scope !== "all" && previous !== undefined) return null; // a Form 4 or an 8-K does not make a company covered
@@ -116,7 +117,7 @@ async function waitingFor(
 ): Promise<Map<string, string>> {
   const waiting = new Map<string, string>();
   // The company's filings and its predecessors' (build/predecessors.ts): its documents are made from all of theirs.
-  const ciks = ciksOf(ctx, cik);
+  const ciks = companyCiks(cik, ctx.predecessors);
   const facts = ciks.map((c) => text(companyFactsPath(c))).filter((t) => t !== null);
   const withoutXbrl = new Set(listed?.without_xbrl);
   let submissions: FilingItem[] | null = null;

@@ -7,7 +7,7 @@ import type { Compute } from "./compute.ts";
 import { applyAmendments } from "../derive/insiders.ts";
 import { maxBy, type DocumentOrigin, type FactsResult, type FilingsResult, type SubmissionsText } from "./documents.ts";
 import { describeSubject, NoXbrlHistoryError } from "../errors.ts";
-import { PREDECESSORS, type Predecessor } from "../predecessors.ts";
+import { earlierCiks, type Predecessor } from "../predecessors.ts";
 import { loadForm4s, mergeLoads, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
 import type { EncodedDocuments } from "../publish/snapshot.ts";
 import { companyFactsPath, filerFolderPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
@@ -56,22 +56,12 @@ export interface CompanyContext {
   predecessors?: ReadonlyMap<number, readonly Predecessor[]>;
 }
 
-/** A company's curated predecessors (build/predecessors.ts, or the context's own list). */
-function predecessorsOf(ctx: CompanyContext, cik: number): readonly Predecessor[] {
-  return (ctx.predecessors ?? PREDECESSORS).get(cik) ?? [];
-}
-
-/** The CIKs whose filings make a company's documents: its own, then its predecessors'. */
-export function ciksOf(ctx: CompanyContext, cik: number): number[] {
-  return [cik, ...predecessorsOf(ctx, cik).map((p) => p.cik)];
-}
-
 /** The company facts of a company's curated predecessors (build/predecessors.ts) that the source has. */
 async function predecessorFacts(ctx: CompanyContext, cik: number): Promise<{ cik: number; text: string }[]> {
   const out: { cik: number; text: string }[] = [];
-  for (const p of predecessorsOf(ctx, cik)) {
-    const text = await textIfFound(ctx.source, companyFactsPath(p.cik));
-    if (text !== null) out.push({ cik: p.cik, text });
+  for (const earlier of earlierCiks(cik, ctx.predecessors)) {
+    const text = await textIfFound(ctx.source, companyFactsPath(earlier));
+    if (text !== null) out.push({ cik: earlier, text });
   }
   return out;
 }
@@ -160,7 +150,7 @@ export async function loadInsiders(ctx: CompanyContext, cik: number, filings: Fi
     }),
   );
   const form4 = mergeLoads(loads);
-  const insiders = applyAmendments(form4.filings, cik, ciksOf(ctx, cik).slice(1));
+  const insiders = applyAmendments(form4.filings, cik, earlierCiks(cik, ctx.predecessors));
   const newestForm4 = maxBy(insiders, (t) => `${t.filed_at ?? ""}|${t.source_accession}`);
   const meta = { source_api: ctx.source.describe(filerFolderPath(cik)), built_at: ctx.builtAt, source_accession: newestForm4?.source_accession ?? null, filed_at: newestForm4?.filed_at ?? null };
   const { filings: _parsed, ...stats } = form4;
@@ -184,9 +174,9 @@ export async function loadFilings(ctx: CompanyContext, cik: number): Promise<Fil
   const origin: DocumentOrigin = { source_api: ctx.source.describe(submissionsPath(cik)), built_at: ctx.builtAt };
   const text = await ctx.source.getText(submissionsPath(cik));
   const predecessors: SubmissionsText[] = [];
-  for (const p of predecessorsOf(ctx, cik)) {
-    const found = await textIfFound(ctx.source, submissionsPath(p.cik));
-    if (found !== null) predecessors.push({ cik: p.cik, text: found });
+  for (const earlier of earlierCiks(cik, ctx.predecessors)) {
+    const found = await textIfFound(ctx.source, submissionsPath(earlier));
+    if (found !== null) predecessors.push({ cik: earlier, text: found });
   }
   const earlier_ciks = predecessors.map((p) => p.cik);
   const first = await ctx.compute.filings(text, cik, { form4Since: ctx.form4Since, pages: null }, origin, predecessors);

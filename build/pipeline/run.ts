@@ -9,7 +9,7 @@ import type { CoverageReason, DocumentKind, FollowState, Manifest, ManifestTicke
 import type { LeaseRecord } from "../../storage/lease.ts";
 import { buildingKey, snapshotPrefix } from "../../storage/layout.ts";
 import { buildCompany, NOT_COVERED, type CompanyOutcome } from "./company.ts";
-import { PREDECESSORS, type Predecessor } from "../predecessors.ts";
+import { companyCiks, PREDECESSORS, type Predecessor } from "../predecessors.ts";
 import { describeSubject, MalformedInputError } from "../errors.ts";
 import { defaultWorkers, openCompute } from "./compute.ts";
 import { readForm4Index, type Form4Index } from "./form4-index.ts";
@@ -105,7 +105,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   const predecessors = opts.predecessors ?? PREDECESSORS;
   const incrementalFor = (cik: number) =>
     form4Index
-      ? { after: rebuilt.has(cik) ? form4Index.after : null, indexed: [cik, ...(predecessors.get(cik) ?? []).map((p) => p.cik)].flatMap((c) => form4Index.byCik.get(c) ?? []) }
+      ? { after: rebuilt.has(cik) ? form4Index.after : null, indexed: companyCiks(cik, predecessors).flatMap((c) => form4Index.byCik.get(c) ?? []) }
       : undefined;
 
   // Pruning leaves this folder alone while the marker says a build may still be writing into it.

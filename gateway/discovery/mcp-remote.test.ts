@@ -30,11 +30,15 @@ describeEdgar("MCP through mcp-remote (a stdio client's bridge to /mcp)", () => 
   let client: Client;
   let home: string;
   const ledger = createUsdcLedger();
-  /** An SDK client on stdio, through mcp-remote as a client's configuration runs it (README "For agents"). */
+  /**
+   * An SDK client on stdio, through mcp-remote as a client's configuration runs it (README "For agents"), with the
+   * tools listed first as agents do (the SDK then validates every result against its tool's output schema).
+   */
   const bridged = async (args: string[] = []) => {
     const agent = new Client({ name: "stdio-agent", version: "1.0.0" });
     const env = { ...(process.env as Record<string, string>), HOME: home };
     await agent.connect(new StdioClientTransport({ command: process.execPath, args: [PROXY, `${base}/mcp`, "--allow-http", ...args], env, stderr: "ignore" }));
+    await agent.listTools();
     return agent;
   };
 
