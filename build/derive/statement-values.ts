@@ -108,6 +108,7 @@ function evaluate(formula: StatementSpec["formulas"][number], accn: string, byAc
     unit: first.unit,
     form: first.form,
     annual: first.annual,
+    basis: `formula ${priority}`,
   };
   if (!single) {
     computed.components = components;

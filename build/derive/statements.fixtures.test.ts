@@ -198,6 +198,27 @@ describe("balance sheets", () => {
     expect(find(debt, "2024-04-01", "2024-06-30").balance!.debt_noncurrent).toMatchObject({ value: 800, concept: "us-gaap:LongTermDebtNoncurrent" });
   });
 
+  it("a sum of lines is one concept whichever of its optional lines a filing tags: a later filing that adds one corrects the sum", () => {
+    // 2023's 10-Qs and 10-K tag liabilities and equity and the parent's equity only; the 2024 10-K tags the 2023 year
+    // end again with its redeemable noncontrolling interest (mezzanine), which the first sums left inside liabilities.
+    const ends = [[q1, "2023-03-31", 900], [q2, "2023-06-30", 950], [q3, "2023-09-30", 980], [k23, "2023-12-31", 1000]] as const;
+    const liabilities = derive({
+      LiabilitiesAndStockholdersEquity: [...ends.map(([f, end, total]) => f(undefined, end, total)), k24(undefined, "2023-12-31", 1000)],
+      StockholdersEquity: [...ends.map(([f, end]) => f(undefined, end, 300)), k24(undefined, "2023-12-31", 300)],
+      RedeemableNoncontrollingInterestEquityCarryingAmount: [k24(undefined, "2023-12-31", 20)],
+    }).periods;
+    expect(find(liabilities, "2023-01-01", "2023-12-31").balance!.total_liabilities).toMatchObject({
+      value: 680,
+      concept: "us-gaap:LiabilitiesAndStockholdersEquity−us-gaap:StockholdersEquity−us-gaap:RedeemableNoncontrollingInterestEquityCarryingAmount",
+      source_accession: "0000001234-25-000008",
+      restated: true,
+      original_value: 700,
+      original_accession: "0000001234-24-000004",
+    });
+    // The quarters no later filing tagged keep their own sums.
+    expect(find(liabilities, "2023-07-01", "2023-09-30").balance!.total_liabilities).toMatchObject({ value: 680, restated: false, source_accession: "0000001234-23-000003" });
+  });
+
   it("shares outstanding come from the filing's cover page, with its date; a cover dated before its period is stale", () => {
     expect(find(periods, "2023-01-01", "2023-12-31").balance!.shares_outstanding).toMatchObject({ value: 5000, as_of: "2024-02-10", concept: "dei:EntityCommonStockSharesOutstanding" });
     expect(find(periods, "2024-01-01", "2024-03-31").balance!.shares_outstanding).toMatchObject({ value: 5100, as_of: "2024-04-20" });

@@ -236,8 +236,11 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     // the 10-K's pair, so 4,186 is no restatement of a difference.
     const ti2012 = row("0000097476", "2012-01-01", "2012-12-31").p.balance!;
     expect(ti2012.debt_noncurrent).toMatchObject({ value: 4_186e6, concept: "us-gaap:LongTermDebtNoncurrent", restated: false });
-    // Its total is 1,500 + 4,186 from that 10-Q on; the current portion alone was never its total.
-    expect(ti2012.total_debt).toMatchObject({ value: 5_686e6, restated: false, source_accession: "0000097476-13-000028" });
+    // Its total is 1,500 + 4,186 from that 10-Q on (the 10-K for 2013, 0000097476-14-000007, reports both again);
+    // the current portion alone was never its total.
+    expect(ti2012.total_debt).toMatchObject({ value: 5_686e6, restated: false, source_accession: "0000097476-14-000007" });
+    const ti2012History = row("0000097476", "2012-01-01", "2012-12-31").h.metrics.total_debt!;
+    expect(ti2012History.map((e) => [e.value, e.accession])).toEqual([[5_686e6, "0000097476-13-000028"], [5_686e6, "0000097476-14-000007"]]);
     // Its 10-Q for 2011-09-30 (0000097476-11-000055), the only filing of that date: current debt 1,586 (commercial
     // paper 1,200 + current portion 386) beside long-term debt 4,215, and no non-current line: no total.
     const ti2011q3 = row("0000097476", "2011-07-01", "2011-09-30").p.balance!;
@@ -320,6 +323,25 @@ describeEdgar("hand-checked statements, each against its filing", () => {
       { concept: "us-gaap:RedeemableNoncontrollingInterestEquityCarryingAmount", value: -271e6 },
     ]);
     expect(fy.p.cash_flow!.dividends_paid!.concept).toBe("us-gaap:PaymentsOfDividendsCommonStock");
+  });
+
+  it("Walmart at 2012-01-31: total liabilities 117,241 once its filings tag the redeemable noncontrolling interest, not the first sum's 117,645", () => {
+    // 10-K for fiscal 2013 (0000104169-13-000011), its balance sheet at 2012-01-31 ($ millions): current liabilities
+    // 62,300 + long-term debt 44,070 + long-term capital lease obligations 3,009 + deferred income taxes and other 7,862
+    // = 117,241; redeemable noncontrolling interest 404; total equity 75,761; total 193,406. The 10-K for fiscal 2012
+    // (0001193125-12-134679) and the next two 10-Qs do not tag the redeemable interest under a standard concept, so
+    // their sums held it among liabilities; the 10-Q of 2012-12-04 (0000104169-12-000018) first tags it.
+    const fy = row("0000104169", "2011-02-01", "2012-01-31");
+    expect(fy.p.balance!.total_liabilities).toMatchObject({
+      value: 117_241e6,
+      source_accession: "0000104169-13-000011",
+      restated: true,
+      original_value: 117_645e6,
+      original_accession: "0001193125-12-134679",
+    });
+    expect(fy.p.balance!.total_liabilities!.components).toContainEqual({ concept: "us-gaap:RedeemableNoncontrollingInterestEquityCarryingAmount", value: -404e6 });
+    // Assets = liabilities + the mezzanine + total equity, as on the balance sheet.
+    expect(fy.p.balance!.total_assets!.value).toBe(117_241e6 + 404e6 + 75_761e6);
   });
 
   it("Home Depot's cash at 2017-07-30: the 10-Qs' 4,830, not the next year's third-quarter 10-Q's misdated 3,549", () => {

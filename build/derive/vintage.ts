@@ -19,6 +19,12 @@ export interface FiledValue extends ScaledValue {
   /** Computed from several concepts (a formula), not filed as one. */
   derived?: boolean;
   /**
+   * A formula's value: the formula it comes from (statement-values.ts). The formula, not the terms a filing happens to
+   * tag, is its concept for the one-concept rule: Walmart's 10-Qs of 2012 first tag the redeemable noncontrolling
+   * interest their liabilities leave out, and the later filings' sum is a correction of the earlier, not another concept.
+   */
+  basis?: string;
+  /**
    * The date from which the value no longer stands: a sum of a filing's lines gives way to the series' own total once
    * a filing tags it for the period (statement-values.ts).
    */
@@ -95,13 +101,14 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
   const coverage = new Map<string, { periods: number; priority: number }>();
   const add = (i: number, f: FiledValue) => {
     const mine = standing[i]!;
-    const known = mine.get(f.concept);
+    const key = conceptOf(f);
+    const known = mine.get(key);
     if (known && order(known, f) > 0) return;
     if (!known) {
-      const seen = coverage.get(f.concept);
-      coverage.set(f.concept, { periods: (seen?.periods ?? 0) + 1, priority: Math.min(seen?.priority ?? f.priority, f.priority) });
+      const seen = coverage.get(key);
+      coverage.set(key, { periods: (seen?.periods ?? 0) + 1, priority: Math.min(seen?.priority ?? f.priority, f.priority) });
     }
-    mine.set(f.concept, f);
+    mine.set(key, f);
   };
   const remove = (i: number, concept: string) => {
     standing[i]!.delete(concept);
@@ -121,11 +128,11 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
       const { f, i, ends } = events[k]!;
       const year = periods[i]!.year;
       if (ends) {
-        if (standing[i]!.get(f.concept) !== f) {
+        if (standing[i]!.get(conceptOf(f)) !== f) {
           parked[i] = parked[i]!.filter((v) => v !== f);
           continue;
         }
-        remove(i, f.concept);
+        remove(i, conceptOf(f));
         // The year's last annual value withdrawn: what other filings reported stands again.
         if (year && f.annual && !annualStands(i)) for (const v of parked[i]!.splice(0)) add(i, v);
         continue;
@@ -142,7 +149,7 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
         }
       }
       add(i, f);
-      if (year) yearConcept = f.concept;
+      if (year) yearConcept = conceptOf(f);
     }
     const chosen = chooseConcept(coverage, yearConcept);
     if (concepts.at(-1)?.concept !== chosen) concepts.push({ from: date, concept: chosen });
@@ -155,6 +162,11 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
     }
   }
   return { timelines, concepts };
+}
+
+/** What the one-concept rule counts as a value's concept: its formula's, for a sum of lines (FiledValue.basis). */
+function conceptOf(f: FiledValue): string {
+  return f.basis ?? f.concept;
 }
 
 /** The latest filing's value among a period's standing ones. */
@@ -375,8 +387,8 @@ function oneConcept(eligible: readonly (readonly FiledValue[])[]): { timelines: 
   let first = "";
   for (const list of eligible) {
     for (const f of list) {
-      if (concept === null) concept = f.concept;
-      else if (f.concept !== concept) return null;
+      if (concept === null) concept = conceptOf(f);
+      else if (conceptOf(f) !== concept) return null;
       if (first === "" || f.filed < first) first = f.filed;
     }
   }
