@@ -159,6 +159,19 @@ describe("balance sheets", () => {
     expect(q.total_debt).toMatchObject({ value: 485, derived: true });
   });
 
+  it("two kinds of current borrowings at the very same amount in one filing are one line tagged twice: counted once", () => {
+    const debt = derive({
+      // The 10-K tags its one current line under both concepts; the first 10-Q has two lines of their own.
+      ShortTermBorrowings: [k23(undefined, "2023-12-31", 50), q124(undefined, "2024-03-31", 50)],
+      LongTermDebtCurrent: [k23(undefined, "2023-12-31", 50), q124(undefined, "2024-03-31", 30)],
+      LongTermDebtNoncurrent: [k23(undefined, "2023-12-31", 400), q124(undefined, "2024-03-31", 400)],
+    }).periods;
+    const year = find(debt, "2023-01-01", "2023-12-31").balance!;
+    expect(year.debt_current).toMatchObject({ value: 50, concept: "us-gaap:ShortTermBorrowings" });
+    expect(year.total_debt).toMatchObject({ value: 450 });
+    expect(find(debt, "2024-01-01", "2024-03-31").balance!.debt_current).toMatchObject({ value: 80, concept: "us-gaap:ShortTermBorrowings+us-gaap:LongTermDebtCurrent" });
+  });
+
   it("where a side of debt is not tagged, total debt is the filing's own total of borrowings (ifrs-full:Borrowings), served like a metric", () => {
     const debt = derive(
       // The 10-K tags current debt alone, the next 10-Q both sides (and the year end again, restating nothing).

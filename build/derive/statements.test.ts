@@ -344,6 +344,22 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(fy.p.balance!.total_assets!.value).toBe(117_241e6 + 404e6 + 75_761e6);
   });
 
+  it("Marvell's current debt: one line tagged as both short-term borrowings and the current portion of long-term debt counts once", () => {
+    // 10-K for fiscal 2022 (0001835632-22-000016) at 2021-01-30 ($ thousands): ShortTermBorrowings and
+    // LongTermDebtCurrent both 199,641 — its "current portion of long-term debt" — beside non-current 993,170; its
+    // LongTermDebt 1,192,811 is their sum, so the 199,641 is one line. 10-K for fiscal 2023 (0001835632-23-000013) at
+    // 2023-01-28: both 584,400, non-current 3,907,700, LongTermDebt 4,492,100.
+    const fy2021 = row("0001835632", "2020-02-02", "2021-01-30").p.balance!;
+    expect(fy2021.debt_current).toMatchObject({ value: 199_641_000, concept: "us-gaap:ShortTermBorrowings" });
+    expect(fy2021.total_debt).toMatchObject({ value: 1_192_811_000, restated: false });
+    const fy2023 = row("0001835632", "2022-01-30", "2023-01-28");
+    expect(fy2023.p.balance!.debt_current).toMatchObject({ value: 584_400_000, restated: false });
+    expect(fy2023.p.balance!.total_debt).toMatchObject({ value: 4_492_100_000, restated: false });
+    // On every date since, from the 10-K's own filing on: never the double count.
+    expect(fy2023.h.metrics.debt_current![0]).toMatchObject({ value: 584_400_000, accession: "0001835632-23-000013" });
+    expect(new Set(fy2023.h.metrics.debt_current!.map((e) => e.value))).toEqual(new Set([584_400_000]));
+  });
+
   it("Home Depot's cash at 2017-07-30: the 10-Qs' 4,830, not the next year's third-quarter 10-Q's misdated 3,549", () => {
     // 10-Q for the quarter to 2017-07-30 (0000354950-17-000032) and the next year's (0000354950-18-000051): cash and
     // cash equivalents 4,830 ($ millions). The 10-Q of 2018-11-20 (0000354950-18-000065) tagged 3,549 at 2017-07-30:
