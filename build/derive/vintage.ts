@@ -20,8 +20,8 @@ export interface FiledValue extends ScaledValue {
   derived?: boolean;
   /**
    * A formula's value: the formula it comes from (statement-values.ts). The formula, not the terms a filing happens to
-   * tag, is its concept for the one-concept rule: Walmart's 10-Qs of 2012 first tag the redeemable noncontrolling
-   * interest their liabilities leave out, and the later filings' sum is a correction of the earlier, not another concept.
+   * tag, is its concept for the one-concept rule: Walmart's filings from its 10-Q of December 2012 on tag the
+   * redeemable noncontrolling interest that the earlier sums left inside liabilities, which corrects them.
    */
   basis?: string;
   /**
@@ -54,7 +54,7 @@ export interface Entry {
   asOf?: string;
 }
 
-/** The concept a fiscal year uses for a series, from a date on. */
+/** The concept a fiscal year uses for a series, from a date on (a formula's basis, for a sum of lines). */
 export interface ConceptChoice {
   from: string;
   concept: string;
