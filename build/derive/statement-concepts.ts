@@ -127,14 +127,23 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
     { internal: true, formulas: [sum(["equity", 1, true], ["_minority_interest", 1, false])] }, // else the parent's + NCI
   ),
   _liabilities_and_equity: instant(["us-gaap:LiabilitiesAndStockholdersEquity", "ifrs-full:EquityAndLiabilities"], { internal: true }),
-  // Mezzanine equity sits between liabilities and equity: neither, so it leaves the derived total of liabilities.
+  // Mezzanine equity sits between liabilities and equity: neither, so it leaves the derived total of liabilities. Its
+  // two parts, where no filing line totals them. Company facts keep the taxonomy's retired names for the filings that
+  // used them (SunEdison's 10-Qs of 2012).
+  _redeemable_nci: instant(
+    [
+      "us-gaap:RedeemableNoncontrollingInterestEquityCarryingAmount", // redeemable noncontrolling interest, the usual mezzanine line
+      "us-gaap:TemporaryEquityCarryingAmountAttributableToNoncontrollingInterest", // the same until its retirement in the 2014 taxonomy
+    ],
+    { internal: true },
+  ),
+  _temporary_equity_parent: instant(["us-gaap:TemporaryEquityCarryingAmountAttributableToParent"], { internal: true }), // redeemable preferred stock and other temporary equity of the parent
   _temporary_equity: instant(
     [
       "us-gaap:TemporaryEquityCarryingAmountIncludingPortionAttributableToNoncontrollingInterests", // the whole mezzanine
-      "us-gaap:RedeemableNoncontrollingInterestEquityCarryingAmount", // redeemable noncontrolling interest, the usual mezzanine line
-      "us-gaap:TemporaryEquityCarryingAmountAttributableToParent", // redeemable preferred stock and other temporary equity of the parent
+      "us-gaap:TemporaryEquityCarryingAmount", // the whole mezzanine until its retirement in the 2012 taxonomy
     ],
-    { internal: true },
+    { internal: true, formulas: [sum(["_redeemable_nci", 1, false], ["_temporary_equity_parent", 1, false])] }, // else its parts
   ),
   total_liabilities: instant(
     ["us-gaap:Liabilities", "ifrs-full:Liabilities"], // the total line, where the balance sheet has one

@@ -232,6 +232,31 @@ describe("balance sheets", () => {
     expect(find(liabilities, "2023-07-01", "2023-09-30").balance!.total_liabilities).toMatchObject({ value: 680, restated: false, source_accession: "0000001234-23-000003" });
   });
 
+  it("mezzanine equity leaves derived liabilities whole: both its parts where no line totals them, and under the taxonomy's retired names", () => {
+    const liabilities = derive({
+      LiabilitiesAndStockholdersEquity: [k23(undefined, "2023-12-31", 1000), q124(undefined, "2024-03-31", 1100)],
+      StockholdersEquity: [k23(undefined, "2023-12-31", 300), q124(undefined, "2024-03-31", 320)],
+      // The 10-K: a redeemable noncontrolling interest and redeemable preferred stock, no total of the two.
+      RedeemableNoncontrollingInterestEquityCarryingAmount: [k23(undefined, "2023-12-31", 20)],
+      TemporaryEquityCarryingAmountAttributableToParent: [k23(undefined, "2023-12-31", 50)],
+      // The 10-Q: the whole, under the name the taxonomy retired in 2012.
+      TemporaryEquityCarryingAmount: [q124(undefined, "2024-03-31", 60)],
+    }).periods;
+    expect(find(liabilities, "2023-01-01", "2023-12-31").balance!.total_liabilities).toMatchObject({
+      value: 630,
+      components: [
+        { concept: "us-gaap:LiabilitiesAndStockholdersEquity", value: 1000 },
+        { concept: "us-gaap:StockholdersEquity", value: -300 },
+        { concept: "us-gaap:RedeemableNoncontrollingInterestEquityCarryingAmount", value: -20 },
+        { concept: "us-gaap:TemporaryEquityCarryingAmountAttributableToParent", value: -50 },
+      ],
+    });
+    expect(find(liabilities, "2024-01-01", "2024-03-31").balance!.total_liabilities).toMatchObject({
+      value: 720,
+      concept: "us-gaap:LiabilitiesAndStockholdersEquity−us-gaap:StockholdersEquity−us-gaap:TemporaryEquityCarryingAmount",
+    });
+  });
+
   it("shares outstanding come from the filing's cover page, with its date; a cover dated before its period is stale", () => {
     expect(find(periods, "2023-01-01", "2023-12-31").balance!.shares_outstanding).toMatchObject({ value: 5000, as_of: "2024-02-10", concept: "dei:EntityCommonStockSharesOutstanding" });
     expect(find(periods, "2024-01-01", "2024-03-31").balance!.shares_outstanding).toMatchObject({ value: 5100, as_of: "2024-04-20" });
