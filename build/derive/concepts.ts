@@ -20,6 +20,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
       "us-gaap:RevenuesNetOfInterestExpense", // banks and brokers: total net revenue after interest expense
       "us-gaap:RealEstateRevenueNet", // REITs before ASC 606
       "us-gaap:SalesRevenueGoodsNet", // Under Armour tagged its pre-2018 total here (a slice elsewhere: McDonald's own-store sales)
+      "us-gaap:SalesRevenueServicesNet", // its pair: a service company's pre-2018 total (a slice elsewhere: Home Depot's services)
       "ifrs-full:Revenue", // IFRS total revenue (TSMC's "net revenue")
       "ifrs-full:RevenueFromContractsWithCustomers", // IFRS 15 revenue, used when the total line is not tagged
     ],

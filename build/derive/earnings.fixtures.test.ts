@@ -183,6 +183,8 @@ describe("concept choice per filing and period", () => {
       "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
       1000,
     ],
+    ["a service company's pre-2018 total", { "us-gaap:SalesRevenueServicesNet": 700 }, "us-gaap:SalesRevenueServicesNet", 700],
+    ["the total over a services slice", { "us-gaap:SalesRevenueNet": 1000, "us-gaap:SalesRevenueServicesNet": 60 }, "us-gaap:SalesRevenueNet", 1000],
     ["gross of taxes when it is all there is", { "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax": 1100 }, "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax", 1100],
   ])("revenue: %s", (_name, values, concept, value) => {
     const concepts = Object.fromEntries(Object.entries(values).map(([c, v]) => [c, { USD: [k("2023-01-01", "2023-12-31", v)] }]));
