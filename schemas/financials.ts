@@ -43,7 +43,7 @@ const DESCRIPTIONS: Record<BalanceMetricName | CashFlowMetricName, string> = {
   debt_noncurrent:
     "Long-term debt excluding its current portion (components listed when summed); us-gaap:LongTermDebt where the filing tags no current portion of it (then it is the non-current side either way).",
   total_debt:
-    "debt_current + debt_noncurrent as served (derived when both are present); where a side is missing, the filing's own total of borrowings (ifrs-full:Borrowings), else the side there is. Null when only the current side is known beside long-term debt (us-gaap:LongTermDebt) that may or may not include it.",
+    "debt_current + debt_noncurrent as served (derived when both are present); where a side is missing, the filing's own total of debt (ifrs-full:Borrowings, us-gaap:DebtLongtermAndShorttermCombinedAmount or DebtAndCapitalLeaseObligations: an unclassified balance sheet has no sides), else the side there is. Null when only the current side is known beside long-term debt (us-gaap:LongTermDebt) that may or may not include it.",
   shares_outstanding:
     "Common shares outstanding for the whole company: the filing's cover page count, as of its own date (`as_of`, on or after the period end); where no cover count reaches the period (a cover that gives counts per class only is dimensioned, and company facts leave it out), the balance sheet's total (us-gaap:CommonStockSharesOutstanding) at the period end. Null with the reason in `unavailable` when neither is filed.",
   operating_cash_flow: "Net cash from operating activities (negative when operations used cash).",

@@ -214,8 +214,17 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
       ],
     },
   ),
-  // The filing's total of borrowings (current and non-current), for total debt where neither side is tagged.
-  [TOTAL_BORROWINGS]: instant(["ifrs-full:Borrowings"], { internal: true }),
+  // The filing's total of debt (current and non-current), for total debt where a side is not tagged: an unclassified
+  // balance sheet has neither (Hertz's vehicle and non-vehicle debt, 16.3 billion at 2024-12-31, in its debt note's
+  // total only).
+  [TOTAL_BORROWINGS]: instant(
+    [
+      "ifrs-full:Borrowings", // IFRS borrowings of every kind
+      "us-gaap:DebtLongtermAndShorttermCombinedAmount", // long-term debt, current maturities included, and short-term debt
+      "us-gaap:DebtAndCapitalLeaseObligations", // the same with finance leases, for filers whose debt includes them
+    ],
+    { internal: true },
+  ),
   // Shares outstanding on the balance sheet (all classes, undimensioned), where no cover count reaches the date.
   [SHARES_OUTSTANDING_TOTAL]: instant(["us-gaap:CommonStockSharesOutstanding"], { kind: "shares", internal: true }),
 };

@@ -190,6 +190,19 @@ describe("balance sheets", () => {
     expect(Object.keys(q)).not.toContain("_borrowings");
   });
 
+  it("an unclassified balance sheet's total debt is the filing's own total (us-gaap), never beside two sides of its own", () => {
+    const debt = derive({
+      // The 10-K: only the total of debt and finance leases; the 10-Q: both sides, and the total beside them.
+      DebtAndCapitalLeaseObligations: [k23(undefined, "2023-12-31", 900), q124(undefined, "2024-03-31", 950)],
+      DebtCurrent: [q124(undefined, "2024-03-31", 100)],
+      LongTermDebtNoncurrent: [q124(undefined, "2024-03-31", 800)],
+    }).periods;
+    const year = find(debt, "2023-01-01", "2023-12-31").balance!;
+    expect([year.debt_current, year.debt_noncurrent]).toEqual([null, null]);
+    expect(year.total_debt).toMatchObject({ value: 900, concept: "us-gaap:DebtAndCapitalLeaseObligations", derived: false });
+    expect(find(debt, "2024-01-01", "2024-03-31").balance!.total_debt).toMatchObject({ value: 900, derived: true, concept: "us-gaap:DebtCurrent+us-gaap:LongTermDebtNoncurrent" });
+  });
+
   it("long-term debt (us-gaap:LongTermDebt) is the non-current side only where the filing tags no current portion of it; else there is no total", () => {
     const debt = derive({
       // The 10-K tags commercial paper and long-term debt alone: there is no current portion. The first 10-Q tags a

@@ -11,6 +11,7 @@ import { deriveEarningsBase } from "./earnings.ts";
 import { checkFinancials } from "./financial-invariants.ts";
 import { dayNumber } from "./periods.ts";
 import { compare } from "./reconcile.ts";
+import { BALANCE_SERIES, TOTAL_BORROWINGS } from "./statement-concepts.ts";
 import { deriveFinancials } from "./statements.ts";
 
 const FOLDER = "api/xbrl/companyfacts";
@@ -99,7 +100,10 @@ describeEdgar("deriveFinancials on every company facts file of the fixtures", ()
       const c = p.cash_flow;
       if (c?.free_cash_flow) expect(c.free_cash_flow.value).toBeCloseTo(c.operating_cash_flow!.value - c.capital_expenditure!.value, 3);
       const b = p.balance;
-      if (b?.total_debt) expect(b.total_debt.value).toBeCloseTo((b.debt_current?.value ?? 0) + (b.debt_noncurrent?.value ?? 0), 3);
+      // Total debt is its two sides, or where a side is missing the filing's own total of debt, else the side there is.
+      const ownTotal = b?.total_debt && BALANCE_SERIES[TOTAL_BORROWINGS]!.concepts.includes(b.total_debt.concept);
+      if (b?.total_debt && ownTotal) expect(b.debt_current === null || b.debt_noncurrent === null).toBe(true);
+      else if (b?.total_debt) expect(b.total_debt.value).toBeCloseTo((b.debt_current?.value ?? 0) + (b.debt_noncurrent?.value ?? 0), 3);
       if (!p.ttm && p.months !== 3 && p.months !== 12) expect(p.balance).toBeNull();
       if (p.balance?.shares_outstanding) expect(p.balance.shares_outstanding.as_of! >= p.period_end).toBe(true);
       // Weighted shares are a count: never zero or below (a filer's 0, a TTM of counts of two bases). A TTM's EPS is
@@ -461,6 +465,19 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     const { periods } = company("0001657853");
     for (const p of periods.filter((x) => x.cash_flow?.operating_cash_flow)) expect(p.unavailable.map((u) => u.metric), `${p.period_end} ${p.months}`).toContain("capital_expenditure");
     expect(periods.some((p) => p.cash_flow?.capital_expenditure)).toBe(false);
+  });
+
+  it("Hertz's unclassified balance sheet: no current or non-current debt, so total debt is its filings' own total", () => {
+    // 10-K for 2024 (0001657853-25-000015): vehicle and non-vehicle debt, no current/non-current split; its debt note's
+    // total, us-gaap:DebtAndCapitalLeaseObligations, is 16,335 million at 2024-12-31.
+    const fy = row("0001657853", "2024-01-01", "2024-12-31").p.balance!;
+    expect([fy.debt_current, fy.debt_noncurrent]).toEqual([null, null]);
+    expect(fy.total_debt).toMatchObject({ value: 16_335e6, concept: "us-gaap:DebtAndCapitalLeaseObligations", derived: false, source_accession: expect.stringMatching(/^0001657853-2[56]-/) });
+    // Every balance sheet from 2016 on has its total, where there was none.
+    const { periods } = company("0001657853");
+    const since2016 = periods.filter((p) => p.balance && p.period_end >= "2016-06-30");
+    expect(since2016.length).toBeGreaterThan(30);
+    for (const p of since2016) expect(p.balance!.total_debt, p.period_end).not.toBeNull();
   });
 
   it("Alphabet (three share classes): no whole-company cover count, so shares outstanding from its balance sheet's total", () => {
