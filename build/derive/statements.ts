@@ -265,10 +265,10 @@ function balanceSheetCount(point: Point): void {
 /**
  * Total debt = current + non-current debt as served on the date, at every change of either (derived when both are
  * there); where a side is missing, the filing's own total of debt if it tags one (an unclassified balance sheet has no
- * sides: Hertz's), else the side there is (a company with no current debt line has the non-current alone) — but none while long-term debt
- * is tagged with no non-current side made of it: beside a current portion, it may or may not include it
- * (statement-concepts.ts), so the current side alone would be short by an unknown part (Texas Instruments at
- * 2011-09-30: current debt 1,586 million beside long-term debt of 4,215).
+ * sides: Hertz's), else the side there is (a company with no current debt line has the non-current alone) — but none
+ * while long-term debt is tagged with no non-current side made of it: beside a current portion, it may or may not
+ * include it (statement-concepts.ts), so the current side alone would be short by an unknown part (Texas Instruments
+ * at 2011-09-30: current debt 1,586 million beside long-term debt of 4,215).
  */
 function totalDebt(point: Point): void {
   const [current, noncurrent, total, longTerm] = [point.timelines.debt_current, point.timelines.debt_noncurrent, point.debt[TOTAL_BORROWINGS], point.debt[LONG_TERM_DEBT]];
