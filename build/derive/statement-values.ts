@@ -92,8 +92,10 @@ function evaluate(formula: StatementSpec["formulas"][number], accn: string, byAc
     if (within && !formula.inclusive!.includes(term.series)) continue; // inside the inclusive terms: counted there
     // Two kinds of borrowings at the very same amount are one line tagged twice: Marvell's 10-K for fiscal 2023 tags its
     // short-term debt of 584.4 million as both short-term borrowings and the current portion of long-term debt.
-    if (formula.inclusive && part.value !== 0 && counted.includes(part.value)) continue;
-    counted.push(part.value);
+    if (formula.inclusive) {
+      if (part.value !== 0 && counted.includes(part.value)) continue;
+      counted.push(part.value);
+    }
     if (first && part.unit !== first.unit) return null;
     first ??= part;
     value += term.sign * part.value;

@@ -53,23 +53,30 @@ export function guardFacilitator(given: FacilitatorClient, timeoutMs: number): F
   const http = given instanceof HTTPFacilitatorClient;
   const inner = http ? httpFacilitator({ url: given.url, headers: async (path) => (await given.createAuthHeaders(path)).headers }, timeoutMs) : given;
   let supported: SupportedResponse | null = null;
-  const guard = <T>(operation: string, run: () => Promise<T>): Promise<T> => {
-    // Our HTTP client aborts its own request at the deadline (freeing the socket): a second timer would only race it.
-    if (http) return run().catch((error: unknown) => Promise.reject(classify(operation, error)));
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new FacilitatorTimeoutError(operation, timeoutMs)), timeoutMs);
+  // Our HTTP client aborts its own request at the deadline (freeing the socket): only other clients need a timer.
+  const bounded: Bounded = http ? (_operation, run) => run() : withDeadline(timeoutMs);
+  const guard = <T>(operation: string, run: () => Promise<T>): Promise<T> =>
+    bounded(operation, run).catch((error: unknown) => {
+      throw classify(operation, error);
     });
-    return Promise.race([run(), deadline])
-      .catch((error: unknown) => {
-        throw classify(operation, error);
-      })
-      .finally(() => clearTimeout(timer));
-  };
   return {
     verify: (payload, requirements) => guard("verify", () => inner.verify(payload, requirements)),
     settle: (payload, requirements) => guard("settle", () => inner.settle(payload, requirements)),
     getSupported: async () => (supported ??= await guard("supported", () => inner.getSupported())),
+  };
+}
+
+/** A facilitator call made to end within a deadline. */
+type Bounded = <T>(operation: string, run: () => Promise<T>) => Promise<T>;
+
+/** Races each call against a timer: for facilitator clients that cannot abort their own requests. */
+function withDeadline(timeoutMs: number): Bounded {
+  return (operation, run) => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new FacilitatorTimeoutError(operation, timeoutMs)), timeoutMs);
+    });
+    return Promise.race([run(), deadline]).finally(() => clearTimeout(timer));
   };
 }
 
