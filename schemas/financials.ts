@@ -48,7 +48,7 @@ const DESCRIPTIONS: Record<BalanceMetricName | CashFlowMetricName, string> = {
     "Common shares outstanding for the whole company: the filing's cover page count, as of its own date (`as_of`, on or after the period end); where no cover count reaches the period (a cover that gives counts per class only is dimensioned, and company facts leave it out), the balance sheet's total (us-gaap:CommonStockSharesOutstanding) at the period end. Null with the reason in `unavailable` when neither is filed.",
   operating_cash_flow: "Net cash from operating activities (negative when operations used cash).",
   capital_expenditure:
-    "Capital expenditure as a positive outflow: cash paid for property, plant and equipment or for all productive assets (the concept says which). Null with the reason in `unavailable` where the company's standard concepts carry only part of it (PP&E other than its main class).",
+    "Capital expenditure as a positive outflow: cash paid for property, plant and equipment or for all productive assets, or, where the cash flow statement has no total, the sum of its lines for the kinds of PP&E bought (oil and gas properties and other PP&E; the concept and `components` say which). Null with the reason in `unavailable` where the company's standard concepts carry only part of it (PP&E other than its main class).",
   free_cash_flow: "operating_cash_flow − capital_expenditure of the period (always derived).",
   dividends_paid: "Dividends paid, as a positive outflow.",
   share_repurchases: "Cash paid to repurchase the company's own shares, as a positive outflow.",

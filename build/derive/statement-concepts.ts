@@ -49,6 +49,29 @@ const sum = (...terms: [series: string, sign: 1 | -1, required: boolean][]): For
 /** A sum whose `inclusive` terms may already hold the others (Formula.inclusive). */
 const within = (inclusive: readonly string[], ...terms: [series: string, sign: 1 | -1, required: boolean][]): Formula => ({ ...sum(...terms), inclusive });
 
+/**
+ * Kinds of PP&E purchases that are whole lines of a cash flow statement: the taxonomy's parts of
+ * PaymentsToAcquirePropertyPlantAndEquipment (its calculation children) that an industry tags with no total above them.
+ * An oil and gas producer's statement has "additions to oil and gas properties" and "additions to other property,
+ * plant and equipment" and no capex total: EOG's 10-K for 2020 (0000821189-21-000017), 3,243,474 and 221,226 thousand.
+ * Their own parts are not read (EOG also tags acquisitions of properties, a part of its oil and gas additions), nor
+ * are real estate purchases (a REIT's acquisitions are its investments, not the upkeep capex means), nor machinery or
+ * furniture, which are the footnote's parts of a capex line more often than a line of their own.
+ */
+const CAPEX_CLASSES: Readonly<Record<string, string>> = {
+  _capex_oil_gas: "us-gaap:PaymentsToAcquireOilAndGasPropertyAndEquipment", // additions to oil and gas properties
+  _capex_oil_gas_development: "us-gaap:PaymentsToExploreAndDevelopOilAndGasProperties", // exploration and development, a producer's other way of tagging them
+  _capex_mining: "us-gaap:PaymentsToAcquireMiningAssets", // mine development and mineral properties
+  _capex_timberlands: "us-gaap:PaymentsToAcquireTimberlands", // a timber company's land and timber
+  _capex_water_systems: "us-gaap:PaymentsToAcquireWaterAndWasteWaterSystems", // a water utility's plant
+};
+/** The classes' sum, where a filing tags any (a series of its own: capex needs one class at least, and adds other PP&E). */
+const CAPEX_CLASSES_TOTAL = "_capex_classes";
+
+/** The one concept the statements read only to explain a null: capex concepts that name a part of capital spending. */
+export const PARTIAL_CAPEX = "_capex_part";
+export const PARTIAL_CAPEX_CONCEPT = "us-gaap:PaymentsToAcquireOtherPropertyPlantAndEquipment";
+
 /** Cash flows, each filed year to date in 10-Qs (quarters are derived by differencing, statements.ts). */
 export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free_cash_flow">, StatementSpec>> = {
   operating_cash_flow: flow([
@@ -56,8 +79,9 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
     "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations", // filers whose statement totals continuing operations only (e.g. Disney 2019–2023)
     "ifrs-full:CashFlowsFromUsedInOperatingActivities", // the IFRS statement's total
   ]),
-  // Capital expenditure is a concept that covers all of it, never a part: a company whose standard capex concept is a
-  // part (below) has null capital expenditure and free cash flow, with the reason, rather than an understated figure.
+  // Capital expenditure covers all of it, never a part: a concept for the whole, else the sum of the filing's lines for
+  // the kinds of PP&E it buys. A company whose only standard capex concept is a part (CASH_FLOW_PARTS) has null capital
+  // expenditure and free cash flow, with the reason, rather than an understated figure.
   capital_expenditure: flow(
     [
       "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", // purchases of PP&E: the usual capex line
@@ -65,8 +89,9 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
       "ifrs-full:PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities", // IFRS purchases of PP&E (investing activities)
     ],
     // Not steady: capex swings by hundreds of times between periods (a plant built, then none), so only another
-    // filing of the same period can show a unit-scale slip, never its neighbours.
-    { outflow: true },
+    // filing of the same period can show a unit-scale slip, never its neighbours. Where the filing tags none of these,
+    // the sum of its lines: the kinds of PP&E it buys (CAPEX_CLASSES), with its other PP&E beside them.
+    { outflow: true, formulas: [sum([CAPEX_CLASSES_TOTAL, 1, true], [PARTIAL_CAPEX, 1, false])] },
   ),
   // Declared dividends (us-gaap:DividendsCommonStock, ifrs-full:DividendsPaid in the equity statement) are not cash paid:
   // TSMC's 2024 equity statement shows NT$414.9 billion, its cash flow statement NT$363.1 billion.
@@ -88,18 +113,18 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
   ),
 };
 
-/** The one concept the statements read only to explain a null: capex concepts that name a part of capital spending. */
-export const PARTIAL_CAPEX = "_capex_part";
-export const PARTIAL_CAPEX_CONCEPT = "us-gaap:PaymentsToAcquireOtherPropertyPlantAndEquipment";
 /**
- * Cash-flow series observed but never served. "Other" PP&E is by its definition the PP&E outside the classes a company
- * reports on lines of its own; when a company's only standard capex concept is this one, its main capital spending
- * sits on such a line under a company-specific concept, which company facts (standard taxonomies only) do not carry —
- * Hertz's revenue earning vehicles, billions a year beside 188 million of other PP&E in 2023. Serving the part as capex
- * would overstate free cash flow by the whole fleet.
+ * Cash-flow series observed but never served: the lines capex is summed from. "Other" PP&E is by its definition the
+ * PP&E outside the classes a company reports on lines of its own, so it is added to a class and never stands alone:
+ * when a company's only standard capex concept is this one, its main capital spending sits on such a line under a
+ * company-specific concept, which company facts (standard taxonomies only) do not carry — Hertz's revenue earning
+ * vehicles, billions a year beside 188 million of other PP&E in 2023. Serving the part as capex would overstate free
+ * cash flow by the whole fleet.
  */
 export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
   [PARTIAL_CAPEX]: flow([PARTIAL_CAPEX_CONCEPT], { outflow: true, internal: true }),
+  ...Object.fromEntries(Object.entries(CAPEX_CLASSES).map(([name, concept]) => [name, flow([concept], { outflow: true, internal: true })])),
+  [CAPEX_CLASSES_TOTAL]: flow([], { outflow: true, internal: true, formulas: [sum(...Object.keys(CAPEX_CLASSES).map((name): [string, 1, false] => [name, 1, false]))] }),
 };
 
 /** Internal balance series read by name (statements.ts). */

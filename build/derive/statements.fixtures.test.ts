@@ -367,3 +367,61 @@ describe("a period's cover count, and a later filing's", () => {
     expect(find(periods, "2024-01-01", "2024-03-31").balance!.shares_outstanding).toMatchObject({ value: 5100, as_of: "2024-04-20", restated: true, original_value: 510, source_accession: "0000001234-24-000020" });
   });
 });
+
+describe("capital expenditure summed from the kinds of PP&E a filing tags", () => {
+  // An oil and gas producer's cash flow statement has no capex total: additions to oil and gas properties, and beside them
+  // additions to other PP&E (EOG's 10-K for 2020, 0000821189-21-000017: 3,243,474 and 221,226 thousand). Here 2023 is
+  // filed so, year to date; 2024's 10-Qs add a PP&E total; 2024's 10-K tags other PP&E alone.
+  const oilAndGas = [q1("2023-01-01", "2023-03-31", 150), q2("2023-01-01", "2023-06-30", 310), q3("2023-01-01", "2023-09-30", 480), k23("2023-01-01", "2023-12-31", 640)];
+  const other = [
+    q1("2023-01-01", "2023-03-31", 12),
+    q2("2023-01-01", "2023-06-30", 20),
+    q3("2023-01-01", "2023-09-30", 31),
+    k23("2023-01-01", "2023-12-31", 44),
+    q124("2024-01-01", "2024-03-31", 9),
+    q224("2024-01-01", "2024-06-30", 18),
+    k24("2024-01-01", "2024-12-31", 40),
+  ];
+  const total = [q124("2024-01-01", "2024-03-31", 170), q224("2024-01-01", "2024-06-30", 350)];
+  const ocf = [q1("2023-01-01", "2023-03-31", 300), q2("2023-01-01", "2023-06-30", 600), q3("2023-01-01", "2023-09-30", 900), k23("2023-01-01", "2023-12-31", 1200), q124("2024-01-01", "2024-03-31", 310), k24("2024-01-01", "2024-12-31", 1250)];
+  const { periods, history } = derive({
+    NetCashProvidedByUsedInOperatingActivities: ocf,
+    PaymentsToAcquireOilAndGasPropertyAndEquipment: oilAndGas,
+    PaymentsToAcquireOtherPropertyPlantAndEquipment: other,
+    PaymentsToAcquirePropertyPlantAndEquipment: total,
+    PaymentsToAcquireOilAndGasProperty: [k23("2023-01-01", "2023-12-31", 75)], // acquisitions: a part of the oil and gas additions, never added again
+  });
+  const capex = (start: string, end: string) => find(periods, start, end).cash_flow!.capital_expenditure;
+
+  it("adds the class the filing tags and its other PP&E, listing both, with its quarters derived and no reason for a null", () => {
+    const year = find(periods, "2023-01-01", "2023-12-31");
+    expect(year.cash_flow!.capital_expenditure).toMatchObject({
+      value: 684,
+      concept: "us-gaap:PaymentsToAcquireOilAndGasPropertyAndEquipment+us-gaap:PaymentsToAcquireOtherPropertyPlantAndEquipment",
+      components: [
+        { concept: "us-gaap:PaymentsToAcquireOilAndGasPropertyAndEquipment", value: 640 },
+        { concept: "us-gaap:PaymentsToAcquireOtherPropertyPlantAndEquipment", value: 44 },
+      ],
+      derived: true,
+      source_accession: "0000001234-24-000004",
+    });
+    expect(year.cash_flow!.free_cash_flow).toMatchObject({ value: 1200 - 684 });
+    expect(capex("2023-01-01", "2023-03-31")).toMatchObject({ value: 162 });
+    expect(capex("2023-04-01", "2023-06-30")).toMatchObject({ value: 330 - 162, derived: true });
+    expect(capex("2023-10-01", "2023-12-31")).toMatchObject({ value: 684 - 511, derived: true });
+    expect(year.reconciled).toBe(true);
+    expect(year.unavailable).toEqual([]);
+    // Other PP&E beside a class is no sign of a part: the document keeps no reason for any date.
+    expect(history[periods.indexOf(year)]!.unavailable).toBeUndefined();
+  });
+
+  it("takes a filing's PP&E total over its lines, and leaves other PP&E alone a null with its reason", () => {
+    expect(capex("2024-01-01", "2024-03-31")).toMatchObject({ value: 170, concept: "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment" });
+    const year = find(periods, "2024-01-01", "2024-12-31");
+    expect(year.cash_flow!.capital_expenditure).toBeNull();
+    expect(year.unavailable.map((u) => [u.metric, u.reason])).toEqual([
+      ["capital_expenditure", "partial_capital_expenditure"],
+      ["free_cash_flow", "partial_capital_expenditure"],
+    ]);
+  });
+});

@@ -52,7 +52,7 @@ export interface FinancialsSeries {
 }
 
 /** Every series the statements observe: cash flows (durations, and the parts that only explain a null) and the balance sheet (instants). */
-const FLOW_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW_SERIES, ...CASH_FLOW_PARTS };
+const FLOW_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW_PARTS, ...CASH_FLOW_SERIES }; // parts first: capex may be their sum
 const STATEMENT_SERIES: Readonly<Record<string, StatementSpec>> = { ...FLOW_SERIES, ...BALANCE_SERIES };
 /** Balance series checked for scale, steady ones first; shares outstanding (the cover count) among them. */
 const BALANCE_CHECKED: Readonly<Record<string, StatementSpec>> = { ...BALANCE_SERIES, shares_outstanding: SHARES_OUTSTANDING };
@@ -354,7 +354,7 @@ const NO_FREE_CASH_FLOW: Unavailable = { metric: "free_cash_flow", reason: "part
 function markUnavailable(rows: readonly Row[], years: ReadonlyMap<number, readonly Row[]>, coversFrom: string | null): void {
   const partialFrom = new Map<number, string>();
   for (const [fiscalYear, group] of years) {
-    const first = firstFiled(group.flatMap((r) => r.flows.get(PARTIAL_CAPEX) ?? []));
+    const first = firstFiled(group.flatMap((r) => alonePart(r.flows)));
     if (first) partialFrom.set(fiscalYear, first);
   }
   for (const r of rows) {
@@ -369,6 +369,13 @@ function markUnavailable(rows: readonly Row[], years: ReadonlyMap<number, readon
     }
     if (spans.length) r.unavailable = spans;
   }
+}
+
+/** A row's filed values of other PP&E from filings that give no capex (a class beside it would have made one). */
+function alonePart(flows: Row["flows"]): FiledValue[] {
+  const parts = flows.get(PARTIAL_CAPEX) ?? [];
+  const capex = flows.get("capital_expenditure");
+  return capex ? parts.filter((p) => !capex.some((c) => c.accn === p.accn)) : parts;
 }
 
 /** When a row's first value of any of the metrics was served (undefined: none). */
