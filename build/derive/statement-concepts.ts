@@ -16,6 +16,12 @@ export interface Formula {
   inclusive?: readonly string[];
   /** Series whose value in the same filing makes the terms' meaning unclear: the formula gives nothing there. */
   unless?: readonly string[];
+  /**
+   * A series of parts of the total the series' own concepts name: where a filing tags more of it than of its own
+   * concept, that "total" is a line of its own (a whole is never smaller than its parts), and the formula's value
+   * stands instead, even beside it.
+   */
+  overrides?: string;
 }
 
 /** A statement series: balance sheet instants or cash flows, with the sums that stand in for an untagged total. */
@@ -67,6 +73,9 @@ const CAPEX_CLASSES: Readonly<Record<string, string>> = {
 };
 /** The classes' sum, where a filing tags any (a series of its own: capex needs one class at least, and adds other PP&E). */
 const CAPEX_CLASSES_TOTAL = "_capex_classes";
+/** PP&E purchases read as a line, for the filings whose PP&E figure is smaller than their classes (Formula.overrides). */
+const CAPEX_PPE = "_capex_ppe";
+const PPE_PURCHASES = "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment";
 
 /** The one concept the statements read only to explain a null: capex concepts that name a part of capital spending. */
 export const PARTIAL_CAPEX = "_capex_part";
@@ -84,14 +93,18 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
   // expenditure and free cash flow, with the reason, rather than an understated figure.
   capital_expenditure: flow(
     [
-      "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", // purchases of PP&E: the usual capex line
+      PPE_PURCHASES, // purchases of PP&E: the usual capex line
       "us-gaap:PaymentsToAcquireProductiveAssets", // PP&E and other productive assets (intangibles, software): filers who report capex over all of them
       "ifrs-full:PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities", // IFRS purchases of PP&E (investing activities)
     ],
     // Not steady: capex swings by hundreds of times between periods (a plant built, then none), so only another
     // filing of the same period can show a unit-scale slip, never its neighbours. Where the filing tags none of these,
-    // the sum of its lines: the kinds of PP&E it buys (CAPEX_CLASSES), with its other PP&E beside them.
-    { outflow: true, formulas: [sum([CAPEX_CLASSES_TOTAL, 1, true], [PARTIAL_CAPEX, 1, false])] },
+    // the sum of its lines: the kinds of PP&E it buys (CAPEX_CLASSES), with its other PP&E beside them. A PP&E or
+    // productive-assets figure smaller than the kinds of PP&E the same filing tags is no total but a line beside them.
+    {
+      outflow: true,
+      formulas: [{ ...within([CAPEX_PPE], [CAPEX_PPE, 1, false], [CAPEX_CLASSES_TOTAL, 1, true], [PARTIAL_CAPEX, 1, false]), overrides: CAPEX_CLASSES_TOTAL }],
+    },
   ),
   // Declared dividends (us-gaap:DividendsCommonStock, ifrs-full:DividendsPaid in the equity statement) are not cash paid:
   // TSMC's 2024 equity statement shows NT$414.9 billion, its cash flow statement NT$363.1 billion.
@@ -123,6 +136,7 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
  */
 export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
   [PARTIAL_CAPEX]: flow([PARTIAL_CAPEX_CONCEPT], { outflow: true, internal: true }),
+  [CAPEX_PPE]: flow([PPE_PURCHASES], { outflow: true, internal: true }),
   ...Object.fromEntries(Object.entries(CAPEX_CLASSES).map(([name, concept]) => [name, flow([concept], { outflow: true, internal: true })])),
   [CAPEX_CLASSES_TOTAL]: flow([], { outflow: true, internal: true, formulas: [sum(...Object.keys(CAPEX_CLASSES).map((name): [string, 1, false] => [name, 1, false]))] }),
 };

@@ -35,6 +35,11 @@ export function filedStatementValues(observations: readonly Observation[], specs
     // was before then (SunEdison's 10-K for 2013 tags only the current portion of its long-term debt and capital
     // leases; its 10-Q of November 2014 tags DebtCurrent for that year end).
     if (spec.formulas.length > 0) {
+      // A "total" smaller than the parts the same filing tags is a line of its own (Formula.overrides): not the total.
+      for (const [accn, own] of mine ?? []) {
+        const part = (series: string | undefined) => series !== undefined && (byAccn.get(series)?.get(accn)?.value ?? -Infinity) > own.value;
+        if (spec.formulas.some((f) => part(f.overrides))) mine!.delete(accn);
+      }
       const tagged = mine?.size ? firstFiled(mine.values()) : undefined;
       for (const [f, formula] of spec.formulas.entries()) {
         for (const accn of termAccessions(formula, byAccn)) {

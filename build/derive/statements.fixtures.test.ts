@@ -415,6 +415,21 @@ describe("capital expenditure summed from the kinds of PP&E a filing tags", () =
     expect(history[periods.indexOf(year)]!.unavailable).toBeUndefined();
   });
 
+  it("reads a PP&E figure smaller than the filing's oil and gas additions as a line beside them, and a larger one as their total", () => {
+    // 2023's 10-K tags its other property under the PP&E concept: 25 beside 640 of oil and gas, which no total is below.
+    // 2024's 10-K tags PP&E purchases of 700 beside 640 of oil and gas: the total, its part detailed in a note.
+    const { periods: rows } = derive({
+      PaymentsToAcquireOilAndGasPropertyAndEquipment: [k23("2023-01-01", "2023-12-31", 640), k24("2024-01-01", "2024-12-31", 640)],
+      PaymentsToAcquirePropertyPlantAndEquipment: [k23("2023-01-01", "2023-12-31", 25), k24("2024-01-01", "2024-12-31", 700)],
+    });
+    expect(find(rows, "2023-01-01", "2023-12-31").cash_flow!.capital_expenditure).toMatchObject({
+      value: 665,
+      concept: "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment+us-gaap:PaymentsToAcquireOilAndGasPropertyAndEquipment",
+      derived: true,
+    });
+    expect(find(rows, "2024-01-01", "2024-12-31").cash_flow!.capital_expenditure).toMatchObject({ value: 700, concept: "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", derived: false });
+  });
+
   it("takes a filing's PP&E total over its lines, and leaves other PP&E alone a null with its reason", () => {
     expect(capex("2024-01-01", "2024-03-31")).toMatchObject({ value: 170, concept: "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment" });
     const year = find(periods, "2024-01-01", "2024-12-31");
