@@ -51,8 +51,11 @@ export interface FinancialsSeries {
   history: FinancialPeriodHistory[];
 }
 
-/** Every series the statements observe: cash flows (durations, and the parts that only explain a null) and the balance sheet (instants). */
-const FLOW_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW_PARTS, ...CASH_FLOW_SERIES }; // parts first: capex may be their sum
+/**
+ * Every series the statements observe: cash flows (durations; first the parts capex may be summed from, which also
+ * explain its null) and the balance sheet (instants).
+ */
+const FLOW_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW_PARTS, ...CASH_FLOW_SERIES };
 const STATEMENT_SERIES: Readonly<Record<string, StatementSpec>> = { ...FLOW_SERIES, ...BALANCE_SERIES };
 /** Balance series checked for scale, steady ones first; shares outstanding (the cover count) among them. */
 const BALANCE_CHECKED: Readonly<Record<string, StatementSpec>> = { ...BALANCE_SERIES, shares_outstanding: SHARES_OUTSTANDING };
