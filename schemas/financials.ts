@@ -38,7 +38,7 @@ const DESCRIPTIONS: Record<BalanceMetricName | CashFlowMetricName, string> = {
   total_liabilities:
     "Total liabilities at the period end; where the company tags no total, liabilities and equity − total equity − temporary equity of the same filing (derived, with its components).",
   equity: "Equity attributable to the parent at the period end (negative for a deficit).",
-  cash: "Cash and cash equivalents at the period end (restricted cash excluded).",
+  cash: "Cash and cash equivalents at the period end (restricted cash excluded), from the balance sheet; a bank's with no such line, its cash flow statement's end balance (its concept says so).",
   debt_current: "Debt due within a year: short-term borrowings and commercial paper plus the current portion of long-term debt (components listed when summed; one line a filing tags under two of them at the same amount counts once).",
   debt_noncurrent:
     "Long-term debt excluding its current portion (components listed when summed); us-gaap:LongTermDebt where the filing tags no current portion of it (then it is the non-current side either way).",

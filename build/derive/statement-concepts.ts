@@ -16,6 +16,8 @@ export interface Formula {
   inclusive?: readonly string[];
   /** Series whose value in the same filing makes the terms' meaning unclear: the formula gives nothing there. */
   unless?: readonly string[];
+  /** Series the same filing must tag for the terms to mean what the formula takes them for: else it gives nothing. */
+  when?: readonly string[];
   /**
    * A series of parts of the total the series' own concepts name: where a filing tags more of it than of its own
    * concept, that "total" is a line of its own (a whole is never smaller than its parts), and the formula's value
@@ -189,11 +191,22 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
     // Many balance sheets show no total (Walmart, McDonald's, Disney): liabilities and equity − total equity − temporary equity.
     { steady: true, formulas: [sum(["_liabilities_and_equity", 1, true], ["_total_equity", -1, true], ["_temporary_equity", -1, false])] },
   ),
-  cash: instant([
-    "us-gaap:CashAndCashEquivalentsAtCarryingValue", // the balance sheet's cash and cash equivalents
-    "us-gaap:Cash", // filers with no cash equivalents line (also Alphabet's footnote part: the line above wins)
-    "ifrs-full:CashAndCashEquivalents", // IFRS line; ifrs-full:Cash is only its cash-on-hand part
-  ]),
+  // A bank's balance sheet (Article 9) has cash and due from banks and interest-bearing deposits in banks, and often no
+  // total of its cash and cash equivalents; its cash flow statement ends with that total, since 2018 with restricted
+  // cash under the name (Fulton Financial: 1,847,832 thousand at 2020-12-31, beside 120,462 of cash and due from banks,
+  // 10-K 0000700564-21-000014). Cash and due from banks marks the bank: elsewhere the end balance holds restricted cash a
+  // balance sheet leaves out (Hertz's vehicle programs).
+  _cash_due_from_banks: instant(["us-gaap:CashAndDueFromBanks"], { internal: true }),
+  _cash_end_balance: instant(["us-gaap:CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents"], { internal: true }),
+  cash: instant(
+    [
+      "us-gaap:CashAndCashEquivalentsAtCarryingValue", // the balance sheet's cash and cash equivalents
+      "us-gaap:Cash", // filers with no cash equivalents line (also Alphabet's footnote part: the line above wins)
+      "ifrs-full:CashAndCashEquivalents", // IFRS line; ifrs-full:Cash is only its cash-on-hand part
+    ],
+    // Else, for a bank, its cash flow statement's end balance, until a filing gives a line above for the date.
+    { formulas: [{ ...sum(["_cash_end_balance", 1, true]), when: ["_cash_due_from_banks"] }] },
+  ),
   // Debt, current: the filing's own total, else short-term borrowings + the current portion of long-term debt. IFRS
   // names its borrowings by the taxonomy's labels: ShorttermBorrowings is "Current borrowings",
   // CurrentPortionOfLongtermBorrowings "Current portion of non-current borrowings", LongtermBorrowings "Non-current

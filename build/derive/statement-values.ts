@@ -82,6 +82,7 @@ function termAccessions(formula: StatementSpec["formulas"][number], byAccn: Map<
 /** One filing's value of a formula, or null when a required term is missing, the terms' units differ or an `unless` series is there. */
 function evaluate(formula: StatementSpec["formulas"][number], accn: string, byAccn: Map<string, Map<string, FiledValue>>, priority: number): FiledValue | null {
   if (formula.unless?.some((series) => byAccn.get(series)?.has(accn))) return null;
+  if (formula.when?.some((series) => !byAccn.get(series)?.has(accn))) return null;
   const components: { concept: string; value: number }[] = [];
   let first: FiledValue | null = null;
   let value = 0;

@@ -440,3 +440,31 @@ describe("capital expenditure summed from the kinds of PP&E a filing tags", () =
     ]);
   });
 });
+
+describe("a bank's cash: its cash flow statement's end balance", () => {
+  // A bank's balance sheet shows cash and due from banks and interest-bearing deposits with no total; its cash flow
+  // statement ends with cash and cash equivalents, restricted cash included by name (Fulton Financial's 10-K for 2020,
+  // 0000700564-21-000014: 1,847,832 thousand beside 120,462 of cash and due from banks).
+  const { periods } = derive({
+    CashAndDueFromBanks: [k23(undefined, "2023-12-31", 120), q124(undefined, "2024-03-31", 100), k24(undefined, "2024-12-31", 130)],
+    CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents: [
+      k23(undefined, "2023-12-31", 1848),
+      q124(undefined, "2024-03-31", 1662),
+      q224(undefined, "2024-06-30", 1700), // a filing with no cash and due from banks: no bank's balance sheet to read it by
+      k24(undefined, "2024-12-31", 1520),
+    ],
+    CashAndCashEquivalentsAtCarryingValue: [k24(undefined, "2024-12-31", 1500)],
+  });
+  const cash = (start: string, end: string) => find(periods, start, end).balance!.cash;
+
+  it("is the end balance where the bank's filing gives no cash and cash equivalents line, and the line where it does", () => {
+    const concept = "us-gaap:CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents";
+    expect(cash("2023-01-01", "2023-12-31")).toMatchObject({ value: 1848, concept, derived: false, source_accession: "0000001234-24-000004" });
+    expect(cash("2024-01-01", "2024-03-31")).toMatchObject({ value: 1662, concept });
+    expect(cash("2024-01-01", "2024-12-31")).toMatchObject({ value: 1500, concept: "us-gaap:CashAndCashEquivalentsAtCarryingValue" });
+  });
+
+  it("is never read without the bank's balance sheet: restricted cash is another company's own line", () => {
+    expect(find(periods, "2024-04-01", "2024-06-30").balance?.cash ?? null).toBeNull();
+  });
+});
