@@ -79,7 +79,7 @@ function termAccessions(formula: StatementSpec["formulas"][number], byAccn: Map<
   return accns;
 }
 
-/** One filing's value of a formula, or null when a required term is missing, the terms' units differ or an `unless` series is there. */
+/** One filing's value of a formula, or null when a required term is missing, the terms' units differ, an `unless` series is there or a `when` series is not. */
 function evaluate(formula: StatementSpec["formulas"][number], accn: string, byAccn: Map<string, Map<string, FiledValue>>, priority: number): FiledValue | null {
   if (formula.unless?.some((series) => byAccn.get(series)?.has(accn))) return null;
   if (formula.when?.some((series) => !byAccn.get(series)?.has(accn))) return null;
