@@ -39,9 +39,10 @@ const DESCRIPTIONS: Record<BalanceMetricName | CashFlowMetricName, string> = {
     "Total liabilities at the period end; where the company tags no total, liabilities and equity − total equity − temporary equity of the same filing (derived, with its components).",
   equity: "Equity attributable to the parent at the period end (negative for a deficit).",
   cash: "Cash and cash equivalents at the period end (restricted cash excluded), from the balance sheet; a bank's with no such line, its cash flow statement's end balance (its concept says so).",
-  debt_current: "Debt due within a year: short-term borrowings and commercial paper plus the current portion of long-term debt (components listed when summed; one line a filing tags under two of them at the same amount counts once).",
+  debt_current:
+    "Debt due within a year: short-term borrowings and commercial paper plus the current portion of long-term debt, with the current notes, loans, credit lines and convertible notes a balance sheet shows beside them (components listed when summed; one line a filing tags under two of them at the same amount counts once).",
   debt_noncurrent:
-    "Long-term debt excluding its current portion (components listed when summed); us-gaap:LongTermDebt where the filing tags no current portion of it (then it is the non-current side either way).",
+    "Long-term debt excluding its current portion (components listed when summed); us-gaap:LongTermDebt where the filing tags no current portion of it nor current lines of notes, loans or credit (then it is the non-current side either way); else the non-current notes, loans, credit lines and convertible notes a balance sheet shows with no long-term debt line.",
   total_debt:
     "debt_current + debt_noncurrent as served (derived when both are present); where a side is missing, the filing's own total of debt (ifrs-full:Borrowings, us-gaap:DebtLongtermAndShorttermCombinedAmount or DebtAndCapitalLeaseObligations: an unclassified balance sheet has no sides), else the side there is. Null when only the current side is known beside long-term debt (us-gaap:LongTermDebt) that may or may not include it.",
   shares_outstanding:

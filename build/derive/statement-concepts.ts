@@ -143,6 +143,35 @@ export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
   [CAPEX_CLASSES_TOTAL]: flow([], { outflow: true, internal: true, formulas: [sum(...Object.keys(CAPEX_CLASSES).map((name): [string, 1, false] => [name, 1, false]))] }),
 };
 
+/** The debt lines of a balance sheet with no debt total, by kind (debtInstruments). */
+type InstrumentKind = "notes" | "loans" | "lines_of_credit" | "convertible" | "secured" | "related_party";
+/** Traits of a debt line, not kinds: a secured loan, a note to a related party. */
+const TRAITS: readonly InstrumentKind[] = ["secured", "related_party"];
+const CURRENT_INSTRUMENTS = "_current_instruments";
+const NONCURRENT_INSTRUMENTS = "_noncurrent_instruments";
+
+/**
+ * A small company's balance sheet shows its borrowings by kind, current and non-current: notes payable, loans
+ * payable, a line of credit, convertible notes, with no debt total. SUNation's 10-K for 2025 (0000022701-26-000003):
+ * current notes 1,763,424 and loans 366,824, which add up to the principal due within a year (2,130,248), and
+ * non-current notes 3,457,864 and loans 1,011,508; their long-term debt, 6,643,856, is the principal of all four
+ * (the lines are net of 44,236 of discount). Each kind is one series (a kind's concepts are names of one line); the
+ * kinds add up, as separate lines. Secured debt and notes to related parties are traits that cut across the kinds (a
+ * note may be secured, or owed to a director), so they are added only where the kinds tagged beside them add up to less
+ * than they do (Formula.inclusive): else they are the kinds' footnote parts. SUNation's 10-K for 2014
+ * (0000897101-15-000326) shows secured debt as its non-current line: 103,603 beside a current portion of 524,220,
+ * long-term debt 628,000; its 10-K for 2022 (0000022701-23-000008) its sellers' notes as related-party notes, which
+ * its 10-Q of November 2023 re-tags as notes payable (5,339,265 current at 2022-12-31 under both).
+ */
+function debtInstruments(side: "current" | "noncurrent", concepts: Record<InstrumentKind, string[]>): Record<string, StatementSpec> {
+  const name = (kind: string) => `_${side}_debt_${kind}`;
+  const series = Object.fromEntries(Object.entries(concepts).map(([kind, list]) => [name(kind), instant(list, { internal: true })]));
+  const kinds = Object.keys(concepts).filter((kind) => !TRAITS.includes(kind as InstrumentKind)).map(name);
+  const terms = Object.keys(series).map((series): [string, 1, false] => [series, 1, false]);
+  const total = side === "current" ? CURRENT_INSTRUMENTS : NONCURRENT_INSTRUMENTS;
+  return { ...series, [total]: instant([], { internal: true, formulas: [within(kinds, ...terms)] }) };
+}
+
 /** Internal balance series read by name (statements.ts). */
 export const TOTAL_BORROWINGS = "_borrowings";
 export const LONG_TERM_DEBT = "_long_term_debt";
@@ -233,6 +262,14 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
   // Bonds only on the current side: loans received current overlap "Current borrowings" in filers' use (both tagged
   // for one line), so adding them could count a line twice.
   _current_bonds: instant(["ifrs-full:CurrentBondsIssuedAndCurrentPortionOfNoncurrentBondsIssued"], { internal: true }),
+  ...debtInstruments("current", {
+    notes: ["us-gaap:NotesPayableCurrent"],
+    loans: ["us-gaap:LoansPayableCurrent"],
+    lines_of_credit: ["us-gaap:LinesOfCreditCurrent"],
+    convertible: ["us-gaap:ConvertibleNotesPayableCurrent", "us-gaap:ConvertibleDebtCurrent"],
+    secured: ["us-gaap:SecuredDebtCurrent"],
+    related_party: ["us-gaap:NotesPayableRelatedPartiesClassifiedCurrent"],
+  }),
   debt_current: instant(
     [
       "us-gaap:DebtCurrent", // a filer's own total of current debt
@@ -240,7 +277,13 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
     ],
     {
       formulas: [
-        within(["_short_term_borrowings", "_current_long_term_debt"], ["_short_term_borrowings", 1, false], ["_current_long_term_debt", 1, false], ["_current_bonds", 1, false]),
+        within(
+          ["_short_term_borrowings", "_current_long_term_debt"],
+          ["_short_term_borrowings", 1, false],
+          ["_current_long_term_debt", 1, false],
+          ["_current_bonds", 1, false],
+          [CURRENT_INSTRUMENTS, 1, false],
+        ),
       ],
     },
   ),
@@ -252,6 +295,14 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
   _noncurrent_borrowings: instant(["ifrs-full:LongtermBorrowings"], { internal: true }), // IFRS "Non-current portion of non-current borrowings", every kind
   _noncurrent_bonds: instant(["ifrs-full:NoncurrentPortionOfNoncurrentBondsIssued"], { internal: true }), // IFRS bonds, a kind of the above
   _noncurrent_loans: instant(["ifrs-full:NoncurrentPortionOfNoncurrentLoansReceived"], { internal: true }), // IFRS loans received, a kind of the above
+  ...debtInstruments("noncurrent", {
+    notes: ["us-gaap:LongTermNotesPayable"],
+    loans: ["us-gaap:LongTermLoansPayable"],
+    lines_of_credit: ["us-gaap:LongTermLineOfCredit"],
+    convertible: ["us-gaap:ConvertibleLongTermNotesPayable", "us-gaap:ConvertibleDebtNoncurrent"],
+    secured: ["us-gaap:SecuredLongTermDebt"],
+    related_party: ["us-gaap:NotesPayableRelatedPartiesNoncurrent"],
+  }),
   debt_noncurrent: instant(
     [
       "us-gaap:LongTermDebtNoncurrent", // long-term debt excluding its current portion
@@ -261,8 +312,11 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
       formulas: [
         within(["_noncurrent_borrowings"], ["_noncurrent_borrowings", 1, false], ["_noncurrent_bonds", 1, false], ["_noncurrent_loans", 1, false]),
         // Else long-term debt where the filing tags no current portion of it: then it is the non-current side either
-        // way. Beside a current portion it may or may not include it (above), so nothing is made.
-        { ...sum([LONG_TERM_DEBT, 1, true]), unless: ["_current_long_term_debt"] },
+        // way. Beside a current portion, or current lines of notes, loans or credit, it may or may not include them
+        // (above; SUNation's 10-K for 2025 sums its current and non-current notes and loans in it), so nothing is made.
+        { ...sum([LONG_TERM_DEBT, 1, true]), unless: ["_current_long_term_debt", CURRENT_INSTRUMENTS] },
+        // Else the non-current lines of notes, loans and credit of a balance sheet with no long-term debt line.
+        sum([NONCURRENT_INSTRUMENTS, 1, true]),
       ],
     },
   ),

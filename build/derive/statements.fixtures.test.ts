@@ -224,6 +224,31 @@ describe("balance sheets", () => {
     expect(find(debt, "2024-04-01", "2024-06-30").balance!.debt_noncurrent).toMatchObject({ value: 800, concept: "us-gaap:LongTermDebtNoncurrent" });
   });
 
+  it("debt lines by kind add up where no debt total is tagged; a secured figure is their part unless it is larger; long-term debt beside current lines is no side", () => {
+    const debt = derive({
+      // The 10-K: current notes and a credit line, secured debt of 80 (their footnote's part: they add up to more), and
+      // non-current notes beside long-term debt that may hold the current lines (no side is made of it).
+      NotesPayableCurrent: [k23(undefined, "2023-12-31", 100)],
+      LinesOfCreditCurrent: [k23(undefined, "2023-12-31", 50)],
+      SecuredDebtCurrent: [k23(undefined, "2023-12-31", 80)],
+      LongTermNotesPayable: [k23(undefined, "2023-12-31", 300), q124(undefined, "2024-03-31", 100)],
+      LongTermDebt: [k23(undefined, "2023-12-31", 450)],
+      // The 10-Q: secured debt larger than the notes beside it is a line of its own; loans payable beside a smaller
+      // current portion of long-term debt add to it.
+      SecuredLongTermDebt: [q124(undefined, "2024-03-31", 500)],
+      LoansPayableCurrent: [q124(undefined, "2024-03-31", 40)],
+      LongTermDebtCurrent: [q124(undefined, "2024-03-31", 10)],
+    }).periods;
+    const year = find(debt, "2023-01-01", "2023-12-31").balance!;
+    expect(year.debt_current).toMatchObject({ value: 150, derived: true, concept: "us-gaap:NotesPayableCurrent+us-gaap:LinesOfCreditCurrent" });
+    expect(year.debt_noncurrent).toMatchObject({ value: 300, concept: "us-gaap:LongTermNotesPayable" });
+    expect(year.total_debt).toMatchObject({ value: 450, derived: true });
+    const q = find(debt, "2024-01-01", "2024-03-31").balance!;
+    expect(q.debt_noncurrent).toMatchObject({ value: 600, components: [{ concept: "us-gaap:LongTermNotesPayable", value: 100 }, { concept: "us-gaap:SecuredLongTermDebt", value: 500 }] });
+    expect(q.debt_current).toMatchObject({ value: 50, concept: "us-gaap:LongTermDebtCurrent+us-gaap:LoansPayableCurrent" });
+    expect(q.total_debt!.value).toBe(650);
+  });
+
   it("a sum of lines is one concept whichever of its optional lines a filing tags: a later filing that adds one corrects the sum", () => {
     // 2023's 10-Qs and 10-K tag liabilities and equity and the parent's equity only; the 2024 10-K tags the 2023 year
     // end again with its redeemable noncontrolling interest (mezzanine), which the first sums left inside liabilities.

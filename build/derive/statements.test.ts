@@ -364,6 +364,39 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(new Set(fy2023.h.metrics.debt_current!.map((e) => e.value))).toEqual(new Set([584_400_000]));
   });
 
+  it("debt by kind of line where no debt total is tagged: notes, loans, credit lines, convertible notes; secured and related-party notes", () => {
+    // SUNation's 10-K for 2025 (0000022701-26-000003) at 2025-12-31: current notes payable 1,763,424 and loans payable
+    // 366,824, which add up to its principal due within a year (LongTermDebtMaturitiesRepaymentsOfPrincipalInNextTwelveMonths
+    // 2,130,248); non-current notes 3,457,864 and loans 1,011,508. Its LongTermDebt, 6,643,856, is the principal of all
+    // four (the maturities add up to it; the lines are net of 44,236 of discount), so it is no non-current side.
+    const fy2025 = row("0000022701", "2025-01-01", "2025-12-31");
+    expectFiled(fy2025, "0000022701-26-000003", { debt_current: 2_130_248, debt_noncurrent: 4_469_372 });
+    expect(fy2025.p.balance!.debt_noncurrent!.components).toEqual([
+      { concept: "us-gaap:LongTermNotesPayable", value: 3_457_864 },
+      { concept: "us-gaap:LongTermLoansPayable", value: 1_011_508 },
+    ]);
+    expect(fy2025.p.balance!.total_debt).toMatchObject({ value: 6_599_620, derived: true });
+    // Its 10-K for 2014 (0000897101-15-000326) at 2014-12-31: secured debt, its non-current line, 103,603 beside the
+    // current portion 524,220; long-term debt 628,000 (their sum, rounded). No total was served before.
+    const fy2014 = row("0000022701", "2014-01-01", "2014-12-31");
+    expectFiled(fy2014, "0000897101-15-000326", { debt_current: 524_220, debt_noncurrent: 103_603 });
+    expect(fy2014.p.balance!.debt_noncurrent!.concept).toBe("us-gaap:SecuredLongTermDebt");
+    expect(fy2014.p.balance!.total_debt!.value).toBe(627_823);
+    // Its 10-K for 2022 (0000022701-23-000008) at 2022-12-31: its sellers' notes as notes to related parties (5,339,265
+    // current, 4,635,914 non-current) beside loans payable (346,290 and 3,138,194); its 10-Q of November 2023
+    // (0000022701-23-000017) re-tags the notes as notes payable, at the same figures.
+    const fy2022 = row("0000022701", "2022-01-01", "2022-12-31");
+    expectFiled(fy2022, "0000022701-23-000008", { debt_current: 5_685_555, debt_noncurrent: 7_774_108 });
+    expect(fy2022.h.metrics.debt_current![0]!.components).toContainEqual({ concept: "us-gaap:NotesPayableRelatedPartiesClassifiedCurrent", value: 5_339_265 });
+    expect(fy2022.p.balance!.total_debt!.value).toBe(13_459_663);
+    // Marvell's 10-Q for the quarter to 2021-05-01 (0001835632-21-000010, $ thousands): short-term borrowings 30,308 and
+    // the convertible notes it assumed with Inphi, current, 193,269, beside non-current debt 4,674,853: 4,898,430, its
+    // LongTermDebt of that date to the dollar. Without the convertible line total debt was short by it.
+    const q = row("0001835632", "2021-01-31", "2021-05-01").p.balance!;
+    expect(q.debt_current).toMatchObject({ value: 223_577_000, derived: true, concept: "us-gaap:ShortTermBorrowings+us-gaap:ConvertibleDebtCurrent" });
+    expect(q.total_debt!.value).toBe(4_898_430_000);
+  });
+
   it("Home Depot's cash at 2017-07-30: the 10-Qs' 4,830, not the next year's third-quarter 10-Q's misdated 3,549", () => {
     // 10-Q for the quarter to 2017-07-30 (0000354950-17-000032) and the next year's (0000354950-18-000051): cash and
     // cash equivalents 4,830 ($ millions). The 10-Q of 2018-11-20 (0000354950-18-000065) tagged 3,549 at 2017-07-30:
