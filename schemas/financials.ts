@@ -37,7 +37,7 @@ const DESCRIPTIONS: Record<BalanceMetricName | CashFlowMetricName, string> = {
   total_assets: "Total assets at the period end.",
   total_liabilities:
     "Total liabilities at the period end; where the company tags no total, liabilities and equity − total equity − temporary equity of the same filing (derived, with its components).",
-  equity: "Equity attributable to the parent at the period end (negative for a deficit).",
+  equity: "Equity attributable to the parent at the period end (negative for a deficit); a partnership's partners' capital, an LLC's members' equity.",
   cash: "Cash and cash equivalents at the period end (restricted cash excluded), from the balance sheet; a bank's with no such line, its cash flow statement's end balance (its concept says so).",
   debt_current:
     "Debt due within a year: short-term borrowings and commercial paper plus the current portion of long-term debt, with the current notes, loans, credit lines and convertible notes a balance sheet shows beside them (components listed when summed; one line a filing tags under two of them at the same amount counts once).",

@@ -184,15 +184,27 @@ export const SHARES_OUTSTANDING_TOTAL = "_shares_outstanding_total";
  */
 export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
   total_assets: instant(["us-gaap:Assets", "ifrs-full:Assets"], { steady: true }), // total assets (never summed from parts)
+  // A partnership's or an LLC's equity is its partners' capital or its members' equity: a publicly traded partnership
+  // (a pipeline MLP) tags no stockholders' equity. Each is the parent's, its noncontrolling interest apart.
   equity: instant([
     "us-gaap:StockholdersEquity", // the parent's equity; negative for a deficit (McDonald's since 2016)
     "ifrs-full:EquityAttributableToOwnersOfParent", // the IFRS parent's share
+    "us-gaap:PartnersCapital", // a limited partnership's capital: general, limited and preferred partners
+    "us-gaap:MembersEquity", // an LLC's members' equity
   ]),
-  _minority_interest: instant(["us-gaap:MinorityInterest"], { internal: true }), // noncontrolling interest within equity
+  _minority_interest: instant(
+    [
+      "us-gaap:MinorityInterest", // noncontrolling interest within equity
+      "us-gaap:PartnersCapitalAttributableToNoncontrollingInterest", // a partnership's noncontrolling interest
+    ],
+    { internal: true },
+  ),
   _total_equity: instant(
     [
       "us-gaap:StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest", // total equity, NCI included, where the balance sheet totals it
       "ifrs-full:Equity", // IFRS total equity
+      "us-gaap:PartnersCapitalIncludingPortionAttributableToNoncontrollingInterest", // a partnership's total capital
+      "us-gaap:LimitedLiabilityCompanyLlcMembersEquityIncludingPortionAttributableToNoncontrollingInterest", // an LLC's total equity
     ],
     { internal: true, formulas: [sum(["equity", 1, true], ["_minority_interest", 1, false])] }, // else the parent's + NCI
   ),

@@ -249,6 +249,30 @@ describe("balance sheets", () => {
     expect(q.total_debt!.value).toBe(650);
   });
 
+  it("a partnership's equity is its partners' capital, an LLC's its members' equity; liabilities are derived from them alike", () => {
+    const partnership = derive({
+      // No stockholders' equity: partners' capital, a noncontrolling interest and the partnership's total capital.
+      LiabilitiesAndStockholdersEquity: [k23(undefined, "2023-12-31", 1000), q124(undefined, "2024-03-31", 1100)],
+      PartnersCapital: [k23(undefined, "2023-12-31", 300), q124(undefined, "2024-03-31", 320)],
+      PartnersCapitalAttributableToNoncontrollingInterest: [k23(undefined, "2023-12-31", 50)],
+      PartnersCapitalIncludingPortionAttributableToNoncontrollingInterest: [q124(undefined, "2024-03-31", 380)],
+    }).periods;
+    const year = find(partnership, "2023-01-01", "2023-12-31").balance!;
+    expect(year.equity).toMatchObject({ value: 300, concept: "us-gaap:PartnersCapital" });
+    expect(year.total_liabilities).toMatchObject({ value: 650, derived: true, concept: "us-gaap:LiabilitiesAndStockholdersEquity−us-gaap:PartnersCapital−us-gaap:PartnersCapitalAttributableToNoncontrollingInterest" });
+    expect(find(partnership, "2024-01-01", "2024-03-31").balance!.total_liabilities).toMatchObject({ value: 720, concept: "us-gaap:LiabilitiesAndStockholdersEquity−us-gaap:PartnersCapitalIncludingPortionAttributableToNoncontrollingInterest" });
+    const llc = derive({
+      LiabilitiesAndStockholdersEquity: [k23(undefined, "2023-12-31", 1000)],
+      MembersEquity: [k23(undefined, "2023-12-31", 400)],
+      // A corporation's own line wins where a filing tags both (an operating partnership's capital in a note).
+      StockholdersEquity: [q124(undefined, "2024-03-31", 410)],
+      PartnersCapital: [q124(undefined, "2024-03-31", 90)],
+    }).periods;
+    expect(find(llc, "2023-01-01", "2023-12-31").balance!.equity).toMatchObject({ value: 400, concept: "us-gaap:MembersEquity" });
+    expect(find(llc, "2023-01-01", "2023-12-31").balance!.total_liabilities!.value).toBe(600);
+    expect(find(llc, "2024-01-01", "2024-03-31").balance!.equity).toMatchObject({ value: 410, concept: "us-gaap:StockholdersEquity" });
+  });
+
   it("a sum of lines is one concept whichever of its optional lines a filing tags: a later filing that adds one corrects the sum", () => {
     // 2023's 10-Qs and 10-K tag liabilities and equity and the parent's equity only; the 2024 10-K tags the 2023 year
     // end again with its redeemable noncontrolling interest (mezzanine), which the first sums left inside liabilities.
