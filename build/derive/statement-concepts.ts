@@ -275,12 +275,12 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
   // for one line), so adding them could count a line twice.
   _current_bonds: instant(["ifrs-full:CurrentBondsIssuedAndCurrentPortionOfNoncurrentBondsIssued"], { internal: true }),
   ...debtInstruments("current", {
-    notes: ["us-gaap:NotesPayableCurrent"],
-    loans: ["us-gaap:LoansPayableCurrent"],
-    lines_of_credit: ["us-gaap:LinesOfCreditCurrent"],
-    convertible: ["us-gaap:ConvertibleNotesPayableCurrent", "us-gaap:ConvertibleDebtCurrent"],
-    secured: ["us-gaap:SecuredDebtCurrent"],
-    related_party: ["us-gaap:NotesPayableRelatedPartiesClassifiedCurrent"],
+    notes: ["us-gaap:NotesPayableCurrent"], // notes payable due within a year (a small company's bank or seller notes)
+    loans: ["us-gaap:LoansPayableCurrent"], // loans payable due within a year
+    lines_of_credit: ["us-gaap:LinesOfCreditCurrent"], // a revolving credit line drawn, due within a year (Under Armour's 2017 revolver)
+    convertible: ["us-gaap:ConvertibleNotesPayableCurrent", "us-gaap:ConvertibleDebtCurrent"], // convertible notes due within a year, under either name (Marvell's, assumed with Inphi)
+    secured: ["us-gaap:SecuredDebtCurrent"], // a trait: secured debt due within a year
+    related_party: ["us-gaap:NotesPayableRelatedPartiesClassifiedCurrent"], // a trait: notes owed to related parties, due within a year
   }),
   debt_current: instant(
     [
@@ -308,12 +308,12 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
   _noncurrent_bonds: instant(["ifrs-full:NoncurrentPortionOfNoncurrentBondsIssued"], { internal: true }), // IFRS bonds, a kind of the above
   _noncurrent_loans: instant(["ifrs-full:NoncurrentPortionOfNoncurrentLoansReceived"], { internal: true }), // IFRS loans received, a kind of the above
   ...debtInstruments("noncurrent", {
-    notes: ["us-gaap:LongTermNotesPayable"],
-    loans: ["us-gaap:LongTermLoansPayable"],
-    lines_of_credit: ["us-gaap:LongTermLineOfCredit"],
-    convertible: ["us-gaap:ConvertibleLongTermNotesPayable", "us-gaap:ConvertibleDebtNoncurrent"],
-    secured: ["us-gaap:SecuredLongTermDebt"],
-    related_party: ["us-gaap:NotesPayableRelatedPartiesNoncurrent"],
+    notes: ["us-gaap:LongTermNotesPayable"], // notes payable, non-current
+    loans: ["us-gaap:LongTermLoansPayable"], // loans payable, non-current
+    lines_of_credit: ["us-gaap:LongTermLineOfCredit"], // a credit line drawn and due after a year
+    convertible: ["us-gaap:ConvertibleLongTermNotesPayable", "us-gaap:ConvertibleDebtNoncurrent"], // convertible notes, non-current (Snowflake's of 2024)
+    secured: ["us-gaap:SecuredLongTermDebt"], // a trait: secured debt, non-current (SUNation's line to 2014)
+    related_party: ["us-gaap:NotesPayableRelatedPartiesNoncurrent"], // a trait: notes owed to related parties, non-current
   }),
   debt_noncurrent: instant(
     [
