@@ -4,6 +4,19 @@ import type { MetricName } from "../../schemas/earnings.ts";
 import type { SeriesSpec } from "./observations.ts";
 
 /**
+ * A publicly traded partnership reports net income per limited partner unit, never EPS. Enterprise Products Partners
+ * (CIK 1061219) tags it under these names, in the bare unit `USD` until 2020 and `USD/shares` from its 10-Q of
+ * 2021-05-07 (basic and diluted 1.91 for 2018, 10-K 0001061219-19-000007); before the 2013 taxonomy under the retired
+ * two (0.99 for 2009, 10-K 0001061219-11-000009).
+ */
+const PER_UNIT = {
+  basic: "us-gaap:NetIncomeLossPerOutstandingLimitedPartnershipUnitBasicNetOfTax",
+  diluted: "us-gaap:NetIncomeLossNetOfTaxPerOutstandingLimitedPartnershipUnitDiluted",
+  basicUntil2013: "us-gaap:NetIncomeLossPerOutstandingLimitedPartnershipUnit",
+  dilutedUntil2013: "us-gaap:NetIncomeLossPerOutstandingLimitedPartnershipUnitDiluted",
+} as const;
+
+/**
  * Taxonomy-qualified concepts per metric. The concept is chosen per period and per filing (pitfall 14: companies
  * change tags), so each list mixes the old and new tags; us-gaap first, then ifrs-full (a filer uses one of them).
  */
@@ -68,7 +81,10 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
       "us-gaap:EarningsPerShareBasicAndDiluted", // one tag when basic equals diluted (loss years, simple structures)
       "ifrs-full:BasicEarningsLossPerShare", // IFRS basic EPS
       "ifrs-full:BasicAndDilutedEarningsLossPerShare", // IFRS single EPS line
+      PER_UNIT.basic, // a partnership's net income per limited partner unit, basic (it tags no EPS)
+      PER_UNIT.basicUntil2013, // the same before the 2013 taxonomy retired the name
     ],
+    bareCurrency: new Set([PER_UNIT.basic, PER_UNIT.basicUntil2013]),
   },
   eps_diluted: {
     kind: "per_share",
@@ -80,7 +96,10 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
       "us-gaap:EarningsPerShareBasicAndDiluted", // one tag when basic equals diluted
       "ifrs-full:DilutedEarningsLossPerShare", // IFRS diluted EPS
       "ifrs-full:BasicAndDilutedEarningsLossPerShare", // IFRS single EPS line
+      PER_UNIT.diluted, // a partnership's net income per limited partner unit, diluted
+      PER_UNIT.dilutedUntil2013, // the same before the 2013 taxonomy retired the name
     ],
+    bareCurrency: new Set([PER_UNIT.diluted, PER_UNIT.dilutedUntil2013]),
   },
   basic_shares: {
     kind: "shares",

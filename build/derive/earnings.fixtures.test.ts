@@ -210,6 +210,46 @@ describe("concept choice per filing and period", () => {
   });
 });
 
+describe("a partnership's net income per limited partner unit", () => {
+  // Hand-made on the shape of Enterprise Products Partners' company facts (CIK 1061219): per-unit earnings under the
+  // partnership concepts, in the bare unit USD until its 10-K for 2020 and in USD/shares from its 10-Q of May 2021
+  // (2020: 1.71; first quarters of 2020 and 2021: 0.61 each).
+  const basic = "NetIncomeLossPerOutstandingLimitedPartnershipUnitBasicNetOfTax";
+  const diluted = "NetIncomeLossNetOfTaxPerOutstandingLimitedPartnershipUnitDiluted";
+  const q120 = filing("0000001234-20-000022", "10-Q", "2020-05-08", 2020, "Q1");
+  const k20 = filing("0000001234-21-000009", "10-K", "2021-03-01", 2020, "FY");
+  const q121 = filing("0000001234-21-000017", "10-Q", "2021-05-07", 2021, "Q1");
+  const perUnit = (value20q1: number) => ({
+    USD: [q120("2020-01-01", "2020-03-31", value20q1), k20("2020-01-01", "2020-12-31", 1.71)],
+    "USD/shares": [q121("2020-01-01", "2020-03-31", 0.61), q121("2021-01-01", "2021-03-31", 0.61)],
+  });
+  const periods = derive({
+    "us-gaap:NetIncomeLoss": { USD: [q120("2020-01-01", "2020-03-31", 1_375), k20("2020-01-01", "2020-12-31", 3_885), q121("2021-01-01", "2021-03-31", 1_362)] },
+    [`us-gaap:${basic}`]: perUnit(0.61),
+    [`us-gaap:${diluted}`]: perUnit(0.61),
+  });
+
+  it("is its EPS, basic and diluted, read in the per-share unit whichever unit the filing used", () => {
+    const year = find(periods, "2020-01-01", "2020-12-31").metrics;
+    expect(year.eps_basic).toMatchObject({ value: 1.71, unit: "USD/shares", concept: `us-gaap:${basic}`, source_accession: "0000001234-21-000009" });
+    expect(year.eps_diluted).toMatchObject({ value: 1.71, unit: "USD/shares", concept: `us-gaap:${diluted}` });
+    expect(find(periods, "2021-01-01", "2021-03-31").metrics.eps_diluted).toMatchObject({ value: 0.61, unit: "USD/shares" });
+    // The same figure in the other unit is no restatement.
+    expect(find(periods, "2020-01-01", "2020-03-31").metrics.eps_basic).toMatchObject({ value: 0.61, restated: false, source_accession: "0000001234-21-000017" });
+  });
+
+  it("gives way to a filing's EPS, and the bare currency is read for the per-unit concepts only", () => {
+    const k = filing("0000001234-24-000001", "10-K", "2024-02-01", 2023, "FY");
+    const [p] = derive({
+      "us-gaap:EarningsPerShareBasic": { "USD/shares": [k("2023-01-01", "2023-12-31", 3)] },
+      [`us-gaap:${basic}`]: { USD: [k("2023-01-01", "2023-12-31", 2.5)] },
+      "us-gaap:EarningsPerShareDiluted": { USD: [k("2023-01-01", "2023-12-31", 2.9)] },
+    });
+    expect(p!.metrics.eps_basic).toMatchObject({ value: 3, concept: "us-gaap:EarningsPerShareBasic" });
+    expect(p!.metrics.eps_diluted).toBeNull();
+  });
+});
+
 describe("fiscal labels a filing got wrong", () => {
   const k = filing("0000001234-24-000001", "10-K", "2024-02-20", 2023, "FY");
   const taggedFy = filing("0000001234-24-000002", "10-Q", "2024-05-01", 2024, "FY"); // Disney's fiscal 2022 10-Qs

@@ -28,6 +28,11 @@ export interface SeriesSpec {
   /** Values at a date (balance sheet) rather than over a duration: observed as instants, never as spans. */
   instant?: boolean;
   concepts: readonly string[];
+  /**
+   * Per-share concepts some filers tag in the bare currency (`USD`, not `USD/shares`): a partnership's net income per
+   * unit. The value is per unit all the same, and is read in the per-share unit.
+   */
+  bareCurrency?: ReadonlySet<string>;
 }
 
 /** One value one periodic filing reported for one duration and series, in one concept. */
@@ -103,7 +108,7 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
         continue;
       }
       for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
-        const wanted = unit === units[spec.kind];
+        const wanted = unit === units[spec.kind] || (unit === currency && spec.bareCurrency?.has(concept) === true);
         for (const f of list) {
           if (f.start === undefined) continue;
           let form = forms.get(f.form);
@@ -124,7 +129,7 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
             series: name,
             concept,
             priority,
-            unit,
+            unit: units[spec.kind],
             value: f.val,
             accn: f.accn,
             filed: f.filed,
