@@ -115,6 +115,9 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
       "us-gaap:PaymentsOfDividends", // the cash flow statement's dividends paid, all classes (Apple's "dividends and dividend equivalents")
       "us-gaap:PaymentsOfDividendsCommonStock", // common dividends, for filers who tag only the common stock's line
       "ifrs-full:DividendsPaidClassifiedAsFinancingActivities", // IFRS cash flow line
+      // A partnership's distributions to its limited partners, its unitholders' payout (it tags no dividends). Not the
+      // LLC members' variant: an Up-C corporation names its payouts to noncontrolling holders so.
+      "us-gaap:DistributionMadeToLimitedPartnerCashDistributionsPaid",
     ],
     { outflow: true },
   ),

@@ -113,6 +113,21 @@ describe("cash flows filed year to date", () => {
   });
 });
 
+describe("a partnership's distributions to its limited partners", () => {
+  const paid = [q1("2023-01-01", "2023-03-31", 1000), q2("2023-01-01", "2023-06-30", 2010), q3("2023-01-01", "2023-09-30", 3030), k23("2023-01-01", "2023-12-31", 4060)];
+
+  it("are its dividends paid, filed year to date like any cash flow, their quarters derived", () => {
+    const { periods } = derive({ DistributionMadeToLimitedPartnerCashDistributionsPaid: paid });
+    expect(find(periods, "2023-01-01", "2023-12-31").cash_flow!.dividends_paid).toMatchObject({ value: 4060, concept: "us-gaap:DistributionMadeToLimitedPartnerCashDistributionsPaid" });
+    expect(find(periods, "2023-04-01", "2023-06-30").cash_flow!.dividends_paid).toMatchObject({ value: 1010, derived: true });
+  });
+
+  it("give way to a filing's dividends paid", () => {
+    const { periods } = derive({ DistributionMadeToLimitedPartnerCashDistributionsPaid: paid, PaymentsOfDividends: [k23("2023-01-01", "2023-12-31", 4500)] });
+    expect(find(periods, "2023-01-01", "2023-12-31").cash_flow!.dividends_paid).toMatchObject({ value: 4500, concept: "us-gaap:PaymentsOfDividends" });
+  });
+});
+
 describe("balance sheets", () => {
   const usGaap = {
     // No total liabilities line: liabilities and equity, equity, a noncontrolling interest and a redeemable one.
