@@ -15,6 +15,8 @@ const PER_UNIT = {
   basicUntil2013: "us-gaap:NetIncomeLossPerOutstandingLimitedPartnershipUnit",
   dilutedUntil2013: "us-gaap:NetIncomeLossPerOutstandingLimitedPartnershipUnitDiluted",
 } as const;
+/** The per-unit concepts are read in the bare currency too (SeriesSpec.bareCurrency). */
+const PER_UNIT_CONCEPTS: ReadonlySet<string> = new Set(Object.values(PER_UNIT));
 
 /**
  * Taxonomy-qualified concepts per metric. The concept is chosen per period and per filing (pitfall 14: companies
@@ -84,7 +86,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
       PER_UNIT.basic, // a partnership's net income per limited partner unit, basic (it tags no EPS)
       PER_UNIT.basicUntil2013, // the same before the 2013 taxonomy retired the name
     ],
-    bareCurrency: new Set([PER_UNIT.basic, PER_UNIT.basicUntil2013]),
+    bareCurrency: PER_UNIT_CONCEPTS,
   },
   eps_diluted: {
     kind: "per_share",
@@ -99,7 +101,7 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
       PER_UNIT.diluted, // a partnership's net income per limited partner unit, diluted
       PER_UNIT.dilutedUntil2013, // the same before the 2013 taxonomy retired the name
     ],
-    bareCurrency: new Set([PER_UNIT.diluted, PER_UNIT.dilutedUntil2013]),
+    bareCurrency: PER_UNIT_CONCEPTS,
   },
   basic_shares: {
     kind: "shares",

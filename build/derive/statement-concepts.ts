@@ -54,6 +54,8 @@ const instant = (concepts: string[], options: Partial<StatementSpec> = {}): Stat
 const sum = (...terms: [series: string, sign: 1 | -1, required: boolean][]): Formula => ({
   terms: terms.map(([series, sign, required]) => ({ series, sign, required })),
 });
+/** Series added as they are, each optional: the terms of a sum of whatever lines a filing tags. */
+const added = (series: readonly string[]): [string, 1, false][] => series.map((name) => [name, 1, false]);
 /** A sum whose `inclusive` terms may already hold the others (Formula.inclusive). */
 const within = (inclusive: readonly string[], ...terms: [series: string, sign: 1 | -1, required: boolean][]): Formula => ({ ...sum(...terms), inclusive });
 
@@ -143,7 +145,7 @@ export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
   [PARTIAL_CAPEX]: flow([PARTIAL_CAPEX_CONCEPT], { outflow: true, internal: true }),
   [CAPEX_PPE]: flow([PPE_PURCHASES], { outflow: true, internal: true }),
   ...Object.fromEntries(Object.entries(CAPEX_CLASSES).map(([name, concept]) => [name, flow([concept], { outflow: true, internal: true })])),
-  [CAPEX_CLASSES_TOTAL]: flow([], { outflow: true, internal: true, formulas: [sum(...Object.keys(CAPEX_CLASSES).map((name): [string, 1, false] => [name, 1, false]))] }),
+  [CAPEX_CLASSES_TOTAL]: flow([], { outflow: true, internal: true, formulas: [sum(...added(Object.keys(CAPEX_CLASSES)))] }),
 };
 
 /** The debt lines of a balance sheet with no debt total, by kind (debtInstruments). */
@@ -168,11 +170,13 @@ const NONCURRENT_INSTRUMENTS = "_noncurrent_instruments";
  */
 function debtInstruments(side: "current" | "noncurrent", concepts: Record<InstrumentKind, string[]>): Record<string, StatementSpec> {
   const name = (kind: string) => `_${side}_debt_${kind}`;
-  const series = Object.fromEntries(Object.entries(concepts).map(([kind, list]) => [name(kind), instant(list, { internal: true })]));
-  const kinds = Object.keys(concepts).filter((kind) => !TRAITS.includes(kind as InstrumentKind)).map(name);
-  const terms = Object.keys(series).map((series): [string, 1, false] => [series, 1, false]);
+  const lines = Object.entries(concepts) as [InstrumentKind, string[]][];
+  const kinds = lines.filter(([kind]) => !TRAITS.includes(kind)).map(([kind]) => name(kind));
   const total = side === "current" ? CURRENT_INSTRUMENTS : NONCURRENT_INSTRUMENTS;
-  return { ...series, [total]: instant([], { internal: true, formulas: [within(kinds, ...terms)] }) };
+  return {
+    ...Object.fromEntries(lines.map(([kind, list]) => [name(kind), instant(list, { internal: true })])),
+    [total]: instant([], { internal: true, formulas: [within(kinds, ...added(lines.map(([kind]) => name(kind))))] }),
+  };
 }
 
 /** Internal balance series read by name (statements.ts). */
