@@ -22,19 +22,24 @@ export function easternDate(iso: string | number): string {
 }
 
 /**
- * The days whose index may list a filing accepted after `after` and before `before`: every day from the first's to
+ * The days whose index may list a filing accepted after `after` and before `before`: every weekday from the first's to
  * the second's, and when the gap reaches into an evening (from 17:30 US Eastern EDGAR dates most forms the next
- * business day), the next weekday.
+ * business day), the next weekday. A weekend has no index: EDGAR dates what it accepts then the next weekday. So the
+ * gap names from the start only days an index can come for, and a gap recorded on a Friday evening reads Friday and
+ * Monday, whenever it is looked at.
  */
 export function gapOf(after: string, before: string): FeedGap {
   const last = easternDate(before);
-  const days = [easternDate(after)];
-  while (days.at(-1)! < last) days.push(nextDay(days.at(-1)!));
-  if (easternTime(before) >= "17:30") {
-    do days.push(nextDay(days.at(-1)!));
-    while (isWeekend(days.at(-1)!));
-  }
-  return { after, before, days };
+  const days = [weekdayFrom(easternDate(after))];
+  for (let day = nextDay(days[0]!); day <= last; day = nextDay(day)) if (!isWeekend(day)) days.push(day);
+  if (easternTime(before) >= "17:30") days.push(weekdayFrom(nextDay(last)));
+  return { after, before, days: [...new Set(days)] };
+}
+
+/** The day itself when a weekday, else the Monday after it. */
+function weekdayFrom(day: string): string {
+  while (isWeekend(day)) day = nextDay(day);
+  return day;
 }
 
 /** What a day's index said: its rows, or that it is not there yet, or that the day has none. */
