@@ -107,7 +107,8 @@ function entityChangeMessage(what: string, change: EntityChange): string {
  * this quarter, this year to date): null while one of them is not filed, or while they were filed on both sides of a
  * stock split known by then (counts of two bases: SUNation's 2023 year from a 10-K after its reverse split, its half
  * from a 10-Q before it), or where they cannot be one company's counts (their day-weighted average comes out at no
- * shares); TTM EPS needs TTM net income too.
+ * shares); TTM EPS needs TTM net income too, and the income the company's EPS divides where that is not its net
+ * income (its numerator, for each of the same periods).
  */
 function perShareGaps(
   row: FinancialPeriod,
@@ -146,6 +147,10 @@ function perShareGaps(
       gaps.push({ metric: shares, reason: "split_basis", message }, { metric: eps, reason: "split_basis", message });
     } else if (noIncome || !own(shares)) {
       gaps.push({ metric: eps, reason: "missing_value", message: "no TTM net income to divide" });
+    } else if (!own(eps)) {
+      // Income and shares stand: what is missing is the income this EPS divides (build/derive/ttm.ts epsIncome).
+      const message = `the company's ${kind} EPS divides other than its net income (after preferred dividends or participating securities), and for one of the last fiscal year and the two years to date that numerator is neither reported nor shown by the period's EPS to be its net income`;
+      gaps.push({ metric: eps, reason: "no_eps_numerator", message });
     }
   }
 }

@@ -132,7 +132,7 @@ export const Unavailable = z
 export type Unavailable = z.infer<typeof Unavailable>;
 
 /** Why a trailing-twelve-month value is null. */
-export const TTM_GAPS = ["missing_quarter", "missing_value", "unreconciled", "no_weighted_shares", "split_basis", "entity_change"] as const;
+export const TTM_GAPS = ["missing_quarter", "missing_value", "unreconciled", "no_weighted_shares", "split_basis", "entity_change", "no_eps_numerator"] as const;
 
 /** How a trailing-twelve-month row was made: the periods summed (or the fiscal year) and what could not be. */
 export const Ttm = z
@@ -158,7 +158,7 @@ export const Ttm = z
           metric: FinancialMetricName,
           reason: z.enum(TTM_GAPS).meta({
             description:
-              "missing_quarter: fewer than four quarters chain to the period end; missing_value: a quarter (or the year) lacks the metric; unreconciled: a fiscal year among them whose quarters miss it; no_weighted_shares: a weighted share count the TTM count is made of is not filed; split_basis: those counts were filed on both sides of a stock split (or do not combine), so they are of two bases; entity_change: the values it would sum were filed on both sides of a change of reporting entity (a reverse merger), so they describe two companies.",
+              "missing_quarter: fewer than four quarters chain to the period end; missing_value: a quarter (or the year) lacks the metric; unreconciled: a fiscal year among them whose quarters miss it; no_weighted_shares: a weighted share count the TTM count is made of is not filed; split_basis: those counts were filed on both sides of a stock split (or do not combine), so they are of two bases; entity_change: the values it would sum were filed on both sides of a change of reporting entity (a reverse merger), so they describe two companies; no_eps_numerator: the company's EPS divides other than its net income (after preferred dividends or participating securities), and that numerator is not known for every period the TTM is reckoned from (the last fiscal year and the two years to date).",
           }),
           message: z.string(),
         }),

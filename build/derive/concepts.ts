@@ -110,6 +110,9 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
     concepts: [
       "us-gaap:WeightedAverageNumberOfSharesOutstandingBasic", // basic weighted-average shares, the denominator of basic EPS
       "us-gaap:WeightedAverageNumberOfShareOutstandingBasicAndDiluted", // one count when basic equals diluted
+      // A partnership's weighted limited partner units, the denominator of its net income per unit (it tags no shares):
+      // Enterprise Products Partners' 2,185.8 million for 2020 (10-K 0001061219-21-000009).
+      "us-gaap:WeightedAverageLimitedPartnershipUnitsOutstanding",
       "ifrs-full:WeightedAverageShares", // IFRS basic count ("weighted average number of ordinary shares outstanding")
     ],
   },
@@ -120,6 +123,8 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
     concepts: [
       "us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding", // diluted weighted-average shares (pitfall 7: not dei cover counts)
       "us-gaap:WeightedAverageNumberOfShareOutstandingBasicAndDiluted", // one count when basic equals diluted
+      // A partnership's diluted weighted units: Enterprise Products Partners' 861.8 million for 2012 (10-K 0001061219-13-000011).
+      "us-gaap:WeightedAverageLimitedPartnershipUnitsOutstandingDiluted",
       "ifrs-full:AdjustedWeightedAverageShares", // IFRS diluted count ("adjusted for the effects of dilutive potential shares")
     ],
   },

@@ -148,6 +148,37 @@ export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
   [CAPEX_CLASSES_TOTAL]: flow([], { outflow: true, internal: true, formulas: [sum(...added(Object.keys(CAPEX_CLASSES)))] }),
 };
 
+/**
+ * The income a company's EPS divides, where it is not its net income: net income less preferred dividends and the
+ * share of participating securities (two-class method), and for diluted EPS with the dilutive securities' effect on it.
+ * Served like the cash flows (one concept and vintage per fiscal year) on the income statement's own periods, but
+ * published by no row: TTM EPS divides them, reckoned over the periods its shares are (ttm.ts). Texas Instruments, 2016: net income 3,595 million, of which
+ * 3,550 million is allocated to common stock for basic EPS and 3,551 million for diluted (10-K 0001564590-17-002142).
+ * Hertz, 2023: net income 616 million, diluted numerator 452 million (its warrants' fair-value gain taken out), 1.39
+ * per diluted share on 326 million shares (10-K 0001657853-24-000022).
+ */
+export const EPS_NUMERATORS = {
+  _eps_income_basic: flow(
+    [
+      "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic", // the numerator of basic EPS: after preferred dividends and participating securities
+      // A partnership's net income per unit divides its limited partners' share, not what its general partner's interest
+      // and incentive distribution rights take: Enterprise Products Partners' 2009 allocated 852.2 million to limited
+      // partners and 178.7 million to its general partner (10-K 0001061219-10-000011).
+      "us-gaap:NetIncomeLossAllocatedToLimitedPartners",
+      "ifrs-full:ProfitLossAttributableToOrdinaryEquityHoldersOfParentEntity", // IFRS (IAS 33): the profit basic EPS divides
+    ],
+    { checkNeighbours: true, internal: true },
+  ),
+  _eps_income_diluted: flow(
+    [
+      "us-gaap:NetIncomeLossAvailableToCommonStockholdersDiluted", // the numerator of diluted EPS: the basic one adjusted for dilutive securities
+      "ifrs-full:ProfitLossAttributableToOrdinaryEquityHoldersOfParentEntityIncludingDilutiveEffects", // IFRS (IAS 33): the profit diluted EPS divides
+    ],
+    { checkNeighbours: true, internal: true },
+  ),
+} as const satisfies Readonly<Record<string, StatementSpec>>;
+export type EpsNumerator = keyof typeof EPS_NUMERATORS;
+
 /** The debt lines of a balance sheet with no debt total, by kind (debtInstruments). */
 type InstrumentKind = "notes" | "loans" | "lines_of_credit" | "convertible" | "secured" | "related_party";
 /** Traits of a debt line, not kinds: a secured loan, a note to a related party. */
@@ -362,6 +393,7 @@ export const SHARES_OUTSTANDING: StatementSpec = instant([SHARES_OUTSTANDING_CON
 export const STATEMENT_CONCEPTS: ReadonlySet<string> = new Set([
   ...Object.values(CASH_FLOW_SERIES).flatMap((s) => s.concepts),
   ...Object.values(CASH_FLOW_PARTS).flatMap((s) => s.concepts),
+  ...Object.values(EPS_NUMERATORS).flatMap((s) => s.concepts),
   ...Object.values(BALANCE_SERIES).flatMap((s) => s.concepts),
   SHARES_OUTSTANDING_CONCEPT,
 ]);

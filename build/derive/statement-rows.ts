@@ -8,7 +8,7 @@ import { METRIC_CONCEPTS } from "./concepts.ts";
 import type { PeriodLabel } from "./fiscal-calendar.ts";
 import type { Period } from "./period-identity.ts";
 import { calendarFrame, durationDays, type Months } from "./periods.ts";
-import { CASH_FLOW_SERIES } from "./statement-concepts.ts";
+import { CASH_FLOW_SERIES, type EpsNumerator } from "./statement-concepts.ts";
 import { computedEntry, computedTimeline, type Entry, type FiledValue } from "./vintage.ts";
 
 /** The cash flows the statements read (free cash flow is made from two of them). */
@@ -31,8 +31,11 @@ export interface Row {
   flows: Map<string, FiledValue[]>;
   /** Each filing's value of each balance-sheet series on the row's date (shared with the row of the same end). */
   instants?: ReadonlyMap<string, readonly FiledValue[]>;
-  /** Served values over time per metric: income (from the earnings' history), cash flows and the balance sheet. */
-  timelines: Partial<Record<FinancialMetricName, Entry[]>>;
+  /**
+   * Served values over time per metric: income (from the earnings' history), cash flows and the balance sheet; and the
+   * EPS numerators TTM EPS divides, which no row publishes.
+   */
+  timelines: Partial<Record<FinancialMetricName | EpsNumerator, Entry[]>>;
   /** Carries a balance sheet (quarters and fiscal years; a year-to-date period's balance is its quarter's). */
   balance: boolean;
   reconciliation?: FinancialReconciliationState[];

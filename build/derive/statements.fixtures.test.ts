@@ -532,3 +532,92 @@ describe("a bank's cash: its cash flow statement's end balance", () => {
     expect(find(periods, "2024-04-01", "2024-06-30").balance?.cash ?? null).toBeNull();
   });
 });
+
+describe("TTM EPS of a company whose EPS divides less than its net income (preferred dividends)", () => {
+  // 103 shares throughout (a count no rounding explains); net income 10 × 103 a quarter in 2023, 12 × 103 in 2024;
+  // preferred dividends of 103 a quarter, so the income basic EPS divides is 9 × 103 and 11 × 103, and EPS 9 and 11 a
+  // quarter. Filed as 10-Qs and 10-Ks do: quarters, years to date and the year. TTM to 2024-09-30 is reckoned over the
+  // periods its shares are: (2023 − its nine months + 2024's nine months) ÷ 103 = 36 − 27 + 33 = 42 (net income would
+  // give 40 − 30 + 36 = 46).
+  const SHARES = 103;
+  const spans = (year: number) => [
+    [`${year}-01-01`, `${year}-03-31`, 1],
+    [`${year}-04-01`, `${year}-06-30`, 1],
+    [`${year}-07-01`, `${year}-09-30`, 1],
+    [`${year}-01-01`, `${year}-06-30`, 2],
+    [`${year}-01-01`, `${year}-09-30`, 3],
+  ] as const;
+  const byFiling = [q1, q2, q3, q2, q3];
+  /** A flow of `perQuarter` × 103 a quarter in each year's periods, 2024's nine months `nineMonths2024` × 103 (null: not tagged). */
+  const flow = (perQuarter: [number, number], nineMonths2024: number | null = 3 * perQuarter[1]): Fact[] => {
+    const out: Fact[] = [];
+    for (const [year, quarter, filings, k] of [[2023, perQuarter[0], byFiling, k23], [2024, perQuarter[1], [q124, q224, q324, q224, q324], null]] as const) {
+      spans(year).forEach(([s, e, n], i) => {
+        const value = year === 2024 && n === 3 && i === 4 ? nineMonths2024 : quarter * n;
+        if (value !== null) out.push(filings[i]!(s, e, value * SHARES));
+      });
+      if (k) out.push(k(`${year}-01-01`, `${year}-12-31`, 4 * quarter * SHARES));
+    }
+    return out;
+  };
+  const perShare = (facts: Fact[]) => facts.map((f) => ({ ...f, val: f.val / SHARES }));
+  const shares = (facts: Fact[]) => facts.map((f) => ({ ...f, val: SHARES }));
+  /** A corporation's concepts, and a partnership's: per unit, its limited partners' share, its weighted units. */
+  const CORPORATION = ["NetIncomeLossAvailableToCommonStockholdersBasic", "EarningsPerShareBasic", "EarningsPerShareDiluted", "WeightedAverageNumberOfSharesOutstandingBasic", "WeightedAverageNumberOfDilutedSharesOutstanding"] as const;
+  const PARTNERSHIP = [
+    "NetIncomeLossAllocatedToLimitedPartners",
+    "NetIncomeLossPerOutstandingLimitedPartnershipUnitBasicNetOfTax",
+    "NetIncomeLossNetOfTaxPerOutstandingLimitedPartnershipUnitDiluted",
+    "WeightedAverageLimitedPartnershipUnitsOutstanding",
+    "WeightedAverageLimitedPartnershipUnitsOutstandingDiluted",
+  ] as const;
+  function derived(numerator: Fact[], eps: Fact[], [numeratorConcept, basic, diluted, basicCount, dilutedCount]: readonly string[] = CORPORATION) {
+    const income = flow([10, 12]);
+    const facts = companyFacts({
+      "us-gaap": {
+        Revenues: { USD: revenue() },
+        NetIncomeLoss: { USD: income },
+        [numeratorConcept!]: { USD: numerator },
+        [basic!]: { "USD/shares": perShare(eps) },
+        [diluted!]: { "USD/shares": perShare(eps) },
+        [basicCount!]: { shares: shares(income) },
+        [dilutedCount!]: { shares: shares(income) },
+      },
+    });
+    const { periods } = deriveFinancials(facts, deriveEarningsBase(facts));
+    expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
+    return find(periods, "2023-10-01", "2024-09-30", true);
+  }
+
+  it("divides the numerator it tags, over the periods its shares are; diluted EPS the basic numerator its diluted EPS shows it divides", () => {
+    const ttm = derived(flow([9, 11]), flow([9, 11]));
+    expect(ttm.income!.net_income!.value).toBe(46 * SHARES);
+    expect(ttm.income!.basic_shares!.value).toBe(SHARES);
+    expect(ttm.income!.eps_basic).toMatchObject({ value: 42, concept: "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic", derived: true });
+    expect(ttm.income!.eps_diluted).toMatchObject({ value: 42, concept: "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic÷us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding" });
+  });
+
+  it("a period that tags none: its net income where its EPS is its net income ÷ its shares, else no TTM EPS and the reason", () => {
+    // The nine months of 2024 tag no numerator; the preferred stock redeemed, their EPS is net income ÷ shares (36):
+    // 36 − 27 + 36 = 45.
+    const redeemed = derived(flow([9, 11], null), flow([9, 11], 36));
+    expect(redeemed.income!.eps_basic).toMatchObject({ value: 45, concept: "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic+us-gaap:NetIncomeLoss÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic" });
+    // Still paying them (EPS 33): their net income is not the income their EPS divides.
+    const paying = derived(flow([9, 11], null), flow([9, 11]));
+    expect(paying.income!.basic_shares!.value).toBe(SHARES);
+    expect([paying.income!.eps_basic, paying.income!.eps_diluted]).toEqual([null, null]);
+    expect(paying.ttm!.unavailable.filter((u) => u.reason === "no_eps_numerator").map((u) => u.metric)).toEqual(["eps_basic", "eps_diluted"]);
+  });
+
+  it("a partnership: its limited partners' share of net income (its general partner takes the rest) ÷ its weighted units", () => {
+    const ttm = derived(flow([9, 11]), flow([9, 11]), PARTNERSHIP);
+    expect(ttm.income!.basic_shares).toMatchObject({ value: SHARES, concept: "us-gaap:WeightedAverageLimitedPartnershipUnitsOutstanding" });
+    expect(ttm.income!.eps_basic).toMatchObject({ value: 42, concept: "us-gaap:NetIncomeLossAllocatedToLimitedPartners÷us-gaap:WeightedAverageLimitedPartnershipUnitsOutstanding" });
+    expect(ttm.income!.eps_diluted).toMatchObject({ value: 42, concept: "us-gaap:NetIncomeLossAllocatedToLimitedPartners÷us-gaap:WeightedAverageLimitedPartnershipUnitsOutstandingDiluted" });
+  });
+
+  it("a company that tags no numerator: TTM net income, as before", () => {
+    const ttm = derived([], flow([10, 12]));
+    expect(ttm.income!.eps_basic).toMatchObject({ value: 46, concept: "us-gaap:NetIncomeLoss÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic" });
+  });
+});

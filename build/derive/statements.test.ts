@@ -20,6 +20,22 @@ const OUTFLOWS = ["capital_expenditure", "dividends_paid", "share_repurchases"] 
 type RawFact = { start?: string; end: string; val: number; accn: string; form: string };
 type RawFile = { facts: Record<string, Record<string, { units: Record<string, RawFact[]> }>> };
 
+/**
+ * Every value a TTM row's EPS numerator can have from the filings: each filed value of `concepts` for the last fiscal
+ * year, its year to date at the row's quarter and this year's, combined as year − then + now.
+ */
+function filedNumerators(raw: RawFile, periods: readonly FinancialPeriod[], row: FinancialPeriod, concepts: readonly string[]): number[] {
+  const quarter = Number(row.fiscal_quarter.slice(1));
+  const span = (fiscalYear: number, fiscalQuarter: string, months: number) => periods.find((x) => !x.ttm && x.fiscal_year === fiscalYear && x.fiscal_quarter === fiscalQuarter && x.months === months)!;
+  const values = [span(row.fiscal_year - 1, "FY", 12), span(row.fiscal_year - 1, row.fiscal_quarter, quarter * 3), span(row.fiscal_year, row.fiscal_quarter, quarter * 3)].map((x) =>
+    concepts.flatMap((concept) => {
+      const [taxonomy, name] = concept.split(":") as [string, string];
+      return Object.values(raw.facts[taxonomy]?.[name]?.units ?? {}).flatMap((facts) => facts.filter((f) => f.start === x.period_start && f.end === x.period_end).map((f) => f.val));
+    }),
+  );
+  return values[0]!.flatMap((year) => values[1]!.flatMap((before) => values[2]!.map((now) => year - before + now)));
+}
+
 function load(file: string) {
   const text = readEdgar(`${FOLDER}/${file}`);
   const facts = readCompanyFacts(text);
@@ -88,7 +104,7 @@ describeEdgar("deriveFinancials on every company facts file of the fixtures", ()
   });
 
   it.each(files)("%s: the income statement is the earnings', outflows are positive, FCF and total debt add up in every row", (file) => {
-    const { earnings, periods } = load(file);
+    const { raw, earnings, periods } = load(file);
     const bySpan = new Map(earnings.map((e) => [`${e.period_start}/${e.period_end}`, e]));
     for (const p of periods) {
       const e = p.ttm ? undefined : bySpan.get(`${p.period_start}/${p.period_end}`);
@@ -107,11 +123,15 @@ describeEdgar("deriveFinancials on every company facts file of the fixtures", ()
       if (!p.ttm && p.months !== 3 && p.months !== 12) expect(p.balance).toBeNull();
       if (p.balance?.shares_outstanding) expect(p.balance.shares_outstanding.as_of! >= p.period_end).toBe(true);
       // Weighted shares are a count: never zero or below (a filer's 0, a TTM of counts of two bases). A TTM's EPS is
-      // its net income over them, to the cent.
+      // its net income over them, to the cent; or, where the company's EPS divides its own numerator, that numerator
+      // as filed for the periods the shares are reckoned from (last fiscal year − its year to date + this one's).
       for (const { shares, eps } of SHARE_COUNTS) {
         const [n, s, e] = [p.income?.net_income, p.income?.[shares], p.income?.[eps]];
         if (s) expect(s.value, `${shares} ${p.period_end}`).toBeGreaterThan(0);
-        if (e && p.ttm?.basis === "four_quarters") expect(e.value).toBeCloseTo(n!.value / s!.value, 2);
+        if (!e || p.ttm?.basis !== "four_quarters") continue;
+        const numerator = e.concept.split("÷")[0]!;
+        if (numerator === n!.concept) expect(e.value).toBeCloseTo(n!.value / s!.value, 2);
+        else expect(filedNumerators(raw, periods, p, numerator.split("+")).some((v) => Math.abs(v / s!.value - e.value) <= 0.005 + 1e-9), `${eps} ${p.period_end}`).toBe(true);
       }
     }
   });
@@ -304,6 +324,60 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(latest.income!.basic_shares).toMatchObject({ value: 14_865_108_500, derived: true, source_accession: "0000320193-26-000006" });
     expect(latest.income!.eps_basic).toMatchObject({ value: 7.92, concept: "us-gaap:NetIncomeLoss÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic", derived: true });
     expect(latest.ttm!.unavailable).toEqual([]);
+  });
+
+  it("TTM EPS divides the company's own EPS numerator where it is not its net income: Texas Instruments (participating securities), Hertz (warrants)", () => {
+    const ttm = (cik: string, end: string) => company(cik).periods.find((p) => p.ttm && p.period_end === end)!.income!;
+    // Texas Instruments, to 2015-09-30, in millions. Net income allocated to common stock (two-class method): basic
+    // 2,777 for 2014 (10-K 0000097476-15-000003) − 1,965 for its nine months (10-Q 0000097476-14-000034) + 2,119 for
+    // 2015's (10-Q 0001564590-15-009541) = 2,931; diluted 2,778 − 1,965 + 2,120 = 2,933. Shares as share-days: basic
+    // (1,065 × 365 − 1,070 × 273 + 1,036 × 273) / 365 = 1,039.57; diluted (1,080 × 365 − 1,085 × 273 + 1,049 × 273) / 365
+    // = 1,053.07. Its net income (2,975) would give 2.86 and 2.83; its four quarters' diluted EPS as filed add up to
+    // 0.76 + 0.61 + 0.65 + 0.76 = 2.78.
+    const ti = ttm("0000097476", "2015-09-30");
+    expect(ti.net_income!.value).toBe(2_975e6);
+    expect(ti.basic_shares!.value).toBe(1_039_569_863);
+    expect(ti.diluted_shares!.value).toBe(1_053_073_973);
+    expect(ti.eps_basic).toMatchObject({ value: 2.82, concept: "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic", derived: true });
+    expect(ti.eps_diluted).toMatchObject({ value: 2.79, concept: "us-gaap:NetIncomeLossAvailableToCommonStockholdersDiluted÷us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding" });
+    // Hertz, to 2023-09-30: its diluted numerator takes its public warrants' fair-value gains out of net income —
+    // 1,355 for 2022 (10-K 0001657853-23-000039), 1,359 for its nine months, 853 for 2023's (both in 10-Q
+    // 0001657853-23-000152): 849 million ÷ 336.43 million diluted shares = 2.52. Its basic numerator is its net income
+    // (2,059 − 1,943 + 964 = 1,080): 3.38.
+    const hertz = ttm("0001657853", "2023-09-30");
+    expect(hertz.eps_diluted).toMatchObject({ value: 2.52, concept: "us-gaap:NetIncomeLossAvailableToCommonStockholdersDiluted÷us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding" });
+    expect(hertz.diluted_shares!.value).toBe(336_432_877);
+    expect(hertz.eps_basic).toMatchObject({ value: 3.38, concept: "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic" });
+    expect(hertz.net_income!.value).toBe(1_080e6);
+  });
+
+  it("TTM EPS where a period tags no numerator: its net income where its own EPS shows it is one (SUNation, Hertz); else null, with the reason (SunEdison)", () => {
+    // SUNation to 2023-03-31: its numerator for 2022, −27,216,132 against net income of −10,352,240 (10-K
+    // 0000022701-23-000008: preferred stock adjustments); none for the first quarter of 2022, whose EPS of −0.58 is its
+    // net income −1,883,634 ÷ 3,231,461 shares (10-Q 0000022701-22-000009); −2,554,989 for 2023's (10-Q
+    // 0000022701-23-000011). −27,216,132 + 1,883,634 − 2,554,989 = −27,887,487 ÷ 8,390,588 shares = −3.32, where its net
+    // income (−11,023,595) would give −1.31.
+    const sunation = company("0000022701").periods.find((p) => p.ttm && p.period_end === "2023-03-31")!;
+    expect(sunation.income!.basic_shares!.value).toBe(8_390_588);
+    expect(sunation.income!.eps_basic).toMatchObject({
+      value: -3.32,
+      concept: "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic+us-gaap:NetIncomeLoss÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic",
+    });
+    // SunEdison to 2015-09-30: its 2014 numerator is not its net income (−1,185.6 against −1,180.4 million, 10-K
+    // 0000945436-15-000049); its nine months of 2015 tag none, and their EPS of −3.13 is not net income −919 ÷ 295
+    // million shares (−3.12, 10-Q 0000945436-15-000274).
+    // Hertz to 2020-03-31, in millions: its 10-K of 2022 (0001657853-22-000012) tags 2019's numerator, −58, its net
+    // income; the first quarters tag none, and their EPS is their net income ÷ shares filed in millions (2019: −147 ÷ 96
+    // = −1.53 for the −1.54 filed, within the rounding of 96; 2020: −356 ÷ 142 = −2.51 for −2.50). −58 + 147 − 356 =
+    // −267 ÷ 128.38 million shares = −2.08, from that 10-K on.
+    const hertz = company("0001657853").periods.find((p) => p.ttm && p.period_end === "2020-03-31")!;
+    expect(hertz.income!.basic_shares!.value).toBe(128_379_781);
+    expect(hertz.income!.eps_basic).toMatchObject({ value: -2.08, source_accession: "0001657853-22-000012", concept: "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic+us-gaap:NetIncomeLoss÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic" });
+    const sunedison = company("0000945436").periods.find((p) => p.ttm && p.period_end === "2015-09-30")!;
+    expect(sunedison.income!.net_income).not.toBeNull();
+    expect(sunedison.income!.basic_shares).not.toBeNull();
+    expect(sunedison.income!.eps_basic).toBeNull();
+    expect(sunedison.ttm!.unavailable).toContainEqual(expect.objectContaining({ metric: "eps_basic", reason: "no_eps_numerator" }));
   });
 
   it("Walmart fiscal 2025, a January year-end (10-K 0000104169-25-000021): no total liabilities line, so derived from its own balance sheet", () => {

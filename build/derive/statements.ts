@@ -31,6 +31,7 @@ import {
   BALANCE_SERIES,
   CASH_FLOW_PARTS,
   CASH_FLOW_SERIES,
+  EPS_NUMERATORS,
   LONG_TERM_DEBT,
   PARTIAL_CAPEX,
   PARTIAL_CAPEX_CONCEPT,
@@ -38,6 +39,7 @@ import {
   SHARES_OUTSTANDING_CONCEPT,
   SHARES_OUTSTANDING_TOTAL,
   TOTAL_BORROWINGS,
+  type EpsNumerator,
   type StatementSpec,
 } from "./statement-concepts.ts";
 import { filedStatementValues, firstFiled } from "./statement-values.ts";
@@ -57,6 +59,8 @@ export interface FinancialsSeries {
  */
 const FLOW_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW_PARTS, ...CASH_FLOW_SERIES };
 const STATEMENT_SERIES: Readonly<Record<string, StatementSpec>> = { ...FLOW_SERIES, ...BALANCE_SERIES };
+/** The flows each fiscal year serves in one concept and vintage: the cash flows, and the EPS numerators (TTM EPS reads them whole). */
+const SERVED_FLOWS = [...FLOWS, ...(Object.keys(EPS_NUMERATORS) as EpsNumerator[])];
 /** Balance series checked for scale, steady ones first; shares outstanding (the cover count) among them. */
 const BALANCE_CHECKED: Readonly<Record<string, StatementSpec>> = { ...BALANCE_SERIES, shares_outstanding: SHARES_OUTSTANDING };
 const BALANCE_ORDER = ["shares_outstanding", "total_assets", "total_liabilities", "cash", "equity", "debt_current", "debt_noncurrent"];
@@ -69,9 +73,11 @@ const SERVED_BALANCE = BALANCE_METRICS.filter((name) => name !== "total_debt");
 export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): FinancialsSeries {
   const rows = base.series.periods.map((row, i) => fromEarnings(row, base.series.history[i]!, base.timelines[i]!));
   const observed = observe(facts, STATEMENT_SERIES, base.currency);
-  attachFlows(rows, mergeSpans(observed.spans), base.calendar);
+  attachFlows(rows, mergeSpans(observed.spans), FLOW_SERIES, base.calendar);
+  // Observed apart and attached to the income statement's own periods only: they never make a period or move its dates.
+  attachFlows(rows, mergeSpans(observe(facts, EPS_NUMERATORS, base.currency).spans), EPS_NUMERATORS, null);
   const flowPeriods: ScalePeriod[] = rows.map((r) => ({ end: r.end, months: r.months, values: r.flows }));
-  correctScales(flowPeriods, CASH_FLOW_SERIES, ["capital_expenditure", "dividends_paid", "operating_cash_flow", "share_repurchases"]);
+  correctScales(flowPeriods, { ...CASH_FLOW_SERIES, ...EPS_NUMERATORS }, ["capital_expenditure", "dividends_paid", "operating_cash_flow", "share_repurchases", ...Object.keys(EPS_NUMERATORS)]);
   const years = byFiscalYear(rows);
   for (const group of years.values()) {
     const created = cashFlowYear(group, base.calendar);
@@ -86,10 +92,10 @@ export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): Finan
 }
 
 /**
- * Each cash-flow period on the row of the same span (period identity: one length, starts and ends within a week), or a
- * row of its own labelled by the calendar; each filing's value per series on it.
+ * Each flow period on the row of the same span (period identity: one length, starts and ends within a week), or a row
+ * of its own labelled by the calendar (none without one); each filing's value per series on it.
  */
-function attachFlows(rows: Row[], periods: readonly Period[], calendar: FiscalCalendar): void {
+function attachFlows(rows: Row[], periods: readonly Period[], specs: Readonly<Record<string, StatementSpec>>, calendar: FiscalCalendar | null): void {
   const lanes = new Map<number, { row: Row; start: number; end: number }[]>();
   for (const row of rows) {
     const lane = lanes.get(row.months) ?? [];
@@ -100,6 +106,7 @@ function attachFlows(rows: Row[], periods: readonly Period[], calendar: FiscalCa
     const [start, end] = [dayNumber(p.start), dayNumber(p.end)];
     let row = lanes.get(p.months)?.find((r) => Math.abs(r.end - end) <= SAME_PERIOD_DAYS && Math.abs(r.start - start) <= SAME_PERIOD_DAYS)?.row;
     if (!row) {
+      if (!calendar) continue;
       const label = calendar.label(p, p.alternatives.length ? [p.end, ...p.alternatives.map((a) => a.end)] : undefined);
       if (!label) continue;
       row = newRow(p.start, p.end, p.months, label, false, p.alternatives);
@@ -108,7 +115,7 @@ function attachFlows(rows: Row[], periods: readonly Period[], calendar: FiscalCa
       lane.push({ row, start, end });
       lanes.set(p.months, lane);
     }
-    for (const [name, values] of filedStatementValues(p.observations, FLOW_SERIES)) {
+    for (const [name, values] of filedStatementValues(p.observations, specs)) {
       const known = row.flows.get(name);
       row.flows.set(name, known ? [...known, ...values].sort(byFiled) : values);
     }
@@ -137,7 +144,7 @@ function byFiscalYear(rows: readonly Row[]): Map<number, Row[]> {
  * stands). A year-to-date value is never served as a quarter. Returns the quarters no earnings row had.
  */
 function cashFlowYear(group: Row[], calendar: FiscalCalendar): Row[] {
-  const concepts = serveYear(group, FLOWS, (r) => r.flows, (r) => r.months === 12);
+  const concepts = serveYear(group, SERVED_FLOWS, (r) => r.flows, (r) => r.months === 12);
   if (Object.keys(concepts).length === 0) return [];
   const created: Row[] = [];
   for (const months of [6, 9, 12] as const) {

@@ -1,13 +1,15 @@
 // Trailing twelve months (issue 18): at each quarter end, the sum of the latest four discrete quarters of every flow,
 // or the fiscal year itself at a year end, over time. Which sums stand on a date, and why the others are null (a
 // quarter missing, a year whose quarters did not add up then), is the `ttm` block, read as of the date from the rows'
-// histories (schemas/financials-ttm.ts) by the builder and the gateway alike. Per-share TTM only from TTM net income
-// and weighted shares (basic for basic EPS, diluted for diluted), never by adding EPS. Pure.
+// histories (schemas/financials-ttm.ts) by the builder and the gateway alike. Per-share TTM only from the TTM income
+// the company's EPS divides (its net income, or the numerator it tags) and weighted shares (basic for basic EPS,
+// diluted for diluted), never by adding EPS. Pure.
 import { PER_SHARE_METRICS, SHARE_COUNTS, type FiscalQuarter } from "../../schemas/earnings.ts";
 import type { Ttm } from "../../schemas/financials.ts";
 import { TTM_SUMMED } from "../../schemas/financials-ttm.ts";
 import { SAME_PERIOD_DAYS } from "./period-identity.ts";
 import { dayNumber, durationDays } from "./periods.ts";
+import type { EpsNumerator } from "./statement-concepts.ts";
 import { freeCashFlow, newRow, type Row } from "./statement-rows.ts";
 import { computedEntry, computedTimeline, perShare, type Entry } from "./vintage.ts";
 
@@ -106,7 +108,7 @@ function provenance(last: Row): Row["provenance"] {
 /**
  * TTM weighted shares, basic and diluted, as day-weighted averages over the twelve months, from the weighted averages
  * the company filed: share-days of last fiscal year − of its year to date at this quarter + of this year to date
- * (share-days add up over time; a weighted average does not); TTM EPS = TTM net income ÷ those shares.
+ * (share-days add up over time; a weighted average does not); TTM EPS = the TTM income EPS divides ÷ those shares.
  */
 function perShareTtm(row: Row, last: Row, years: ReadonlyMap<number, YearIndex>): void {
   const quarter = Number(last.base.fiscal_quarter.slice(1));
@@ -114,7 +116,8 @@ function perShareTtm(row: Row, last: Row, years: ReadonlyMap<number, YearIndex>)
   const parts = [before?.year, before?.ytd.get(quarter), now?.ytd.get(quarter)];
   if (parts.some((p) => !p)) return;
   const days = parts.map((p) => durationDays(p!.start, p!.end));
-  for (const { shares: count, eps: per } of SHARE_COUNTS) {
+  for (const kind of SHARE_COUNTS) {
+    const { shares: count, eps: per } = kind;
     const timelines = parts.map((p) => p!.timelines[count]);
     if (timelines.some((t) => !t)) continue;
     const shares = computedTimeline(timelines as Entry[][], ([year, before, now]) => {
@@ -125,10 +128,67 @@ function perShareTtm(row: Row, last: Row, years: ReadonlyMap<number, YearIndex>)
     });
     if (!shares.length) continue;
     row.timelines[count] = shares;
-    const income = row.timelines.net_income;
+    const income = epsIncome(row, parts as Row[], kind);
     const eps = income ? computedTimeline([income, shares], ([n, s]) => (n && s && s.value > 0 ? perShare(n, s) : null)) : [];
     if (eps.length) row.timelines[per] = eps;
   }
+}
+
+/**
+ * The TTM income an EPS divides, over time. Most companies' EPS divides their net income, and they tag no numerator:
+ * then TTM net income (so too on the dates before any numerator of these periods was filed). A company whose EPS
+ * divides less — net income after preferred dividends, or the share of participating securities (two-class method),
+ * or for diluted EPS adjusted for dilutive securities — tags that numerator (EPS_NUMERATORS), and its TTM EPS
+ * divides it, reckoned over the periods the shares are (last fiscal year − its year to date + this year to date): a
+ * diluted numerator, like a diluted count, is reckoned for each period as a whole, and its quarters need not add up
+ * to its year. A period that tags no numerator of its kind takes the next (diluted: the basic numerator, then net
+ * income) only where its own EPS of that kind, as filed, is that income ÷ its weighted shares; else there is no TTM
+ * EPS. SUNation tags its numerator for 2022, −27.2 million against net income of −10.4 million (10-K
+ * 0000022701-23-000008, preferred stock adjustments), and none for its first quarter, whose EPS of −0.58 is its net
+ * income of −1.88 million ÷ its 3.23 million shares (10-Q 0000022701-22-000009).
+ */
+function epsIncome(row: Row, parts: readonly Row[], kind: (typeof SHARE_COUNTS)[number]): Entry[] | undefined {
+  const numerators: EpsNumerator[] = kind.kind === "basic" ? ["_eps_income_basic"] : ["_eps_income_diluted", "_eps_income_basic"];
+  if (!parts.some((p) => numerators.some((name) => p.timelines[name]))) return row.timelines.net_income;
+  const incomes: Entry[][] = [];
+  for (const p of parts) {
+    const candidates = [...numerators.map((name) => p.timelines[name] ?? []), p.timelines.net_income ?? []];
+    incomes.push(
+      computedTimeline([...candidates, p.timelines[kind.eps] ?? [], p.timelines[kind.shares] ?? []], (current) => {
+        const [eps, shares] = current.slice(-2);
+        const agrees = (e: Entry) => eps !== null && shares !== null && shares!.value > 0 && isQuotient(eps!.value, e.value, shares!.value);
+        const [own, ...standIns] = current.slice(0, -2);
+        return own ?? standIns.find((e) => e !== null && agrees(e)) ?? null;
+      }),
+    );
+  }
+  // As of each date: TTM net income while none of the periods had a numerator filed (a derivation then knew of none).
+  const filed = parts.flatMap((p) => numerators.map((name) => p.timelines[name] ?? []));
+  const timeline = computedTimeline([...incomes, row.timelines.net_income ?? [], ...filed], (current) => {
+    const [year, before, now, ttm] = current;
+    if (current.slice(4).every((e) => e === null)) return ttm ?? null;
+    if (!year || !before || !now || before.unit !== year.unit || now.unit !== year.unit) return null;
+    return computedEntry([year, before, now], year.value - before.value + now.value, [...new Set([year.concept, before.concept, now.concept])].join("+"));
+  });
+  return timeline.length ? timeline : undefined;
+}
+
+/**
+ * Whether an EPS as filed is `income` ÷ `shares`, as far as their rounding shows: the EPS to the cent, the income and
+ * the shares to the unit they are filed in (Hertz's in millions: 96 million shares for its first quarter of 2019, so
+ * −147 million ÷ 96 million is −1.53 for the −1.54 it filed), at most a million.
+ */
+function isQuotient(eps: number, income: number, shares: number): boolean {
+  const quotient = income / shares;
+  const slack = Math.abs(quotient) * (roundingOf(income) / Math.abs(income || 1) + roundingOf(shares) / shares) / 2;
+  return Math.abs(quotient - eps) <= 0.005 + slack + 1e-9;
+}
+
+/** The unit a figure seems rounded to: the power of ten it is a multiple of, up to a million. */
+function roundingOf(value: number): number {
+  let unit = 1;
+  while (unit < 1e6 && value % (unit * 10) === 0 && value !== 0) unit *= 10;
+  return unit;
 }
 
 /** TTM free cash flow = TTM operating cash flow − TTM capital expenditure, wherever both are summed. */
