@@ -100,6 +100,8 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
       PPE_PURCHASES, // purchases of PP&E: the usual capex line
       "us-gaap:PaymentsToAcquireProductiveAssets", // PP&E and other productive assets (intangibles, software): filers who report capex over all of them
       "ifrs-full:PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities", // IFRS purchases of PP&E (investing activities)
+      // IFRS's productive assets: one line buying PP&E, intangibles, investment property and other non-current assets
+      "ifrs-full:PurchaseOfPropertyPlantAndEquipmentIntangibleAssetsOtherThanGoodwillInvestmentPropertyAndOtherNoncurrentAssets",
     ],
     // Not steady: capex swings by hundreds of times between periods (a plant built, then none), so only another
     // filing of the same period can show a unit-scale slip, never its neighbours. Where the filing tags none of these,
@@ -117,6 +119,8 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
       "us-gaap:PaymentsOfDividends", // the cash flow statement's dividends paid, all classes (Apple's "dividends and dividend equivalents")
       "us-gaap:PaymentsOfDividendsCommonStock", // common dividends, for filers who tag only the common stock's line
       "ifrs-full:DividendsPaidClassifiedAsFinancingActivities", // IFRS cash flow line
+      "ifrs-full:DividendsPaidToEquityHoldersOfParentClassifiedAsFinancingActivities", // IFRS filers who show the parent's shareholders' dividends apart from the noncontrolling interests'
+      "ifrs-full:DividendsPaidClassifiedAsOperatingActivities", // IAS 7.31–34 lets dividends paid be classified in operating activities: cash paid all the same
       // A partnership's distributions to its limited partners, its unitholders' payout (it tags no dividends). Not the
       // LLC members' variant: an Up-C corporation names its payouts to noncontrolling holders so.
       "us-gaap:DistributionMadeToLimitedPartnerCashDistributionsPaid",

@@ -128,6 +128,23 @@ describe("a partnership's distributions to its limited partners", () => {
   });
 });
 
+describe("IFRS cash flow lines beside the usual ones", () => {
+  const year = (value: number) => [k23("2023-01-01", "2023-12-31", value)];
+  const cashFlow = (ifrs: Record<string, Fact[]>) => find(derive({}, { ifrs }).periods, "2023-01-01", "2023-12-31").cash_flow!;
+
+  it("capital expenditure from one line for PP&E, intangibles and other non-current assets, where the filing has no PP&E line", () => {
+    const combined = "PurchaseOfPropertyPlantAndEquipmentIntangibleAssetsOtherThanGoodwillInvestmentPropertyAndOtherNoncurrentAssets";
+    expect(cashFlow({ [combined]: year(300) }).capital_expenditure).toMatchObject({ value: 300, concept: `ifrs-full:${combined}` });
+    expect(cashFlow({ [combined]: year(300), PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities: year(250) }).capital_expenditure).toMatchObject({ value: 250 });
+  });
+
+  it("dividends paid to the parent's shareholders, or classified in operating activities; the statement's total first", () => {
+    expect(cashFlow({ DividendsPaidToEquityHoldersOfParentClassifiedAsFinancingActivities: year(90) }).dividends_paid).toMatchObject({ value: 90, concept: "ifrs-full:DividendsPaidToEquityHoldersOfParentClassifiedAsFinancingActivities" });
+    expect(cashFlow({ DividendsPaidClassifiedAsOperatingActivities: year(80) }).dividends_paid).toMatchObject({ value: 80, concept: "ifrs-full:DividendsPaidClassifiedAsOperatingActivities" });
+    expect(cashFlow({ DividendsPaidToEquityHoldersOfParentClassifiedAsFinancingActivities: year(90), DividendsPaidClassifiedAsFinancingActivities: year(95) }).dividends_paid).toMatchObject({ value: 95 });
+  });
+});
+
 describe("balance sheets", () => {
   const usGaap = {
     // No total liabilities line: liabilities and equity, equity, a noncontrolling interest and a redeemable one.
