@@ -168,6 +168,29 @@ describe("a filed Q4 share count", () => {
     expect(q4.metrics.eps_diluted).toMatchObject({ value: 2, derived: true, unit: "USD/shares" });
     expect(q4.metrics.eps_basic).toBeNull();
   });
+
+  it("derives no Q4 EPS where the year's own EPS divides less than its net income (preferred dividends)", () => {
+    // The year: 403 ÷ 49 = 8.22 a share, but its EPS is 7.82: (403 − 20 of preferred dividends) ÷ 49.
+    const withPreferred = derive({
+      "us-gaap:NetIncomeLoss": { USD: [q3("2023-01-01", "2023-09-30", 301), k("2023-01-01", "2023-12-31", 403)] },
+      "us-gaap:EarningsPerShareDiluted": { "USD/shares": [k("2023-01-01", "2023-12-31", 7.82)] },
+      "us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding": {
+        shares: [k("2023-10-01", "2023-12-31", 50), k("2023-01-01", "2023-12-31", 49)],
+      },
+    });
+    const q4 = find(withPreferred, "2023-10-01", "2023-12-31");
+    expect(q4.metrics.net_income).toMatchObject({ value: 102, derived: true });
+    expect(q4.metrics.eps_diluted).toBeNull();
+    // Its EPS 8.22 is its net income ÷ its shares: the quarter's is derived, 102 ÷ 50.
+    const plain = derive({
+      "us-gaap:NetIncomeLoss": { USD: [q3("2023-01-01", "2023-09-30", 301), k("2023-01-01", "2023-12-31", 403)] },
+      "us-gaap:EarningsPerShareDiluted": { "USD/shares": [k("2023-01-01", "2023-12-31", 8.22)] },
+      "us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding": {
+        shares: [k("2023-10-01", "2023-12-31", 50), k("2023-01-01", "2023-12-31", 49)],
+      },
+    });
+    expect(find(plain, "2023-10-01", "2023-12-31").metrics.eps_diluted).toMatchObject({ value: 2.04, derived: true });
+  });
 });
 
 describe("concept choice per filing and period", () => {

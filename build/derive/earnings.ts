@@ -18,7 +18,7 @@ import { holdFiscalYearSet, reconcileYear } from "./reconcile.ts";
 import { correctScales, stepBetween, type ProductIdentity, type ScalePeriod } from "./scale.ts";
 import { scaleExceptions, toHistoryEntry, unservedEntries } from "./history.ts";
 import { detectSplits, type History } from "./splits.ts";
-import { byFiling, combineTimelines, perShare, serveYear, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
+import { byFiling, combineTimelines, isQuotient, perShare, serveYear, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** Share counts first: the other checks read them (issue 14 "Scale errors": share counts first, every metric checked). */
 const SCALE_ORDER: readonly MetricName[] = ["diluted_shares", "basic_shares", "eps_diluted", "eps_basic", "revenue", "gross_profit", "operating_income", "net_income"];
@@ -172,7 +172,7 @@ function selectValues(group: Working[]): Partial<Record<MetricName, ConceptChoic
 /**
  * The fiscal year's Q4, added (derived) or completed: additive metrics it lacks come from the year − nine months of the
  * same vintage, in the year's concept; EPS only from its net income ÷ a filed Q4 weighted share count, basic by basic and
- * diluted by diluted (pitfall 13).
+ * diluted by diluted (pitfall 13), and only where the year's EPS is its net income ÷ its shares (else it divides less).
  */
 function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName, ConceptChoice[]>>, calendar: { label: (p: { start: string; end: string; months: Months }) => PeriodLabel | null }): Working | null {
   const year = group.find((w) => w.months === 12);
@@ -191,7 +191,14 @@ function addFourthQuarter(group: Working[], concepts: Partial<Record<MetricName,
   for (const { shares: count, eps: per } of SHARE_COUNTS) {
     const shares = q4.timelines[count];
     if (!income || !shares) continue;
-    const eps = combineTimelines([q4.timelines[per] ?? [], income, shares], ([filed, n, s]) => filed ?? (n && s && s.value > 0 ? perShare(n, s) : null));
+    const yearly = [year.timelines[per] ?? [], year.timelines.net_income ?? [], year.timelines[count] ?? []];
+    const eps = combineTimelines([q4.timelines[per] ?? [], income, shares, ...yearly], ([filed, n, s, yearEps, yearIncome, yearShares]) => {
+      if (filed) return filed;
+      // The year's EPS, where it can be checked, must be its net income ÷ its shares: else the company's EPS divides
+      // less (preferred dividends, participating securities), and the quarter's net income would overstate its EPS.
+      const dividesIncome = !yearEps || !yearIncome || !yearShares || yearShares.value <= 0 || isQuotient(yearEps.value, yearIncome.value, yearShares.value);
+      return n && s && s.value > 0 && dividesIncome ? perShare(n, s) : null;
+    });
     if (eps.length) q4.timelines[per] = eps;
   }
   if (!created) return null;

@@ -11,7 +11,7 @@ import { SAME_PERIOD_DAYS } from "./period-identity.ts";
 import { dayNumber, durationDays } from "./periods.ts";
 import type { EpsNumerator } from "./statement-concepts.ts";
 import { freeCashFlow, newRow, type Row } from "./statement-rows.ts";
-import { computedEntry, computedTimeline, perShare, type Entry } from "./vintage.ts";
+import { computedEntry, computedTimeline, isQuotient, perShare, type Entry } from "./vintage.ts";
 
 /**
  * TTM rows: one per fiscal year (the year as filed: the latest period is its end) and one per other quarter end (its
@@ -171,24 +171,6 @@ function epsIncome(row: Row, parts: readonly Row[], kind: (typeof SHARE_COUNTS)[
     return computedEntry([year, before, now], year.value - before.value + now.value, [...new Set([year.concept, before.concept, now.concept])].join("+"));
   });
   return timeline.length ? timeline : undefined;
-}
-
-/**
- * Whether an EPS as filed is `income` ÷ `shares`, as far as their rounding shows: the EPS to the cent, the income and
- * the shares to the unit they are filed in (Hertz's in millions: 96 million shares for its first quarter of 2019, so
- * −147 million ÷ 96 million is −1.53 for the −1.54 it filed), at most a million.
- */
-function isQuotient(eps: number, income: number, shares: number): boolean {
-  const quotient = income / shares;
-  const slack = Math.abs(quotient) * (roundingOf(income) / Math.abs(income || 1) + roundingOf(shares) / shares) / 2;
-  return Math.abs(quotient - eps) <= 0.005 + slack + 1e-9;
-}
-
-/** The unit a figure seems rounded to: the power of ten it is a multiple of, up to a million. */
-function roundingOf(value: number): number {
-  let unit = 1;
-  while (unit < 1e6 && value % (unit * 10) === 0 && value !== 0) unit *= 10;
-  return unit;
 }
 
 /** TTM free cash flow = TTM operating cash flow − TTM capital expenditure, wherever both are summed. */

@@ -344,6 +344,24 @@ export function perShare(income: Entry, shares: Entry): Entry {
   };
 }
 
+/**
+ * Whether an EPS as filed is `income` ÷ `shares`, as far as their rounding shows: the EPS to the cent, the income and
+ * the shares to the unit they are filed in (Hertz's in millions: 96 million shares for its first quarter of 2019, so
+ * −147 million ÷ 96 million is −1.53 for the −1.54 it filed), at most a million.
+ */
+export function isQuotient(eps: number, income: number, shares: number): boolean {
+  const quotient = income / shares;
+  const slack = Math.abs(quotient) * (roundingOf(income) / Math.abs(income || 1) + roundingOf(shares) / shares) / 2;
+  return Math.abs(quotient - eps) <= 0.005 + slack + 1e-9;
+}
+
+/** The unit a figure seems rounded to: the power of ten it is a multiple of, up to a million. */
+function roundingOf(value: number): number {
+  let unit = 1;
+  while (unit < 1e6 && value % (unit * 10) === 0 && value !== 0) unit *= 10;
+  return unit;
+}
+
 /** The entry in effect on a date: the last whose `from` is on or before it. */
 export function inEffect(timeline: readonly Entry[], date: string): Entry | null {
   let found: Entry | null = null;
