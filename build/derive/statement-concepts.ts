@@ -154,12 +154,13 @@ export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
 
 /**
  * The income a company's EPS divides, where it is not its net income: net income less preferred dividends and the
- * share of participating securities (two-class method), and for diluted EPS with the dilutive securities' effect on it.
- * Served like the cash flows (one concept and vintage per fiscal year) on the income statement's own periods, but
- * published by no row: TTM EPS divides them, reckoned over the periods its shares are (ttm.ts). Texas Instruments, 2016: net income 3,595 million, of which
- * 3,550 million is allocated to common stock for basic EPS and 3,551 million for diluted (10-K 0001564590-17-002142).
- * Hertz, 2023: net income 616 million, diluted numerator 452 million (its warrants' fair-value gain taken out), 1.39
- * per diluted share on 326 million shares (10-K 0001657853-24-000022).
+ * share of participating securities (two-class method), and for diluted EPS with the dilutive securities' effect on
+ * it; a partnership's limited partners' share. Served like the cash flows (one concept and vintage per fiscal year)
+ * on the income statement's own periods, but published by no row: TTM EPS divides them, reckoned over the periods
+ * its shares are (ttm.ts). Texas Instruments, 2016: net income 3,595 million, of which 3,550 million is allocated to
+ * common stock for basic EPS and 3,551 million for diluted (10-K 0001564590-17-002142). Hertz, 2023: net income 616
+ * million, diluted numerator 452 million (its warrants' fair-value gain taken out), 1.39 per diluted share on 326
+ * million shares (10-K 0001657853-24-000022).
  */
 export const EPS_NUMERATORS = {
   _eps_income_basic: flow(
