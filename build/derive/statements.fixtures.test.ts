@@ -618,7 +618,7 @@ describe("TTM EPS of a company whose EPS divides less than its net income (prefe
     // The nine months of 2024 tag no numerator; the preferred stock redeemed, their EPS is net income ÷ shares (36):
     // 36 − 27 + 36 = 45.
     const redeemed = derived(flow([9, 11], null), flow([9, 11], 36));
-    expect(redeemed.income!.eps_basic).toMatchObject({ value: 45, concept: "us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic+us-gaap:NetIncomeLoss÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic" });
+    expect(redeemed.income!.eps_basic).toMatchObject({ value: 45, concept: "(us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic+us-gaap:NetIncomeLoss)÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic" });
     // Still paying them (EPS 33): their net income is not the income their EPS divides.
     const paying = derived(flow([9, 11], null), flow([9, 11]));
     expect(paying.income!.basic_shares!.value).toBe(SHARES);

@@ -329,13 +329,16 @@ export function clean(value: number): number {
   return Number.isInteger(value) ? value : Number(value.toPrecision(15));
 }
 
-/** Earnings per share = an income ÷ a weighted share count, to the cent as filers report it (derived, never subtracted). */
+/**
+ * Earnings per share = an income ÷ a weighted share count, to the cent as filers report it (derived, never subtracted).
+ * An income of several concepts (a TTM's periods in two) is named in parentheses: `(A+B)÷C`.
+ */
 export function perShare(income: Entry, shares: Entry): Entry {
   const source = income.filed > shares.filed || (income.filed === shares.filed && income.accn > shares.accn) ? income : shares;
   return {
     value: Math.round((income.value / shares.value) * 100) / 100,
     unit: `${income.unit}/shares`,
-    concept: `${income.concept}÷${shares.concept}`,
+    concept: `${/[+−]/.test(income.concept) ? `(${income.concept})` : income.concept}÷${shares.concept}`,
     accn: source.accn,
     form: source.form,
     filed: source.filed,
