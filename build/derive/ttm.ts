@@ -156,7 +156,7 @@ function epsIncome(row: Row, parts: readonly Row[], kind: (typeof SHARE_COUNTS)[
     incomes.push(
       computedTimeline([...candidates, p.timelines[kind.eps] ?? [], p.timelines[kind.shares] ?? []], (current) => {
         const [eps, shares] = current.slice(-2);
-        const agrees = (e: Entry) => eps !== null && shares !== null && shares!.value > 0 && isQuotient(eps!.value, e.value, shares!.value);
+        const agrees = (e: Entry) => eps != null && shares != null && shares.value > 0 && isQuotient(eps.value, e.value, shares.value);
         const [own, ...standIns] = current.slice(0, -2);
         return own ?? standIns.find((e) => e !== null && agrees(e)) ?? null;
       }),
