@@ -109,18 +109,19 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
       }
       for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
         const wanted = unit === units[spec.kind] || (unit === currency && spec.bareCurrency?.has(concept) === true);
+        // Flows only: a share count or an EPS can honestly be the same for a half and its nine months.
+        const wrong = wanted && spec.additive ? misdated(list.filter((f) => f.start !== undefined && isPeriodic(forms, f.form)), DURATION) : null;
         for (const f of list) {
           if (f.start === undefined) continue;
-          let form = forms.get(f.form);
-          if (!form) forms.set(f.form, (form = { periodic: PERIODIC_FORM.test(f.form), annual: ANNUAL_FORM.test(f.form) }));
-          if (!form.periodic) continue;
+          if (!isPeriodic(forms, f.form)) continue;
+          const form = forms.get(f.form)!;
           let byEnd = spans.get(f.start);
           if (!byEnd) spans.set(f.start, (byEnd = new Map()));
           let span = byEnd.get(f.end);
           if (span === undefined) byEnd.set(f.end, (span = classifyMonths(f.start, f.end)));
           const months = span === null ? 0 : typeof span === "number" ? span : span.months;
           noteFiling(filings, f.accn, f.filed, f.form, f.fy ?? null, f.fp ?? null, f.end, months);
-          if (!wanted || span === null) continue;
+          if (!wanted || span === null || wrong?.has(f)) continue;
           // A weighted count of no shares is a filer's slip, not a count (Hertz's 10-Q of 2016-08-08 tagged 2015's
           // second-quarter diluted shares 0 beside 92 million basic): not a value.
           if (spec.kind === "shares" && f.val <= 0) continue;
@@ -155,14 +156,8 @@ function observeInstants(
   instants: Map<string, RawInstant>,
   forms: Map<string, { periodic: boolean; annual: boolean }>,
 ): void {
-  const periodic: EdgarFact[] = [];
-  for (const f of list) {
-    if (f.start !== undefined) continue;
-    let form = forms.get(f.form);
-    if (!form) forms.set(f.form, (form = { periodic: PERIODIC_FORM.test(f.form), annual: ANNUAL_FORM.test(f.form) }));
-    if (form.periodic) periodic.push(f);
-  }
-  const wrong = misdated(periodic);
+  const periodic = list.filter((f) => f.start === undefined && isPeriodic(forms, f.form));
+  const wrong = misdated(periodic, INSTANT);
   for (const f of periodic) {
     if (wrong?.has(f)) continue;
     let at = instants.get(f.end);
@@ -176,33 +171,53 @@ const MISDATED_WITHIN_DAYS = 120;
 /** Round figures (a note's face value, a credit line drawn in full) recur honestly from date to date: never judged. */
 const ROUND_FIGURE = 10_000_000;
 
+/** Whether a form is a periodic report, its kind cached in `forms` (a handful of forms among many facts). */
+function isPeriodic(forms: Map<string, { periodic: boolean; annual: boolean }>, name: string): boolean {
+  let form = forms.get(name);
+  if (!form) forms.set(name, (form = { periodic: PERIODIC_FORM.test(name), annual: ANNUAL_FORM.test(name) }));
+  return form.periodic;
+}
+
+/** Where a fact is (its period), and whether another fact's period neighbours it: the two misdatings judged. */
+interface Placing {
+  where: (f: EdgarFact) => string;
+  near: (f: EdgarFact, g: EdgarFact) => boolean;
+}
+/** A quarter or so apart, and not the same period (period identity's week). */
+const neighbouring = (a: string, b: string) => {
+  const apart = Math.abs(dayNumber(a) - dayNumber(b));
+  return apart > SAME_PERIOD_DAYS && apart <= MISDATED_WITHIN_DAYS;
+};
+/** A balance date and a neighbouring one. */
+const INSTANT: Placing = { where: (f) => f.end, near: (f, g) => g.start === undefined && neighbouring(f.end, g.end) };
+/** A span and one of the same start ending a quarter or so apart: a half and its nine months to date. */
+const DURATION: Placing = { where: (f) => `${f.start}/${f.end}`, near: (f, g) => g.start === f.start && neighbouring(f.end, g.end) };
+
 /**
- * A concept's instant facts that are another date's figure tagged with this date, not a restatement: a later filing's
- * value for a date that differs from every earlier filing's there and equals exactly the value an earlier filing gave
- * a neighbouring balance date (Home Depot's 10-Q of 2018-11-20 tagged cash of 3,549 million at 2017-07-30, the 10-Q of
- * 2017-11-21's figure at 2017-10-29, where the 10-Qs of 2017-08-22 and 2018-08-21 gave 4,830). Round figures (and
- * zero) are never judged. Judged on earlier filings alone, so an answer as of any date is what the filings of then
- * give. Null when there is none.
+ * A concept's facts that are another period's figure tagged with this period, not a restatement: a later filing's
+ * value for a period that differs from every earlier filing's there and equals exactly the value an earlier filing gave
+ * a neighbouring period. Balance dates: Home Depot's 10-Q of 2018-11-20 tagged cash of 3,549 million at 2017-07-30, the
+ * 10-Q of 2017-11-21's figure at 2017-10-29, where the 10-Qs of 2017-08-22 and 2018-08-21 gave 4,830. Years to date:
+ * SunEdison's 10-Q of 2012-11-09 (0000945436-12-000174) tagged net income of −51.6 million for the half to 2011-06-30,
+ * its nine months' figure (10-Q of 2011-11-07), where the 10-Qs of 2011-08-09 and 2012-08-08 gave 42.8 million. Round
+ * figures (and zero) are never judged. Judged on earlier filings alone, so an answer as of any date is what the filings
+ * of then give. Null when there is none.
  */
-function misdated(facts: readonly EdgarFact[]): Set<EdgarFact> | null {
-  const byDate = groupBy(facts, (f) => f.end);
-  let byValue: Map<number, EdgarFact[]> | undefined; // only where a date's figure changed (rarely)
+function misdated(facts: readonly EdgarFact[], placing: Placing): Set<EdgarFact> | null {
+  let byPlace: Map<string, EdgarFact[]> | undefined;
+  let byValue: Map<number, EdgarFact[]> | undefined; // only where a period's figure changed (rarely)
   let out: Set<EdgarFact> | null = null;
   for (const f of facts) {
     if (f.val % ROUND_FIGURE === 0) continue;
     let earlier = false;
     let same = false;
-    for (const g of byDate.get(f.end)!) {
+    for (const g of (byPlace ??= groupBy(facts, placing.where)).get(placing.where(f))!) {
       if (g.filed >= f.filed) continue;
       earlier = true;
       same ||= g.val === f.val;
     }
     if (!earlier || same) continue;
-    const day = dayNumber(f.end);
-    const twin = (byValue ??= groupBy(facts, (g) => g.val)).get(f.val)!.some((g) => {
-      const apart = Math.abs(dayNumber(g.end) - day);
-      return g.filed < f.filed && apart > SAME_PERIOD_DAYS && apart <= MISDATED_WITHIN_DAYS;
-    });
+    const twin = (byValue ??= groupBy(facts, (g) => g.val)).get(f.val)!.some((g) => g.filed < f.filed && placing.near(f, g));
     if (twin) (out ??= new Set()).add(f);
   }
   return out;

@@ -128,6 +128,33 @@ describe("a partnership's distributions to its limited partners", () => {
   });
 });
 
+describe("a year-to-date figure a later filing tags with a neighbouring period", () => {
+  // Operating cash flow as filed: the half (300) and the nine months (450). A year later the 10-Q of 2024-11-01 tags the
+  // half to 2023-06-30 with the nine months' 450, as the 10-Q of 2023-11-01 gave it: misdated, not a restatement. Its
+  // nine months to 2023-09-30 are restated to 470, a figure of their own: a restatement.
+  const ocf = [q1("2023-01-01", "2023-03-31", 140), q2("2023-01-01", "2023-06-30", 300), q3("2023-01-01", "2023-09-30", 450), q324("2023-01-01", "2023-06-30", 450), q324("2023-01-01", "2023-09-30", 470)];
+  const { periods } = derive({ NetCashProvidedByUsedInOperatingActivities: ocf });
+
+  it("is not served: the half keeps its own 300, and its third quarter is not the nine months less themselves (0)", () => {
+    expect(find(periods, "2023-01-01", "2023-06-30").cash_flow!.operating_cash_flow).toMatchObject({ value: 300, restated: false });
+    // The half's vintage pairs with the nine months as first filed (vintage.ts): 450 − 300.
+    expect(find(periods, "2023-07-01", "2023-09-30").cash_flow!.operating_cash_flow).toMatchObject({ value: 150, derived: true });
+    expect(find(periods, "2023-01-01", "2023-09-30").cash_flow!.operating_cash_flow).toMatchObject({ value: 470, restated: true, original_value: 450 });
+  });
+
+  it("a share count may be the same for a half and its nine months: never judged so", () => {
+    const shares = (val: number) => [q2("2023-01-01", "2023-06-30", 1234), q3("2023-01-01", "2023-09-30", val), q324("2023-01-01", "2023-06-30", val)];
+    const facts = companyFacts({
+      "us-gaap": {
+        Revenues: { USD: revenue() },
+        WeightedAverageNumberOfSharesOutstandingBasic: { shares: shares(1250) },
+      },
+    });
+    const rows = deriveFinancials(facts, deriveEarningsBase(facts)).periods;
+    expect(find(rows, "2023-01-01", "2023-06-30").income!.basic_shares).toMatchObject({ value: 1250, restated: true, original_value: 1234 });
+  });
+});
+
 describe("IFRS cash flow lines beside the usual ones", () => {
   const year = (value: number) => [k23("2023-01-01", "2023-12-31", value)];
   const cashFlow = (ifrs: Record<string, Fact[]>) => find(derive({}, { ifrs }).periods, "2023-01-01", "2023-12-31").cash_flow!;
@@ -631,6 +658,13 @@ describe("TTM EPS of a company whose EPS divides less than its net income (prefe
     expect(ttm.income!.basic_shares).toMatchObject({ value: SHARES, concept: "us-gaap:WeightedAverageLimitedPartnershipUnitsOutstanding" });
     expect(ttm.income!.eps_basic).toMatchObject({ value: 42, concept: "us-gaap:NetIncomeLossAllocatedToLimitedPartners÷us-gaap:WeightedAverageLimitedPartnershipUnitsOutstanding" });
     expect(ttm.income!.eps_diluted).toMatchObject({ value: 42, concept: "us-gaap:NetIncomeLossAllocatedToLimitedPartners÷us-gaap:WeightedAverageLimitedPartnershipUnitsOutstandingDiluted" });
+  });
+
+  it("a numerator its period's EPS does not confirm is not divided: a corporation's income allocated to the limited partners of its operating partnership", () => {
+    // A REIT's filings tag the income of its operating partnership's outside unitholders under the partnership concept;
+    // its EPS (net income ÷ shares) shows that is no numerator of its own: TTM net income ÷ shares, 46.
+    const ttm = derived(flow([1, 1]), flow([10, 12]), ["NetIncomeLossAllocatedToLimitedPartners", ...CORPORATION.slice(1)]);
+    expect(ttm.income!.eps_basic).toMatchObject({ value: 46, concept: "us-gaap:NetIncomeLoss÷us-gaap:WeightedAverageNumberOfSharesOutstandingBasic" });
   });
 
   it("a company that tags no numerator: TTM net income, as before", () => {

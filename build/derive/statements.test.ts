@@ -484,6 +484,18 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(row("0000354950", "2017-07-31", "2017-10-29").p.balance!.cash!.value).toBe(3_549e6);
   });
 
+  it("SunEdison's half to 2011-06-30: its own figures, not the nine months' its 10-Q of 2012-11-09 tagged there", () => {
+    // The 10-Qs for the half (0001193125-11-216740) and the next year's (0000945436-12-000116): net income 42.8 million,
+    // operating cash flow −26.4 million. The 10-Q of 2012-11-09 (0000945436-12-000174) tagged the half with −51.6 and
+    // 161.3: the nine months' figures, as the 10-Q of 2011-11-07 (0000945436-11-000057) gave them.
+    const half = row("0000945436", "2011-01-01", "2011-06-30");
+    expect(half.p.income!.net_income).toMatchObject({ value: 42.8e6, restated: false, source_accession: "0000945436-12-000116" });
+    expect(half.p.cash_flow!.operating_cash_flow).toMatchObject({ value: -26.4e6, restated: false });
+    expect(half.h.metrics.net_income!.map((e) => e.value)).toEqual([42.8e6, 42.8e6]);
+    // So its third quarter is the nine months − the half: 161.3 + 26.4 = 187.7, not 0.
+    expect(row("0000945436", "2011-07-01", "2011-09-30").p.cash_flow!.operating_cash_flow).toMatchObject({ value: 187.7e6, derived: true });
+  });
+
   it("Home Depot fiscal 2023, to 28 January 2024 (10-K 0000354950-24-000062): capital expenditure under productive assets, not PP&E", () => {
     const fy = row("0000354950", "2023-01-30", "2024-01-28");
     expect(fy.p).toMatchObject({ fiscal_year: 2023, fiscal_quarter: "FY" });

@@ -141,11 +141,13 @@ function perShareTtm(row: Row, last: Row, years: ReadonlyMap<number, YearIndex>)
  * or for diluted EPS adjusted for dilutive securities — tags that numerator (EPS_NUMERATORS), and its TTM EPS
  * divides it, reckoned over the periods the shares are (last fiscal year − its year to date + this year to date): a
  * diluted numerator, like a diluted count, is reckoned for each period as a whole, and its quarters need not add up
- * to its year. A period that tags no numerator of its kind takes the next (diluted: the basic numerator, then net
- * income) only where its own EPS of that kind, as filed, is that income ÷ its weighted shares; else there is no TTM
- * EPS. SUNation tags its numerator for 2022, −27.2 million against net income of −10.4 million (10-K
- * 0000022701-23-000008, preferred stock adjustments), and none for its first quarter, whose EPS of −0.58 is its net
- * income of −1.88 million ÷ its 3.23 million shares (10-Q 0000022701-22-000009).
+ * to its year. Each period's income is the first of its own numerator, then the next ones (diluted: the basic
+ * numerator, then net income), that its EPS of that kind, as filed, shows it divides (income ÷ its weighted shares);
+ * its own as tagged where it has no EPS to check against; else there is no TTM EPS. SUNation tags its numerator for
+ * 2022, −27.2 million against net income of −10.4 million (10-K 0000022701-23-000008, preferred stock adjustments),
+ * and none for its first quarter, whose EPS of −0.58 is its net income of −1.88 million ÷ its 3.23 million shares
+ * (10-Q 0000022701-22-000009). A REIT may tag its operating partnership's outside unitholders' income under the
+ * partnership's numerator concept: its EPS shows that is not its own.
  */
 function epsIncome(row: Row, parts: readonly Row[], kind: (typeof SHARE_COUNTS)[number]): Entry[] | undefined {
   const numerators: EpsNumerator[] = kind.kind === "basic" ? ["_eps_income_basic"] : ["_eps_income_diluted", "_eps_income_basic"];
@@ -156,9 +158,9 @@ function epsIncome(row: Row, parts: readonly Row[], kind: (typeof SHARE_COUNTS)[
     incomes.push(
       computedTimeline([...candidates, p.timelines[kind.eps] ?? [], p.timelines[kind.shares] ?? []], (current) => {
         const [eps, shares] = current.slice(-2);
-        const agrees = (e: Entry) => eps != null && shares != null && shares.value > 0 && isQuotient(eps.value, e.value, shares.value);
-        const [own, ...standIns] = current.slice(0, -2);
-        return own ?? standIns.find((e) => e !== null && agrees(e)) ?? null;
+        const incomes = current.slice(0, -2); // its own numerator first
+        if (eps == null || shares == null || shares.value <= 0) return incomes[0] ?? null; // nothing to check against
+        return incomes.find((e) => e != null && isQuotient(eps.value, e.value, shares.value)) ?? null;
       }),
     );
   }
