@@ -100,6 +100,8 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
   const filings = new Map<string, Filing>();
   const forms = new Map<string, { periodic: boolean; annual: boolean }>();
   const units: Record<UnitKind, string> = { currency, per_share: `${currency}/shares`, shares: "shares" };
+  const wanted = (spec: SeriesSpec, concept: string, unit: string) => unit === units[spec.kind] || (unit === currency && spec.bareCurrency?.has(concept) === true);
+  const wrong = misdatedFlows(facts, series, wanted, forms);
   for (const [name, spec] of Object.entries(series)) {
     for (let priority = 0; priority < spec.concepts.length; priority++) {
       const concept = spec.concepts[priority]!;
@@ -108,9 +110,7 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
         continue;
       }
       for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
-        const wanted = unit === units[spec.kind] || (unit === currency && spec.bareCurrency?.has(concept) === true);
-        // Flows only: a share count or an EPS can honestly be the same for a half and its nine months.
-        const wrong = wanted && spec.additive ? misdated(list.filter((f) => f.start !== undefined && isPeriodic(forms, f.form)), DURATION) : null;
+        const read = wanted(spec, concept, unit);
         for (const f of list) {
           if (f.start === undefined) continue;
           if (!isPeriodic(forms, f.form)) continue;
@@ -121,7 +121,7 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
           if (span === undefined) byEnd.set(f.end, (span = classifyMonths(f.start, f.end)));
           const months = span === null ? 0 : typeof span === "number" ? span : span.months;
           noteFiling(filings, f.accn, f.filed, f.form, f.fy ?? null, f.fp ?? null, f.end, months);
-          if (!wanted || span === null || wrong?.has(f)) continue;
+          if (!read || span === null || wrong?.facts.has(f) || (!spec.additive && wrong?.columns.has(columnOf(f)))) continue;
           // A weighted count of no shares is a filer's slip, not a count (Hertz's 10-Q of 2016-08-08 tagged 2015's
           // second-quarter diluted shares 0 beside 92 million basic): not a value.
           if (spec.kind === "shares" && f.val <= 0) continue;
@@ -170,6 +170,38 @@ function observeInstants(
 const MISDATED_WITHIN_DAYS = 120;
 /** Round figures (a note's face value, a credit line drawn in full) recur honestly from date to date: never judged. */
 const ROUND_FIGURE = 10_000_000;
+
+/** A filing's column: the period one of its facts is for (a filing misdates a column, every figure in it). */
+const columnOf = (f: EdgarFact) => `${f.accn}|${f.start}|${f.end}`;
+
+/**
+ * The flows' year-to-date facts that are misdated (`misdated`), and the filings' columns they are in. Flows only: a
+ * share count or an EPS can honestly be the same for a half and its nine months, so those are left out only in a
+ * column whose flows were misdated (SunEdison's 10-Q of 2012-11-09 gave its half to 2011-06-30 the nine months' EPS
+ * too, −0.22 for 0.19). Null when there is none.
+ */
+function misdatedFlows(
+  facts: CompanyFacts,
+  series: Readonly<Record<string, SeriesSpec>>,
+  wanted: (spec: SeriesSpec, concept: string, unit: string) => boolean,
+  forms: Map<string, { periodic: boolean; annual: boolean }>,
+): { facts: Set<EdgarFact>; columns: Set<string> } | null {
+  let out: { facts: Set<EdgarFact>; columns: Set<string> } | null = null;
+  for (const spec of Object.values(series)) {
+    if (!spec.additive || spec.instant) continue;
+    for (const concept of spec.concepts) {
+      for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
+        if (!wanted(spec, concept, unit)) continue;
+        for (const f of misdated(list.filter((g) => g.start !== undefined && isPeriodic(forms, g.form)), DURATION) ?? []) {
+          out ??= { facts: new Set(), columns: new Set() };
+          out.facts.add(f);
+          out.columns.add(columnOf(f));
+        }
+      }
+    }
+  }
+  return out;
+}
 
 /** Whether a form is a periodic report, its kind cached in `forms` (a handful of forms among many facts). */
 function isPeriodic(forms: Map<string, { periodic: boolean; annual: boolean }>, name: string): boolean {

@@ -142,6 +142,19 @@ describe("a year-to-date figure a later filing tags with a neighbouring period",
     expect(find(periods, "2023-01-01", "2023-09-30").cash_flow!.operating_cash_flow).toMatchObject({ value: 470, restated: true, original_value: 450 });
   });
 
+  it("a misdated column's EPS and share count go with its flows; alone, a share count may honestly repeat", () => {
+    // The 10-Q of 2024-11-01 gives the half to 2023-06-30 the nine months' net income (90) and EPS (0.9).
+    const facts = companyFacts({
+      "us-gaap": {
+        Revenues: { USD: revenue() },
+        NetIncomeLoss: { USD: [q2("2023-01-01", "2023-06-30", 61), q3("2023-01-01", "2023-09-30", 90), q324("2023-01-01", "2023-06-30", 90)] },
+        EarningsPerShareBasic: { "USD/shares": [q2("2023-01-01", "2023-06-30", 0.61), q3("2023-01-01", "2023-09-30", 0.9), q324("2023-01-01", "2023-06-30", 0.9)] },
+      },
+    });
+    const half = find(deriveFinancials(facts, deriveEarningsBase(facts)).periods, "2023-01-01", "2023-06-30").income!;
+    expect([half.net_income!.value, half.eps_basic!.value, half.eps_basic!.restated]).toEqual([61, 0.61, false]);
+  });
+
   it("a share count may be the same for a half and its nine months: never judged so", () => {
     const shares = (val: number) => [q2("2023-01-01", "2023-06-30", 1234), q3("2023-01-01", "2023-09-30", val), q324("2023-01-01", "2023-06-30", val)];
     const facts = companyFacts({

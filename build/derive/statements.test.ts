@@ -492,6 +492,8 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(half.p.income!.net_income).toMatchObject({ value: 42.8e6, restated: false, source_accession: "0000945436-12-000116" });
     expect(half.p.cash_flow!.operating_cash_flow).toMatchObject({ value: -26.4e6, restated: false });
     expect(half.h.metrics.net_income!.map((e) => e.value)).toEqual([42.8e6, 42.8e6]);
+    // The same column's EPS (−0.22, the nine months') goes with it: the half's own 0.19 (42.8 ÷ 229.4 million shares).
+    expect(half.p.income!.eps_basic).toMatchObject({ value: 0.19, restated: false });
     // So its third quarter is the nine months − the half: 161.3 + 26.4 = 187.7, not 0.
     expect(row("0000945436", "2011-07-01", "2011-09-30").p.cash_flow!.operating_cash_flow).toMatchObject({ value: 187.7e6, derived: true });
   });
