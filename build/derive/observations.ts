@@ -113,8 +113,8 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
         const read = wanted(spec, concept, unit);
         for (const f of list) {
           if (f.start === undefined) continue;
-          if (!isPeriodic(forms, f.form)) continue;
-          const form = forms.get(f.form)!;
+          const form = formOf(forms, f.form);
+          if (!form.periodic) continue;
           let byEnd = spans.get(f.start);
           if (!byEnd) spans.set(f.start, (byEnd = new Map()));
           let span = byEnd.get(f.end);
@@ -156,7 +156,7 @@ function observeInstants(
   instants: Map<string, RawInstant>,
   forms: Map<string, { periodic: boolean; annual: boolean }>,
 ): void {
-  const periodic = list.filter((f) => f.start === undefined && isPeriodic(forms, f.form));
+  const periodic = list.filter((f) => f.start === undefined && formOf(forms, f.form).periodic);
   const wrong = misdated(periodic, INSTANT);
   for (const f of periodic) {
     if (wrong?.has(f)) continue;
@@ -192,7 +192,7 @@ function misdatedFlows(
     for (const concept of spec.concepts) {
       for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
         if (!wanted(spec, concept, unit)) continue;
-        for (const f of misdated(list.filter((g) => g.start !== undefined && isPeriodic(forms, g.form)), DURATION) ?? []) {
+        for (const f of misdated(list.filter((g) => g.start !== undefined && formOf(forms, g.form).periodic), DURATION) ?? []) {
           out ??= { facts: new Set(), columns: new Set() };
           out.facts.add(f);
           out.columns.add(columnOf(f));
@@ -203,11 +203,11 @@ function misdatedFlows(
   return out;
 }
 
-/** Whether a form is a periodic report, its kind cached in `forms` (a handful of forms among many facts). */
-function isPeriodic(forms: Map<string, { periodic: boolean; annual: boolean }>, name: string): boolean {
+/** A form's kind (a periodic report, an annual one), cached in `forms`: a handful of forms among many facts. */
+function formOf(forms: Map<string, { periodic: boolean; annual: boolean }>, name: string): { periodic: boolean; annual: boolean } {
   let form = forms.get(name);
   if (!form) forms.set(name, (form = { periodic: PERIODIC_FORM.test(name), annual: ANNUAL_FORM.test(name) }));
-  return form.periodic;
+  return form;
 }
 
 /** Where a fact is (its period), and whether another fact's period neighbours it: the two misdatings judged. */

@@ -158,9 +158,9 @@ function epsIncome(row: Row, parts: readonly Row[], kind: (typeof SHARE_COUNTS)[
     incomes.push(
       computedTimeline([...candidates, p.timelines[kind.eps] ?? [], p.timelines[kind.shares] ?? []], (current) => {
         const [eps, shares] = current.slice(-2);
-        const incomes = current.slice(0, -2); // its own numerator first
-        if (eps == null || shares == null || shares.value <= 0) return incomes[0] ?? null; // nothing to check against
-        return incomes.find((e) => e != null && isQuotient(eps.value, e.value, shares.value)) ?? null;
+        const tagged = current.slice(0, -2); // its own numerator first
+        if (eps == null || shares == null || shares.value <= 0) return tagged[0] ?? null; // nothing to check against
+        return tagged.find((e) => e != null && isQuotient(eps.value, e.value, shares.value)) ?? null;
       }),
     );
   }
