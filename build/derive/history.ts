@@ -19,8 +19,9 @@ export function toHistoryEntry(e: Entry): StatementHistoryEntry {
  * The values filed for a period that its timeline never served, oldest filing first (each filing's value of the
  * series: its highest-priority concept, after the scale check): another concept than the fiscal year's, a 10-Q's
  * twelve-month figure for a fiscal year, one superseded by another filing of the same day. A filed value is served
- * when the timeline holds an entry of the same filing and concept that is not computed. Empty for most periods:
- * each filing in the year's concept is an entry of the timeline.
+ * when the timeline holds its entry: of the same filing and concept, and computed only if the value itself is (a sum
+ * of a filing's lines; a quarter differenced from years to date in the same concept serves no filed value). Empty for
+ * most periods: each filing in the year's concept is an entry of the timeline.
  */
 export function unservedEntries(timeline: readonly Entry[] | undefined, filed: readonly FiledValue[] | undefined): StatementHistoryEntry[] {
   if (!filed?.length) return [];
@@ -28,14 +29,20 @@ export function unservedEntries(timeline: readonly Entry[] | undefined, filed: r
   let j = 0; // both lists run in filing order, so the usual match is the timeline's next entry
   for (const f of filed) {
     const next = timeline?.[j];
-    if (next && !next.derived && next.accn === f.accn && next.concept === f.concept) {
+    if (next && serves(next, f)) {
       j++;
       continue;
     }
-    if (timeline?.some((e) => !e.derived && e.accn === f.accn && e.concept === f.concept)) continue;
+    if (timeline?.some((e) => serves(e, f))) continue;
     out.push(toHistoryEntry(entryOf(f, f.filed))); // at its filing date: no effective_from
   }
   return out;
+}
+
+/** Whether a timeline entry is a filed value served: a computed value's entry is computed too, and of its very value. */
+function serves(e: Entry, f: FiledValue): boolean {
+  if (e.accn !== f.accn || e.concept !== f.concept) return false;
+  return f.derived ? e.derived && e.value === f.value : !e.derived;
 }
 
 /** The exceptions of values whose scale a neighbour or another filing contradicts, without showing which side is wrong. */
