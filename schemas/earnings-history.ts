@@ -180,6 +180,7 @@ export function metricAt(entries: readonly HistoryEntry[], i: number, withHistor
     scale_corrected: e.scale_corrected ?? null,
   };
   if (withHistory) metric.history = listed(entries.slice(0, i + 1), filed, date);
+  if (e.components) metric.components = e.components;
   return metric;
 }
 

@@ -29,6 +29,18 @@ export const ScaleCorrection = z
   .meta({ id: "ScaleCorrection" });
 export type ScaleCorrection = z.infer<typeof ScaleCorrection>;
 
+/** One term of a computed value: the concept and its value with the sign it enters with. */
+export const Component = z
+  .object({
+    concept: z.string(),
+    value: z.number().meta({ description: "The filed value with the sign it enters the sum with (−: subtracted)." }),
+  })
+  .meta({ id: "Component" });
+export type Component = z.infer<typeof Component>;
+
+/** The terms of a value a filing's own lines make (a bank's revenue; a balance sheet with no total of liabilities). */
+const components = () => z.array(Component).optional().meta({ description: "For a value computed from several concepts of one filing: each term." });
+
 /** One value of a metric as it stood from a date on: what `history=true` lists and `as_of` reads (issue 14). */
 export const HistoryEntry = z
   .object({
@@ -48,6 +60,7 @@ export const HistoryEntry = z
       description:
         "false: filed for this period but never the answer (another concept than the fiscal year's, a 10-Q's twelve-month figure for a fiscal year, a value another filing of the same day superseded); absent: the answer from its effective date.",
     }),
+    components: components(),
   })
   .meta({ id: "HistoryEntry" });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
@@ -57,7 +70,10 @@ export const Metric = z
   .object({
     value: z.number(),
     unit: z.string().meta({ description: "XBRL unit: a currency (USD, TWD…), USD/shares, or shares.", example: "USD" }),
-    concept: z.string().meta({ description: "Taxonomy-qualified XBRL concept.", example: "us-gaap:Revenues" }),
+    concept: z.string().meta({
+      description: "Taxonomy-qualified XBRL concept; for a value summed from a filing's lines, their concepts joined by + (`components` lists each).",
+      example: "us-gaap:Revenues",
+    }),
     source_accession: Accession.meta({ description: "Latest periodic filing that reported this value." }),
     filed_at: IsoDate,
     form: z.string(),
@@ -66,13 +82,14 @@ export const Metric = z
     }),
     original_value: z.number().nullable().meta({ description: "The value first reported, when restated." }),
     original_accession: Accession.nullable(),
-    derived: z.boolean().meta({ description: "True when computed (Q4 = fiscal year − nine months), not filed." }),
+    derived: z.boolean().meta({ description: "True when computed (Q4 = fiscal year − nine months; a sum of a filing's lines), not filed." }),
     scale_corrected: ScaleCorrection.nullable().meta({
       description: "Set when the filer stated the value in the wrong unit scale (or sign) and it was corrected: the factor and the value as filed.",
     }),
     history: z.array(HistoryEntry).optional().meta({
       description: "With history=true: every value this period had, in filing order (up to as_of when given).",
     }),
+    components: components(),
   })
   .meta({ id: "Metric" });
 export type Metric = z.infer<typeof Metric>;

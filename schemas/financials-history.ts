@@ -342,14 +342,13 @@ function unavailableAsOf(history: FinancialPeriodHistory, date: string): Unavail
   return out;
 }
 
-/** A statement metric as it stood on `date` (metricAsOf), with the terms and cover date of the entry in effect. */
+/** A statement metric as it stood on `date` (metricAsOf), with the cover date of the entry in effect. */
 export function statementMetricAsOf(entries: readonly StatementHistoryEntry[] | undefined, date: string, withHistory: boolean, filed?: readonly StatementHistoryEntry[]): StatementMetric | null {
   if (!entries?.length) return null;
   const i = entryAsOf(entries, date);
   const metric = metricAt(entries, i, withHistory, filed, date) as StatementMetric | null;
   if (!metric) return null;
   const e = entries[i]!;
-  if (e.components) metric.components = e.components;
   if (e.as_of) metric.as_of = e.as_of;
   return metric;
 }

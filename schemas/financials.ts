@@ -55,17 +55,8 @@ const DESCRIPTIONS: Record<BalanceMetricName | CashFlowMetricName, string> = {
   share_repurchases: "Cash paid to repurchase the company's own shares, as a positive outflow.",
 };
 
-/** One term of a computed value: the concept and its value with the sign it enters with. */
-export const Component = z
-  .object({
-    concept: z.string(),
-    value: z.number().meta({ description: "The filed value with the sign it enters the sum with (−: subtracted)." }),
-  })
-  .meta({ id: "Component" });
-export type Component = z.infer<typeof Component>;
-
-const Extras = {
-  components: z.array(Component).optional().meta({ description: "For a value computed from several concepts of one filing: each term." }),
+/** A share count's own date. */
+const AsOf = {
   as_of: IsoDate.optional().meta({ description: "shares_outstanding only: the date of the count (the cover page's, or the balance sheet's period end)." }),
 };
 
@@ -77,13 +68,13 @@ const Listed = {
   }),
 };
 
-/** A history entry of a statement metric: the earnings entry, and the terms of a computed value. */
-export const StatementHistoryEntry = HistoryEntry.extend({ ...Extras, ...Listed }).meta({ id: "StatementHistoryEntry" });
+/** A history entry of a statement metric: the earnings entry, with a share count's date. */
+export const StatementHistoryEntry = HistoryEntry.extend({ ...AsOf, ...Listed }).meta({ id: "StatementHistoryEntry" });
 export type StatementHistoryEntry = z.infer<typeof StatementHistoryEntry>;
 
-/** One statement metric: an earnings metric, with the terms of a computed value, and a share count's date and basis. */
+/** One statement metric: an earnings metric, with a share count's date and basis. */
 export const StatementMetric = Metric.extend({
-  ...Extras,
+  ...AsOf,
   split_unadjusted: z.boolean().optional().meta({
     description:
       "shares_outstanding only: true when the count was filed before a stock split the filings had shown by the reading date (as_of, else today): a count on the old basis, unlike the weighted shares and EPS filed since, which were restated for it (share counts are never restated).",

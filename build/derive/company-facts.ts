@@ -3,12 +3,12 @@
 // carry no financial statements; and one company's facts from several CIKs (build/predecessors.ts) made one.
 import { AMENDMENT_FORM, PERIODIC_FORM } from "../forms.ts";
 import { parseCompanyFacts, type CompanyFacts, type ConceptSelection, type EdgarFact } from "../parse/companyfacts.ts";
-import { EARNINGS_CONCEPTS } from "./concepts.ts";
+import { EARNINGS_CONCEPTS, EARNINGS_READ } from "./concepts.ts";
 import { STATEMENT_CONCEPTS } from "./statement-concepts.ts";
 
-/** The concepts read: earnings' and the statements' (issue 18); earnings' are the ones a company must report. */
+/** The concepts read: earnings' and the statements' (issue 18); the earnings metrics' are the ones a company must report. */
 export const COMPANY_FACTS_SELECTION: ConceptSelection = {
-  kept: new Set([...EARNINGS_CONCEPTS, ...STATEMENT_CONCEPTS]),
+  kept: new Set([...EARNINGS_READ, ...STATEMENT_CONCEPTS]),
   required: EARNINGS_CONCEPTS,
 };
 

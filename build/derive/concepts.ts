@@ -131,12 +131,25 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
 };
 
 /**
+ * A bank's revenue where it tags no total (Article 9 income statements show none): its net interest income + its
+ * noninterest income, both of one filing and period, a revenue candidate of its own beside the tagged ones (the
+ * largest wins: earnings.ts). A bank's ASC 606 revenue tag covers only the fees in that standard's scope, a slice of its
+ * noninterest income: Fulton Financial's 2018 10-K (0000700564-19-000012) tags 195.5 million of
+ * RevenueFromContractWithCustomerIncludingAssessedTax and no other revenue concept, beside net interest income of
+ * 630.5 million. Banks that tag a total (us-gaap:Revenues: Bank of America's "total revenue, net of interest expense")
+ * give this same sum, which is what they mean by revenue. Both terms are required: most companies tag
+ * InterestIncomeExpenseNet (their interest expense, net), none but banks and their like NoninterestIncome.
+ */
+export const BANK_REVENUE_LINES = ["us-gaap:InterestIncomeExpenseNet", "us-gaap:NoninterestIncome"] as const;
+
+/**
  * Revenue tags that state the same revenue gross of taxes collected for governments: a candidate only when the filing
  * tagged no other revenue for the period, never "the total" over a net figure (see pick in earnings.ts).
  */
 export const REVENUE_GROSS_OF_TAX: ReadonlySet<string> = new Set(["us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax"]);
 
 /** Every concept any metric reads; the company facts parser keeps these and drops the other ~500. */
-export const EARNINGS_CONCEPTS: ReadonlySet<string> = new Set(
-  Object.values(METRIC_CONCEPTS).flatMap((m) => m.concepts),
-);
+export const EARNINGS_CONCEPTS: ReadonlySet<string> = new Set(Object.values(METRIC_CONCEPTS).flatMap((m) => m.concepts));
+
+/** Every concept the earnings read: the metrics' and the lines a bank's revenue is summed from. */
+export const EARNINGS_READ: ReadonlySet<string> = new Set([...EARNINGS_CONCEPTS, ...BANK_REVENUE_LINES]);

@@ -1,9 +1,10 @@
 // Rules the real files do not exercise (or not cleanly), on small hand-made company facts run through the parser.
 import { describe, expect, it } from "vitest";
-import type { EarningsPeriod } from "../../schemas/earnings.ts";
+import { LATEST, periodAsOf } from "../../schemas/earnings-history.ts";
+import { EarningsPeriod } from "../../schemas/earnings.ts";
 import { companyFacts, filing, findRow, type Fact } from "../../test/_facts.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
-import { deriveEarningsBase } from "./earnings.ts";
+import { deriveEarningsBase, type EarningsSeries } from "./earnings.ts";
 import { addDays } from "./periods.ts";
 
 type Concepts = Record<string, Record<string, Fact[]>>;
@@ -233,6 +234,101 @@ describe("concept choice per filing and period", () => {
   });
 });
 
+describe("a bank's revenue: net interest income + noninterest income, where it tags no total", () => {
+  // Fulton Financial (CIK 700564), as EDGAR's company facts give it: its 10-K for 2018 (0000700564-19-000012) tags
+  // InterestIncomeExpenseNet 630,456,000, NoninterestIncome 195,525,000 and, as its only revenue concept,
+  // RevenueFromContractWithCustomerIncludingAssessedTax 195,488,000 (the fees in ASC 606's scope); its 10-Q for the
+  // first quarter (0000700564-18-000019) 151,318,000 and 45,875,000, and no revenue concept. NetIncomeLoss: 49,480,000
+  // for the quarter and 208,393,000 for the year, in the same filings.
+  const fultonK = filing("0000700564-19-000012", "10-K", "2019-03-01", 2018, "FY");
+  const fultonQ1 = filing("0000700564-18-000019", "10-Q", "2018-05-08", 2018, "Q1");
+  const fulton = deriveBase({
+    "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax": { USD: [fultonK("2018-01-01", "2018-12-31", 195_488_000)] },
+    "us-gaap:NetIncomeLoss": { USD: [fultonQ1("2018-01-01", "2018-03-31", 49_480_000), fultonK("2018-01-01", "2018-12-31", 208_393_000)] },
+    "us-gaap:InterestIncomeExpenseNet": { USD: [fultonQ1("2018-01-01", "2018-03-31", 151_318_000), fultonK("2018-01-01", "2018-12-31", 630_456_000)] },
+    "us-gaap:NoninterestIncome": { USD: [fultonQ1("2018-01-01", "2018-03-31", 45_875_000), fultonK("2018-01-01", "2018-12-31", 195_525_000)] },
+  });
+  const SUM = "us-gaap:InterestIncomeExpenseNet+us-gaap:NoninterestIncome";
+
+  it("is the sum of the filing's two lines, derived, with its terms; not the ASC 606 slice (Fulton Financial 2018)", () => {
+    const { periods, history } = fulton;
+    expect(find(periods, "2018-01-01", "2018-12-31").metrics.revenue).toMatchObject({
+      value: 825_981_000,
+      concept: SUM,
+      source_accession: "0000700564-19-000012",
+      derived: true,
+      components: [
+        { concept: "us-gaap:InterestIncomeExpenseNet", value: 630_456_000 },
+        { concept: "us-gaap:NoninterestIncome", value: 195_525_000 },
+      ],
+    });
+    // The quarter's 10-Q tags no revenue concept at all: its two lines make it.
+    expect(find(periods, "2018-01-01", "2018-03-31").metrics.revenue).toMatchObject({ value: 197_193_000, concept: SUM, source_accession: "0000700564-18-000019" });
+    periods.forEach((p, i) => {
+      EarningsPeriod.parse(p);
+      expect(periodAsOf(p, history[i]!, LATEST, false)).toEqual(p);
+      // Served, so never listed as a value filed but not served.
+      expect(history[i]!.filed?.revenue ?? []).toEqual([]);
+    });
+    const listed = periodAsOf(find(periods, "2018-01-01", "2018-12-31"), history[periods.indexOf(find(periods, "2018-01-01", "2018-12-31"))]!, LATEST, true)!;
+    expect(listed.metrics.revenue!.history!.map((e) => [e.value, e.served, e.components?.length])).toEqual([[825_981_000, undefined, 2]]);
+  });
+
+  it("Huntington Bancshares 2019 (10-K 0000049196-20-000010): 3,213 + 1,454 million, not its ASC 606 revenue of 939 million", () => {
+    const k = filing("0000049196-20-000010", "10-K", "2020-02-14", 2019, "FY");
+    const [p] = derive({
+      "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax": { USD: [k("2019-01-01", "2019-12-31", 939_000_000)] },
+      "us-gaap:InterestIncomeExpenseNet": { USD: [k("2019-01-01", "2019-12-31", 3_213_000_000)] },
+      "us-gaap:NoninterestIncome": { USD: [k("2019-01-01", "2019-12-31", 1_454_000_000)] },
+    });
+    expect(p!.metrics.revenue).toMatchObject({ value: 4_667_000_000, concept: SUM, derived: true });
+  });
+
+  // Hand-made from here: the rules' edges.
+  const q1 = filing("0000001234-23-000001", "10-Q", "2023-05-01", 2023, "Q1");
+  const q2 = filing("0000001234-23-000002", "10-Q", "2023-08-01", 2023, "Q2");
+  const q3 = filing("0000001234-23-000003", "10-Q", "2023-11-01", 2023, "Q3");
+  const k = filing("0000001234-24-000004", "10-K", "2024-02-20", 2023, "FY");
+
+  it("a bank's own total of the same amount is served as tagged, not as a sum", () => {
+    const [p] = derive({
+      "us-gaap:Revenues": { USD: [k("2023-01-01", "2023-12-31", 1000)] },
+      "us-gaap:InterestIncomeExpenseNet": { USD: [k("2023-01-01", "2023-12-31", 700)] },
+      "us-gaap:NoninterestIncome": { USD: [k("2023-01-01", "2023-12-31", 300)] },
+    });
+    expect(p!.metrics.revenue).toMatchObject({ value: 1000, concept: "us-gaap:Revenues", derived: false });
+    expect(p!.metrics.revenue!.components).toBeUndefined();
+  });
+
+  it("a company's net interest expense alone is no revenue: its own revenue stands, and none is made where it has none", () => {
+    const [p] = derive({
+      "us-gaap:Revenues": { USD: [k("2023-01-01", "2023-12-31", 1000)] },
+      "us-gaap:InterestIncomeExpenseNet": { USD: [k("2023-01-01", "2023-12-31", -50)] },
+    });
+    expect(p!.metrics.revenue).toMatchObject({ value: 1000, concept: "us-gaap:Revenues" });
+    const [q] = derive({
+      "us-gaap:NetIncomeLoss": { USD: [k("2023-01-01", "2023-12-31", 80)] },
+      "us-gaap:InterestIncomeExpenseNet": { USD: [k("2023-01-01", "2023-12-31", 1200)] },
+    });
+    expect(q!.metrics.revenue).toBeNull();
+  });
+
+  it("quarters as any revenue: discrete from the 10-Qs, the fourth derived as the year − nine months of the same sum; no span of its own", () => {
+    const periods = derive({
+      "us-gaap:NetIncomeLoss": { USD: [q1("2023-01-01", "2023-03-31", 10), q3("2023-01-01", "2023-09-30", 30), k("2023-01-01", "2023-12-31", 40)] },
+      "us-gaap:InterestIncomeExpenseNet": {
+        USD: [q1("2023-01-01", "2023-03-31", 70), q3("2023-01-01", "2023-09-30", 210), k("2023-01-01", "2023-12-31", 290), q2("2023-02-01", "2023-03-31", 45)],
+      },
+      "us-gaap:NoninterestIncome": { USD: [q1("2023-01-01", "2023-03-31", 30), q3("2023-01-01", "2023-09-30", 95), k("2023-01-01", "2023-12-31", 130), q2("2023-02-01", "2023-03-31", 20)] },
+    });
+    expect(find(periods, "2023-01-01", "2023-03-31").metrics.revenue).toMatchObject({ value: 100, concept: SUM });
+    expect(find(periods, "2023-01-01", "2023-09-30").metrics.revenue).toMatchObject({ value: 305, concept: SUM });
+    expect(find(periods, "2023-10-01", "2023-12-31").metrics.revenue).toMatchObject({ value: 115, concept: SUM, derived: true });
+    // The two months the lines alone were tagged for (no income statement metric): no period.
+    expect(periods.some((p) => p.period_start === "2023-02-01")).toBe(false);
+  });
+});
+
 describe("a partnership's net income per limited partner unit", () => {
   // Hand-made on the shape of Enterprise Products Partners' company facts (CIK 1061219): per-unit earnings under the
   // partnership concepts, in the bare unit USD until its 10-K for 2020 and in USD/shares from its 10-Q of May 2021
@@ -409,7 +505,11 @@ describe("unit-scale slips in any metric: the evidence decides which value is wr
 });
 
 function derive(concepts: Concepts): EarningsPeriod[] {
-  return deriveEarningsBase(companyFacts({ "us-gaap": Object.fromEntries(Object.entries(concepts).map(([key, units]) => [key.replace("us-gaap:", ""), units])) })).series.periods;
+  return deriveBase(concepts).periods;
+}
+
+function deriveBase(concepts: Concepts): EarningsSeries {
+  return deriveEarningsBase(companyFacts({ "us-gaap": Object.fromEntries(Object.entries(concepts).map(([key, units]) => [key.replace("us-gaap:", ""), units])) })).series;
 }
 
 function deriveIfrs(concepts: Record<string, Record<string, Fact[]>>): EarningsPeriod[] {

@@ -6,19 +6,19 @@ import { METRIC_NAMES, PER_SHARE_METRICS, SHARE_COUNTS, type EarningsPeriod, typ
 import type { EntityChange } from "../../schemas/entity-change.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
-import { METRIC_CONCEPTS, REVENUE_GROSS_OF_TAX } from "./concepts.ts";
+import { BANK_REVENUE_LINES, METRIC_CONCEPTS, REVENUE_GROSS_OF_TAX } from "./concepts.ts";
 import { learnCalendar, type FiscalCalendar, type PeriodLabel } from "./fiscal-calendar.ts";
 import { fillQuarter, planLastQuarter } from "./quarters.ts";
 import { entityChanges } from "./entity-change.ts";
 import { checkInvariants } from "./invariants.ts";
-import { observe, type Filing, type Observation } from "./observations.ts";
+import { observe, type Filing, type Observation, type RawSpan, type SeriesSpec } from "./observations.ts";
 import { mergeSpans, type Period } from "./period-identity.ts";
 import { calendarFrame, durationDays, type Months } from "./periods.ts";
 import { holdFiscalYearSet, reconcileYear } from "./reconcile.ts";
 import { correctScales, stepBetween, type ProductIdentity, type ScalePeriod } from "./scale.ts";
 import { scaleExceptions, toHistoryEntry, unservedEntries } from "./history.ts";
 import { detectSplits, type History } from "./splits.ts";
-import { byFiling, combineTimelines, isQuotient, perShare, serveYear, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
+import { byFiling, clean, combineTimelines, isQuotient, perShare, serveYear, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** Share counts first: the other checks read them (issue 14 "Scale errors": share counts first, every metric checked). */
 const SCALE_ORDER: readonly MetricName[] = ["diluted_shares", "basic_shares", "eps_diluted", "eps_basic", "revenue", "gross_profit", "operating_income", "net_income"];
@@ -74,6 +74,7 @@ export interface EarningsBase {
  */
 export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
   const observed = observe(facts, METRIC_CONCEPTS);
+  addBankRevenue(observed.spans, observe(facts, BANK_LINES, observed.currency).spans);
   const merged = mergeSpans(observed.spans);
   const calendar = learnCalendar(
     merged.map((p) => ({ start: p.start, end: p.end, months: p.months, annual: p.observations.some((o) => o.annual), filings: p.months === 12 ? filingCount(p) : 0 })),
@@ -120,6 +121,51 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
   const changes = entityChanges(facts, observed.currency);
   const { series, timelines } = assemble(working, changes);
   return { series, timelines, calendar, currency: observed.currency, filings: observed.filings, entityChanges: changes };
+}
+
+/** The lines a bank's revenue is summed from (concepts.ts), each read as a flow of its own. */
+const BANK_LINES: Readonly<Record<string, SeriesSpec>> = Object.fromEntries(
+  BANK_REVENUE_LINES.map((concept) => [concept, { kind: "currency", additive: true, steady: false, concepts: [concept] } satisfies SeriesSpec]),
+);
+
+/**
+ * Each filing's bank revenue (concepts.ts BANK_REVENUE_LINES): where it tags every line for a span the income
+ * statement has, their sum joins the span's revenue candidates, derived and with its terms; it never makes a span.
+ */
+function addBankRevenue(spans: readonly RawSpan[], lines: readonly RawSpan[]): void {
+  const byDates = new Map<string, RawSpan>();
+  for (const span of spans) byDates.set(`${span.start}/${span.end}`, span);
+  for (const line of lines) {
+    const span = byDates.get(`${line.start}/${line.end}`);
+    if (!span) continue;
+    const byAccn = new Map<string, Observation[]>();
+    for (const o of line.observations) {
+      const terms = byAccn.get(o.accn) ?? [];
+      if (!terms.some((t) => t.series === o.series)) byAccn.set(o.accn, [...terms, o]); // one value per line and filing
+    }
+    const sums: (Observation & Pick<FiledValue, "components" | "derived">)[] = [];
+    for (const [accn, terms] of byAccn) {
+      if (terms.length < BANK_REVENUE_LINES.length) continue;
+      terms.sort((a, b) => BANK_REVENUE_LINES.indexOf(a.concept as never) - BANK_REVENUE_LINES.indexOf(b.concept as never));
+      const first = terms[0]!;
+      sums.push({
+        series: "revenue",
+        concept: terms.map((t) => t.concept).join("+"),
+        priority: METRIC_CONCEPTS.revenue.concepts.length, // after every tagged total: a tie goes to the filer's own
+        unit: first.unit,
+        value: clean(terms.reduce((sum, t) => sum + t.value, 0)),
+        accn,
+        filed: first.filed,
+        form: first.form,
+        annual: first.annual,
+        components: terms.map((t) => ({ concept: t.concept, value: t.value })),
+        derived: true,
+      });
+    }
+    // Observations stay grouped by series (filedValues reads one series' run at a time): after the span's revenue.
+    const at = span.observations.findLastIndex((o) => o.series === "revenue") + 1 || span.observations.length;
+    span.observations.splice(at, 0, ...sums);
+  }
 }
 
 /** How many filings report a period: which of two overlapping stated years stands (fiscal-calendar.ts). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
-import { EARNINGS_CONCEPTS } from "../derive/concepts.ts";
+import { EARNINGS_READ } from "../derive/concepts.ts";
 import { STATEMENT_CONCEPTS } from "../derive/statement-concepts.ts";
 import { EdgarParseError, MalformedInputError, NoXbrlHistoryError } from "../errors.ts";
 import { COMPANY_FACTS_SELECTION, readCompanyFacts } from "../derive/company-facts.ts";
@@ -17,7 +17,7 @@ describeEdgar("parseCompanyFacts on every company facts file of the mirror", () 
     const expected = Object.entries(raw.facts)
       .filter(([taxonomy]) => taxonomy === "us-gaap" || taxonomy === "ifrs-full" || taxonomy === "dei")
       .flatMap(([taxonomy, concepts]) => Object.keys(concepts).map((name) => `${taxonomy}:${name}`))
-      .filter((key) => EARNINGS_CONCEPTS.has(key) || STATEMENT_CONCEPTS.has(key))
+      .filter((key) => EARNINGS_READ.has(key) || STATEMENT_CONCEPTS.has(key))
       .sort();
     expect(Object.keys(facts.concepts).sort()).toEqual(expected);
     for (const key of expected) {
