@@ -33,6 +33,9 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
       "us-gaap:SalesRevenueNet", // pre-2018 "net sales" (Apple, Home Depot, Texas Instruments before ASC 606)
       "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax", // ASC 606 variant with sales taxes inside (REITs, some retailers)
       "us-gaap:RevenuesNetOfInterestExpense", // banks and brokers: total net revenue after interest expense
+      // A utility's total operating revenues, regulated and not: Xcel Energy's only revenue concept from its 10-K for
+      // 2019 on (11,526 million for 2020, 10-K 0000072903-21-000012; its 10-Qs of 2019 still tagged Revenues).
+      "us-gaap:RegulatedAndUnregulatedOperatingRevenue",
       "us-gaap:RealEstateRevenueNet", // REITs before ASC 606
       "us-gaap:SalesRevenueGoodsNet", // Under Armour tagged its pre-2018 total here (a slice elsewhere: McDonald's own-store sales)
       "us-gaap:SalesRevenueServicesNet", // its pair: a service company's pre-2018 total (a slice elsewhere: Home Depot's services)

@@ -210,6 +210,16 @@ describe("concept choice per filing and period", () => {
     ["a service company's pre-2018 total", { "us-gaap:SalesRevenueServicesNet": 700 }, "us-gaap:SalesRevenueServicesNet", 700],
     ["the total over a services slice", { "us-gaap:SalesRevenueNet": 1000, "us-gaap:SalesRevenueServicesNet": 60 }, "us-gaap:SalesRevenueNet", 1000],
     ["gross of taxes when it is all there is", { "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax": 1100 }, "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax", 1100],
+    // Xcel Energy 2020 (10-K 0000072903-21-000012): its total operating revenues, tagged under no other revenue concept.
+    ["a utility's regulated and unregulated operating revenue", { "us-gaap:RegulatedAndUnregulatedOperatingRevenue": 11_526_000_000 }, "us-gaap:RegulatedAndUnregulatedOperatingRevenue", 11_526_000_000],
+    // Southern Company 2020 (10-K 0000092122-21-000006): Revenues 20,375 million beside 21,097 million of revenue from
+    // contracts with customers including assessed taxes.
+    [
+      "a utility's total over a larger figure gross of taxes",
+      { "us-gaap:Revenues": 20_375_000_000, "us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax": 21_097_000_000 },
+      "us-gaap:Revenues",
+      20_375_000_000,
+    ],
   ])("revenue: %s", (_name, values, concept, value) => {
     const concepts = Object.fromEntries(Object.entries(values).map(([c, v]) => [c, { USD: [k("2023-01-01", "2023-12-31", v)] }]));
     expect(revenueOf(concepts)).toMatchObject({ concept, value });
