@@ -146,7 +146,8 @@ function addBankRevenue(spans: readonly RawSpan[], lines: readonly RawSpan[]): v
     const sums: (Observation & Pick<FiledValue, "components" | "derived">)[] = [];
     for (const [accn, terms] of byAccn) {
       if (terms.length < BANK_REVENUE_LINES.length) continue;
-      terms.sort((a, b) => BANK_REVENUE_LINES.indexOf(a.concept as never) - BANK_REVENUE_LINES.indexOf(b.concept as never));
+      const order = (o: Observation) => (BANK_REVENUE_LINES as readonly string[]).indexOf(o.concept);
+      terms.sort((a, b) => order(a) - order(b));
       const first = terms[0]!;
       sums.push({
         series: "revenue",
