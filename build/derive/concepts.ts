@@ -136,12 +136,14 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
 /**
  * A bank's revenue where it tags no total (Article 9 income statements show none): its net interest income + its
  * noninterest income, both of one filing and period, a revenue candidate of its own beside the tagged ones (the
- * largest wins: earnings.ts). A bank's ASC 606 revenue tag covers only the fees in that standard's scope, a slice of its
- * noninterest income: Fulton Financial's 2018 10-K (0000700564-19-000012) tags 195.5 million of
+ * largest wins: earnings.ts) — the taxonomy's RevenuesNetOfInterestExpense, for banks that tag no such line. A bank's
+ * ASC 606 revenue tag covers only the fees in that standard's scope, a slice of its noninterest income. Fulton
+ * Financial's 10-K for 2018 (0000700564-19-000012) tags 195.5 million of
  * RevenueFromContractWithCustomerIncludingAssessedTax and no other revenue concept, beside net interest income of
- * 630.5 million. Banks that tag a total (us-gaap:Revenues: Bank of America's "total revenue, net of interest expense")
- * give this same sum, which is what they mean by revenue. Both terms are required: most companies tag
- * InterestIncomeExpenseNet (their interest expense, net), none but banks and their like NoninterestIncome.
+ * 630.5 million and noninterest income of 195.5 million; Huntington's for 2019 (0000049196-20-000010) 939 million of
+ * RevenueFromContractWithCustomerExcludingAssessedTax beside 3,213 and 1,454 million. Both terms are required: many
+ * companies tag InterestIncomeExpenseNet for their interest expense, net (Walmart, Disney, Hertz, Under Armour in our
+ * mirror), and none of them NoninterestIncome, a line of a bank's income statement.
  */
 export const BANK_REVENUE_LINES = ["us-gaap:InterestIncomeExpenseNet", "us-gaap:NoninterestIncome"] as const;
 
