@@ -138,6 +138,7 @@ function addBankRevenue(spans: readonly RawSpan[], lines: readonly RawSpan[]): v
   for (const line of lines) {
     const span = byDates.get(`${line.start}/${line.end}`);
     if (!span) continue;
+    // observe reads one line after the other, so each filing's terms come in BANK_REVENUE_LINES order.
     const byAccn = new Map<string, Observation[]>();
     for (const o of line.observations) {
       const terms = byAccn.get(o.accn) ?? [];
@@ -146,8 +147,6 @@ function addBankRevenue(spans: readonly RawSpan[], lines: readonly RawSpan[]): v
     const sums: (Observation & Pick<FiledValue, "components" | "derived">)[] = [];
     for (const [accn, terms] of byAccn) {
       if (terms.length < BANK_REVENUE_LINES.length) continue;
-      const order = (o: Observation) => (BANK_REVENUE_LINES as readonly string[]).indexOf(o.concept);
-      terms.sort((a, b) => order(a) - order(b));
       const first = terms[0]!;
       sums.push({
         series: "revenue",
