@@ -58,11 +58,18 @@ export function quarterTimeline(
     [filed, derived],
     ([f, d], date) => {
       const concept = conceptAt(concepts, date);
-      if (f?.concept === concept && d?.concept === concept) return (d.vintage ?? d.filed) > f.filed ? d : f;
-      return f?.concept === concept ? f : d?.concept === concept ? d : (f ?? d ?? null);
+      if (inConcept(f, concept) && inConcept(d, concept)) return (d.vintage ?? d.filed) > f.filed ? d : f;
+      if (inConcept(f, concept)) return f;
+      if (inConcept(d, concept)) return d;
+      return f ?? d ?? null;
     },
     concepts.map((c) => c.from),
   );
+}
+
+/** Whether an entry is in a concept the fiscal year chose: a sum of lines is known by its formula (Entry.basis). */
+function inConcept(e: Entry | null | undefined, concept: string | null): e is Entry {
+  return !!e && (e.basis ?? e.concept) === concept;
 }
 
 /**

@@ -24,6 +24,11 @@ export interface Formula {
    * stands instead, even beside it.
    */
   overrides?: string;
+  /**
+   * The terms are lines of the statement itself, never a footnote's parts: a later filing that tags them instead of
+   * the total re-reports the statement, and its sum restates the total like any later filing (no `until`).
+   */
+  lines?: boolean;
 }
 
 /** A statement series: balance sheet instants or cash flows, with the sums that stand in for an untagged total. */
@@ -80,6 +85,8 @@ const CAPEX_CLASSES_TOTAL = "_capex_classes";
 /** PP&E purchases read as a line, for the filings whose PP&E figure is smaller than their classes (Formula.overrides). */
 const CAPEX_PPE = "_capex_ppe";
 const PPE_PURCHASES = "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment";
+/** A partnership's distributions to its limited partners: its dividends, where it tags none. */
+const PARTNERS_DISTRIBUTIONS = "_partners_distributions";
 
 /** The one concept the statements read only to explain a null: capex concepts that name a part of capital spending. */
 export const PARTIAL_CAPEX = "_capex_part";
@@ -117,15 +124,26 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
   dividends_paid: flow(
     [
       "us-gaap:PaymentsOfDividends", // the cash flow statement's dividends paid, all classes (Apple's "dividends and dividend equivalents")
-      "us-gaap:PaymentsOfDividendsCommonStock", // common dividends, for filers who tag only the common stock's line
+      // The same total under the taxonomy's name for ordinary dividends: Simon Property's 2018, 2,449.1 million, common
+      // and preferred (10-K 0001558370-19-000875); Duke Energy's 10-Qs for the line its 10-Ks tag as the one above.
+      "us-gaap:PaymentsOfOrdinaryDividends",
       "ifrs-full:DividendsPaidClassifiedAsFinancingActivities", // IFRS cash flow line
       "ifrs-full:DividendsPaidToEquityHoldersOfParentClassifiedAsFinancingActivities", // IFRS filers who show the parent's shareholders' dividends apart from the noncontrolling interests'
       "ifrs-full:DividendsPaidClassifiedAsOperatingActivities", // IAS 7.31–34 lets dividends paid be classified in operating activities: cash paid all the same
-      // A partnership's distributions to its limited partners, its unitholders' payout (it tags no dividends). Not the
-      // LLC members' variant: an Up-C corporation names its payouts to noncontrolling holders so.
-      "us-gaap:DistributionMadeToLimitedPartnerCashDistributionsPaid",
     ],
-    { outflow: true },
+    // Else the parent's shareholders' lines, common and preferred, where the statement shows them apart and no total
+    // (PNC's 2020: 1,980 and 229 million, 10-K 0000713676-21-000025); else a partnership's distributions. Noncontrolling
+    // interests' dividends on a line of their own are a subsidiary's payout to holders outside the company (Simon's
+    // operating partnership's unitholders): not added. Both are the statement's lines, so a later filing's restate like
+    // any filing's (Formula.lines): Walmart's 10-K for fiscal 2022 tags fiscal 2020's 6,048 million as common dividends,
+    // PaymentsOfDividends when first filed.
+    {
+      outflow: true,
+      formulas: [
+        { ...sum(["_dividends_common", 1, false], ["_dividends_preferred", 1, false]), lines: true },
+        { ...sum([PARTNERS_DISTRIBUTIONS, 1, true]), lines: true },
+      ],
+    },
   ),
   share_repurchases: flow(
     [
@@ -138,18 +156,24 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
 };
 
 /**
- * Cash-flow series observed but never served: the lines capex is summed from. "Other" PP&E is by its definition the
- * PP&E outside the classes a company reports on lines of its own, so it is added to a class and never stands alone:
- * when a company's only standard capex concept is this one, its main capital spending sits on such a line under a
- * company-specific concept, which company facts (standard taxonomies only) do not carry — Hertz's revenue earning
- * vehicles, billions a year beside 188 million of other PP&E in 2023. Serving the part as capex would overstate free
- * cash flow by the whole fleet.
+ * Cash-flow series observed but never served: the lines capex and dividends paid are summed from. "Other" PP&E is by
+ * its definition the PP&E outside the classes a company reports on lines of its own, so it is added to a class and
+ * never stands alone: when a company's only standard capex concept is this one, its main capital spending sits on such
+ * a line under a company-specific concept, which company facts (standard taxonomies only) do not carry — Hertz's
+ * revenue earning vehicles, billions a year beside 188 million of other PP&E in 2023. Serving the part as capex would
+ * overstate free cash flow by the whole fleet.
  */
 export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
   [PARTIAL_CAPEX]: flow([PARTIAL_CAPEX_CONCEPT], { outflow: true, internal: true }),
   [CAPEX_PPE]: flow([PPE_PURCHASES], { outflow: true, internal: true }),
   ...Object.fromEntries(Object.entries(CAPEX_CLASSES).map(([name, concept]) => [name, flow([concept], { outflow: true, internal: true })])),
   [CAPEX_CLASSES_TOTAL]: flow([], { outflow: true, internal: true, formulas: [sum(...added(Object.keys(CAPEX_CLASSES)))] }),
+  _dividends_common: flow(["us-gaap:PaymentsOfDividendsCommonStock"], { outflow: true, internal: true }), // common dividends
+  _dividends_preferred: flow(["us-gaap:PaymentsOfDividendsPreferredStockAndPreferenceStock"], { outflow: true, internal: true }), // preferred dividends
+  // A partnership's distributions to its limited partners, its unitholders' payout (it tags no dividends). Not the LLC
+  // members' variant: an Up-C corporation names its payouts to noncontrolling holders so. After the dividend lines: a
+  // corporation with an operating partnership may name its outside unitholders' distributions so.
+  [PARTNERS_DISTRIBUTIONS]: flow(["us-gaap:DistributionMadeToLimitedPartnerCashDistributionsPaid"], { outflow: true, internal: true }),
 };
 
 /**

@@ -45,8 +45,11 @@ export function filedStatementValues(observations: readonly Observation[], specs
         for (const accn of termAccessions(formula, byAccn)) {
           if (mine?.has(accn)) continue;
           const value = evaluate(formula, accn, byAccn, spec.concepts.length + f);
-          if (!value || (tagged !== undefined && value.filed >= tagged)) continue;
-          if (tagged !== undefined) value.until = tagged;
+          if (!value) continue;
+          if (tagged !== undefined && !formula.lines) {
+            if (value.filed >= tagged) continue;
+            value.until = tagged;
+          }
           if (!mine) byAccn.set(name, (mine = new Map()));
           mine.set(accn, value);
         }

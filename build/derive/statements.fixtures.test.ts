@@ -128,6 +128,60 @@ describe("a partnership's distributions to its limited partners", () => {
   });
 });
 
+describe("dividends paid where the statement shows no total", () => {
+  // PNC's 2020 cash flow statement shows common and preferred dividends on lines of their own, 1,980 and 229 million,
+  // and no total (10-K 0000713676-21-000025): hand-made here as 100 and 10 a quarter, filed year to date.
+  const common = [q1("2023-01-01", "2023-03-31", 100), q2("2023-01-01", "2023-06-30", 200), q3("2023-01-01", "2023-09-30", 300), k23("2023-01-01", "2023-12-31", 400)];
+  const preferred = [q1("2023-01-01", "2023-03-31", 10), q2("2023-01-01", "2023-06-30", 20), q3("2023-01-01", "2023-09-30", 30), k23("2023-01-01", "2023-12-31", 40)];
+  const dividends = (usGaap: Record<string, Fact[]>, start = "2023-01-01", end = "2023-12-31") => find(derive(usGaap).periods, start, end).cash_flow!.dividends_paid;
+
+  it("are common + preferred, marked derived with both lines; quarters are differences of the sums", () => {
+    const { periods } = derive({ PaymentsOfDividendsCommonStock: common, PaymentsOfDividendsPreferredStockAndPreferenceStock: preferred });
+    expect(find(periods, "2023-01-01", "2023-12-31").cash_flow!.dividends_paid).toMatchObject({
+      value: 440,
+      derived: true,
+      concept: "us-gaap:PaymentsOfDividendsCommonStock+us-gaap:PaymentsOfDividendsPreferredStockAndPreferenceStock",
+      components: [
+        { concept: "us-gaap:PaymentsOfDividendsCommonStock", value: 400 },
+        { concept: "us-gaap:PaymentsOfDividendsPreferredStockAndPreferenceStock", value: 40 },
+      ],
+    });
+    expect(find(periods, "2023-04-01", "2023-06-30").cash_flow!.dividends_paid).toMatchObject({ value: 110, derived: true });
+    expect(find(periods, "2023-10-01", "2023-12-31").cash_flow!.dividends_paid).toMatchObject({ value: 110, derived: true });
+    expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
+  });
+
+  it("are a filing's own total where it tags one, under either of the taxonomy's names for it", () => {
+    expect(dividends({ PaymentsOfDividendsCommonStock: common, PaymentsOfDividendsPreferredStockAndPreferenceStock: preferred, PaymentsOfDividends: [k23("2023-01-01", "2023-12-31", 440)] })).toMatchObject({ value: 440, derived: false, concept: "us-gaap:PaymentsOfDividends" });
+    // Simon Property's 2018: 2,449,071,000 under PaymentsOfOrdinaryDividends, common and preferred (10-K 0001558370-19-000875).
+    expect(dividends({ PaymentsOfOrdinaryDividends: [k23("2023-01-01", "2023-12-31", 2_449_071_000)] })).toMatchObject({ value: 2_449_071_000, concept: "us-gaap:PaymentsOfOrdinaryDividends" });
+    // Common dividends alone are served as tagged, not marked derived.
+    expect(dividends({ PaymentsOfDividendsCommonStock: common })).toMatchObject({ value: 400, derived: false, concept: "us-gaap:PaymentsOfDividendsCommonStock" });
+  });
+
+  it("restate as any filing's do when a later filing tags the year's lines instead of the total", () => {
+    // Walmart's 10-K for fiscal 2022 (0000104169-22-000012) tags fiscal 2020's 6,048 million as common dividends; its
+    // 10-K for fiscal 2020 (0000104169-20-000011) had tagged it PaymentsOfDividends. The latest filing is the source.
+    const year = dividends({ PaymentsOfDividends: [k23("2023-01-01", "2023-12-31", 400)], PaymentsOfDividendsCommonStock: [k24("2023-01-01", "2023-12-31", 400)] });
+    expect(year).toMatchObject({ value: 400, concept: "us-gaap:PaymentsOfDividendsCommonStock", source_accession: "0000001234-25-000008", restated: false });
+  });
+
+  it("never the noncontrolling interests' or an operating partnership's outside unitholders' distributions", () => {
+    const partners = [k23("2023-01-01", "2023-12-31", 60)];
+    expect(dividends({ PaymentsOfDividendsCommonStock: common, DistributionMadeToLimitedPartnerCashDistributionsPaid: partners, PaymentsOfDividendsMinorityInterest: partners })).toMatchObject({ value: 400, concept: "us-gaap:PaymentsOfDividendsCommonStock" });
+  });
+
+  it("a quarter filed on its own gives way to the difference of a later vintage, for a sum of lines as for a total", () => {
+    // The first half's 10-Q also tags its second quarter alone (100); the next year's 10-Qs restate the first quarter to
+    // 95 and the half to 215, so from then the quarter is 215 − 95 = 120 (as McDonald's 2009 dividends, quarters.ts).
+    const restated = [...common.slice(0, 2), q2("2023-04-01", "2023-06-30", 100), q124("2023-01-01", "2023-03-31", 95), q224("2023-01-01", "2023-06-30", 215)];
+    const { periods, history } = derive({ PaymentsOfDividendsCommonStock: restated });
+    const i = periods.findIndex((p) => p.period_start === "2023-04-01" && p.period_end === "2023-06-30");
+    expect(periods[i]!.cash_flow!.dividends_paid).toMatchObject({ value: 120, derived: true, source_accession: "0000001234-24-000006" });
+    expect(financialAsOf(periods[i]!, history[i]!, "2023-09-01", false)!.cash_flow!.dividends_paid).toMatchObject({ value: 100, derived: false });
+  });
+});
+
 describe("a year-to-date figure a later filing tags with a neighbouring period", () => {
   // Operating cash flow as filed: the half (300) and the nine months (450). A year later the 10-Q of 2024-11-01 tags the
   // half to 2023-06-30 with the nine months' 450, as the 10-Q of 2023-11-01 gave it: misdated, not a restatement. Its

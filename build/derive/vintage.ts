@@ -52,6 +52,8 @@ export interface Entry {
   scaleConfirmed?: string;
   components?: FiledValue["components"];
   asOf?: string;
+  /** A formula's value: its FiledValue's basis, the concept the one-concept rule knows it by. */
+  basis?: string;
 }
 
 /** The concept a fiscal year uses for a series, from a date on (a formula's basis, for a sum of lines). */
@@ -257,6 +259,7 @@ export function differenceTimeline(total: readonly Entry[], parts: readonly (rea
     if (!source || order(paired, source) > 0) source = paired;
     const entry: Entry = { value: paired.value - value, concept: year.concept, unit: year.unit, accn: source.accn, form: source.form, filed: source.filed, from: date, derived: true };
     if (same) entry.vintage = maxOf(paired.filed, since);
+    if (year.basis !== undefined) entry.basis = year.basis;
     // A difference of a value whose scale is unclear is unclear too (never silently wrong).
     const unclear = [paired, ...parts.map((p) => inEffect(p, date)!)].find((e) => e.scaleUnclear !== undefined);
     if (unclear) entry.scaleUnclear = unclear.scaleUnclear!;
@@ -454,6 +457,7 @@ export function entryOf(f: FiledValue, from: string): Entry {
   if (f.scaleConfirmed !== undefined) entry.scaleConfirmed = f.scaleConfirmed;
   if (f.components) entry.components = f.components;
   if (f.asOf !== undefined) entry.asOf = f.asOf;
+  if (f.basis !== undefined) entry.basis = f.basis;
   return entry;
 }
 
