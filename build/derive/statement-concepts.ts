@@ -242,6 +242,19 @@ function debtInstruments(side: "current" | "noncurrent", concepts: Record<Instru
 /** Internal balance series read by name (statements.ts). */
 export const TOTAL_BORROWINGS = "_borrowings";
 export const LONG_TERM_DEBT = "_long_term_debt";
+/**
+ * Long-term debt's principal due after the next two years, from the debt note's maturity table: the filing's word that
+ * debt is owed after a year, whatever line of the balance sheet holds it. The table's years follow the fiscal years
+ * (a 10-Q's starts with the rest of the current one), so from the third on they fall due more than a year after the
+ * table's date.
+ */
+export const DUE_AFTER_TWO_YEARS = "_due_after_two_years";
+const MATURITIES_AFTER_TWO_YEARS: Readonly<Record<string, string>> = {
+  _due_in_year_three: "us-gaap:LongTermDebtMaturitiesRepaymentsOfPrincipalInYearThree",
+  _due_in_year_four: "us-gaap:LongTermDebtMaturitiesRepaymentsOfPrincipalInYearFour",
+  _due_in_year_five: "us-gaap:LongTermDebtMaturitiesRepaymentsOfPrincipalInYearFive",
+  _due_after_year_five: "us-gaap:LongTermDebtMaturitiesRepaymentsOfPrincipalAfterYearFive",
+};
 export const SHARES_OUTSTANDING_TOTAL = "_shares_outstanding_total";
 
 /**
@@ -410,6 +423,9 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
     ],
     { internal: true },
   ),
+  // The maturity table's later years, read only as evidence of debt due after a year (total debt, statements.ts).
+  ...Object.fromEntries(Object.entries(MATURITIES_AFTER_TWO_YEARS).map(([name, concept]) => [name, instant([concept], { internal: true })])),
+  [DUE_AFTER_TWO_YEARS]: instant([], { internal: true, formulas: [sum(...added(Object.keys(MATURITIES_AFTER_TWO_YEARS)))] }),
   // Shares outstanding on the balance sheet (all classes, undimensioned), where no cover count reaches the date.
   [SHARES_OUTSTANDING_TOTAL]: instant(["us-gaap:CommonStockSharesOutstanding"], { kind: "shares", internal: true }),
 };

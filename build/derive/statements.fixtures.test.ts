@@ -350,6 +350,32 @@ describe("balance sheets", () => {
     expect(find(debt, "2024-04-01", "2024-06-30").balance!.debt_noncurrent).toMatchObject({ value: 800, concept: "us-gaap:LongTermDebtNoncurrent" });
   });
 
+  it("the current side alone is no total debt where a maturity table shows debt due after a year: a bank's long-term line under its own tag", () => {
+    // Fulton Financial's 10-K for 2020 (0000700564-21-000014, $ thousands): short-term borrowings 630,066 and no
+    // long-term line in company facts; its maturity table, after the next twelve months: 178,857 in year two, 214,241,
+    // 489,190, 24,675, and 389,300 after year five — 1,296,263, its liabilities less deposits and its other lines.
+    const table = (filed: typeof k23, date: string, years: number[]) =>
+      Object.fromEntries(["InYearTwo", "InYearThree", "InYearFour", "InYearFive", "AfterYearFive"].map((y, i) => [`LongTermDebtMaturitiesRepaymentsOfPrincipal${y}`, [filed(undefined, date, years[i]!)]]));
+    const fulton = derive({
+      ShortTermBorrowings: [q3(undefined, "2023-09-30", 600), k23(undefined, "2023-12-31", 630_066), q124(undefined, "2024-03-31", 700), q224(undefined, "2024-06-30", 650)],
+      ...table(k23, "2023-12-31", [178_857, 214_241, 489_190, 24_675, 389_300]),
+    }).periods;
+    const at = (start: string, end: string) => find(fulton, start, end).balance!;
+    expect(at("2023-01-01", "2023-12-31").debt_current).toMatchObject({ value: 630_066, concept: "us-gaap:ShortTermBorrowings" });
+    expect(at("2023-01-01", "2023-12-31").total_debt).toBeNull();
+    // The annual table's years three on are still due after a year at the next quarters' ends; before it, nothing says so.
+    expect(at("2024-01-01", "2024-03-31").total_debt).toBeNull();
+    expect(at("2024-04-01", "2024-06-30").total_debt).toBeNull();
+    expect(at("2023-07-01", "2023-09-30").total_debt).toMatchObject({ value: 600, concept: "us-gaap:ShortTermBorrowings" });
+    // Debt due only in the table's second year may be current at the next quarter end: the current side stands alone.
+    const soon = derive({ ShortTermBorrowings: [k23(undefined, "2023-12-31", 630)], ...table(k23, "2023-12-31", [500, 0, 0, 0, 0]) }).periods;
+    expect(find(soon, "2023-01-01", "2023-12-31").balance!.total_debt).toMatchObject({ value: 630 });
+    // A 10-Q's table (its years are fiscal years, the first a part of the current one) speaks only for its own date.
+    const quarterly = derive({ ShortTermBorrowings: [q3(undefined, "2023-09-30", 600), k23(undefined, "2023-12-31", 630)], ...table(q3, "2023-09-30", [0, 100, 0, 0, 0]) }).periods;
+    expect(find(quarterly, "2023-07-01", "2023-09-30").balance!.total_debt).toBeNull();
+    expect(find(quarterly, "2023-01-01", "2023-12-31").balance!.total_debt).toMatchObject({ value: 630 });
+  });
+
   it("debt lines by kind add up where no debt total is tagged; a secured figure is their part unless it is larger; long-term debt beside current lines is no side", () => {
     const debt = derive({
       // The 10-K: current notes and a credit line, secured debt of 80 (their footnote's part: they add up to more), and

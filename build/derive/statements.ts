@@ -31,6 +31,7 @@ import {
   BALANCE_SERIES,
   CASH_FLOW_PARTS,
   CASH_FLOW_SERIES,
+  DUE_AFTER_TWO_YEARS,
   EPS_NUMERATORS,
   LONG_TERM_DEBT,
   PARTIAL_CAPEX,
@@ -189,9 +190,10 @@ function markReconciliation(group: readonly Row[]): void {
 
 /**
  * Internal series total debt reads, served like the metrics (one concept and vintage per year) and then kept apart:
- * no row publishes them. The filing's own total of borrowings, and its long-term debt (us-gaap:LongTermDebt).
+ * no row publishes them. The filing's own total of borrowings, its long-term debt (us-gaap:LongTermDebt), and its
+ * maturity table's principal due after two years.
  */
-const DEBT_INPUTS = [TOTAL_BORROWINGS, LONG_TERM_DEBT] as const;
+const DEBT_INPUTS = [TOTAL_BORROWINGS, LONG_TERM_DEBT, DUE_AFTER_TWO_YEARS] as const;
 type DebtInput = (typeof DEBT_INPUTS)[number];
 /** The series a balance sheet date serves: its metrics, and the inputs total debt may need. */
 type Served = FinancialMetricName | DebtInput;
@@ -240,8 +242,8 @@ function balanceSheets(rows: Row[], facts: CompanyFacts, observed: { instants: P
       point.debt[name] = point.timelines[name];
       delete point.timelines[name];
     }
-    totalDebt(point);
   }
+  for (const [i, point] of points.entries()) totalDebt(point, debtDueLater(points, i));
   const byDate = points.map((p) => ({ p, day: dayNumber(p.date) }));
   for (const row of rows) {
     if (row.months !== 3 && row.months !== 12) continue;
@@ -280,19 +282,46 @@ function balanceSheetCount(point: Point): void {
  * include it (statement-concepts.ts), so the current side alone would be short by an unknown part (Texas Instruments
  * at 2011-09-30: current debt 1,586 million beside long-term debt of 4,215).
  */
-function totalDebt(point: Point): void {
+function totalDebt(point: Point, dueLater: readonly (readonly Entry[])[]): void {
   const [current, noncurrent, total, longTerm] = [point.timelines.debt_current, point.timelines.debt_noncurrent, point.debt[TOTAL_BORROWINGS], point.debt[LONG_TERM_DEBT]];
   if (!current && !noncurrent && !total) return;
-  point.timelines.total_debt = computedTimeline([current ?? [], noncurrent ?? [], total ?? [], longTerm ?? []], ([c, n, b, l]) => {
+  point.timelines.total_debt = computedTimeline([current ?? [], noncurrent ?? [], total ?? [], longTerm ?? [], ...dueLater], ([c, n, b, l, ...later]) => {
     if (!c || !n) {
       if (b) return b;
-      // The current side alone beside long-term debt of unclear extent (above) is no total.
-      return c && l && l.value !== 0 ? null : (c ?? n ?? null);
+      // The current side alone beside long-term debt of unclear extent (above), or beside debt a maturity table says
+      // is due after a year, is no total.
+      return c && ((l && l.value !== 0) || later.some((e) => e && e.value > 0)) ? null : (c ?? n ?? null);
     }
     if (c.unit !== n.unit) return null;
     const components = [...(c.components ?? [{ concept: c.concept, value: c.value }]), ...(n.components ?? [{ concept: n.concept, value: n.value }])];
     return { ...computedEntry([c, n], c.value + n.value, `${c.concept}+${n.concept}`), components };
   });
+}
+
+/**
+ * The maturity tables that show debt due after a year on a balance sheet date (DUE_AFTER_TWO_YEARS): the date's own,
+ * and an annual report's of the year before — its third year falls due two years after its date, so that debt is
+ * still non-current a year later. A 10-Q's table (its years are fiscal years, the first a part) only for its own date.
+ * The current side alone is then no total debt: where a company's long-term line is under a tag of its own, which
+ * company facts leave out, it would be short by all of it. Fulton Financial's 10-K for 2020 (0000700564-21-000014)
+ * tags short-term borrowings of 630,066 thousand and no long-term line; its maturity table, 1,296,263 thousand after
+ * the next twelve months, is its long-term borrowings (its total liabilities less deposits and its other lines).
+ */
+/** How long after an annual maturity table's date its later years are still due after a year. */
+const TABLE_HOLDS_DAYS = 366;
+function debtDueLater(points: readonly Point[], i: number): Entry[][] {
+  const day = dayNumber(points[i]!.date);
+  const out: Entry[][] = [];
+  for (let j = i; j >= 0 && day - dayNumber(points[j]!.date) <= TABLE_HOLDS_DAYS; j--) {
+    const table = points[j]!.debt[DUE_AFTER_TWO_YEARS];
+    if (!table) continue;
+    if (j === i) out.push(table);
+    else {
+      const annual = table.filter((e) => ANNUAL_FORM.test(e.form));
+      if (annual.length) out.push(annual);
+    }
+  }
+  return out;
 }
 
 /**
