@@ -280,7 +280,8 @@ function balanceSheetCount(point: Point): void {
  * sides: Hertz's), else the side there is (a company with no current debt line has the non-current alone) — but none
  * while long-term debt is tagged with no non-current side made of it: beside a current portion, it may or may not
  * include it (statement-concepts.ts), so the current side alone would be short by an unknown part (Texas Instruments
- * at 2011-09-30: current debt 1,586 million beside long-term debt of 4,215).
+ * at 2011-09-30: current debt 1,586 million beside long-term debt of 4,215); nor while a maturity table shows debt
+ * due after a year (`dueLater`, debtDueLater).
  */
 function totalDebt(point: Point, dueLater: readonly (readonly Entry[])[]): void {
   const [current, noncurrent, total, longTerm] = [point.timelines.debt_current, point.timelines.debt_noncurrent, point.debt[TOTAL_BORROWINGS], point.debt[LONG_TERM_DEBT]];
@@ -298,6 +299,9 @@ function totalDebt(point: Point, dueLater: readonly (readonly Entry[])[]): void 
   });
 }
 
+/** How long after an annual maturity table's date its later years are still due after a year. */
+const TABLE_HOLDS_DAYS = 366;
+
 /**
  * The maturity tables that show debt due after a year on a balance sheet date (DUE_AFTER_TWO_YEARS): the date's own,
  * and an annual report's of the year before — its third year falls due two years after its date, so that debt is
@@ -307,8 +311,6 @@ function totalDebt(point: Point, dueLater: readonly (readonly Entry[])[]): void 
  * tags short-term borrowings of 630,066 thousand and no long-term line; its maturity table, 1,296,263 thousand after
  * the next twelve months, is its long-term borrowings (its total liabilities less deposits and its other lines).
  */
-/** How long after an annual maturity table's date its later years are still due after a year. */
-const TABLE_HOLDS_DAYS = 366;
 function debtDueLater(points: readonly Point[], i: number): Entry[][] {
   const day = dayNumber(points[i]!.date);
   const out: Entry[][] = [];
