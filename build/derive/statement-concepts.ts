@@ -209,9 +209,9 @@ export const EPS_NUMERATORS = {
 export type EpsNumerator = keyof typeof EPS_NUMERATORS;
 
 /** The debt lines of a balance sheet with no debt total, by kind (debtInstruments). */
-type InstrumentKind = "notes" | "loans" | "lines_of_credit" | "convertible" | "secured" | "related_party";
-/** Traits of a debt line, not kinds: a secured loan, a note to a related party. */
-const TRAITS: readonly InstrumentKind[] = ["secured", "related_party"];
+type InstrumentKind = "notes" | "loans" | "lines_of_credit" | "convertible" | "secured" | "unsecured" | "related_party";
+/** Traits of a debt line, not kinds: a secured loan, unsecured notes, a note to a related party. */
+const TRAITS: readonly InstrumentKind[] = ["secured", "unsecured", "related_party"];
 const CURRENT_INSTRUMENTS = "_current_instruments";
 const NONCURRENT_INSTRUMENTS = "_noncurrent_instruments";
 
@@ -228,7 +228,7 @@ const NONCURRENT_INSTRUMENTS = "_noncurrent_instruments";
  * long-term debt 628,000; its 10-K for 2022 (0000022701-23-000008) its sellers' notes as related-party notes, which
  * its 10-Q of November 2023 re-tags as notes payable (5,339,265 current at 2022-12-31 under both).
  */
-function debtInstruments(side: "current" | "noncurrent", concepts: Record<InstrumentKind, string[]>): Record<string, StatementSpec> {
+function debtInstruments(side: "current" | "noncurrent", concepts: Partial<Record<InstrumentKind, string[]>>): Record<string, StatementSpec> {
   const name = (kind: string) => `_${side}_debt_${kind}`;
   const lines = Object.entries(concepts) as [InstrumentKind, string[]][];
   const kinds = lines.filter(([kind]) => !TRAITS.includes(kind)).map(([kind]) => name(kind));
@@ -393,6 +393,11 @@ export const BALANCE_SERIES: Readonly<Record<string, StatementSpec>> = {
     lines_of_credit: ["us-gaap:LongTermLineOfCredit"], // a credit line drawn and due after a year
     convertible: ["us-gaap:ConvertibleLongTermNotesPayable", "us-gaap:ConvertibleDebtNoncurrent"], // convertible notes, non-current (Snowflake's of 2024)
     secured: ["us-gaap:SecuredLongTermDebt"], // a trait: secured debt, non-current (SUNation's line to 2014)
+    // A trait: unsecured debt, non-current. Goldman Sachs' unsecured long-term borrowings, 213,481 million at 2020-12-31
+    // beside 12,537 of secured long-term financings (10-K 0001193125-21-049380); it last tagged LongTermDebtNoncurrent
+    // at 2019-09-30. Not the current side's UnsecuredDebtCurrent: Goldman's 25,914 is the current portion of its
+    // long-term debt, a part of its short-term borrowings' line.
+    unsecured: ["us-gaap:UnsecuredLongTermDebt"],
     related_party: ["us-gaap:NotesPayableRelatedPartiesNoncurrent"], // a trait: notes owed to related parties, non-current
   }),
   debt_noncurrent: instant(

@@ -376,6 +376,27 @@ describe("balance sheets", () => {
     expect(find(quarterly, "2023-01-01", "2023-12-31").balance!.total_debt).toMatchObject({ value: 630 });
   });
 
+  it("unsecured and secured long-term debt, the two traits with no kind beside them, are the non-current side together", () => {
+    // Goldman Sachs' 10-K for 2020 (0001193125-21-049380, $ millions) at 2020-12-31: unsecured long-term borrowings
+    // 213,481 and secured long-term financings 12,537; its unsecured borrowings in all 266,351
+    // (DebtLongtermAndShorttermCombinedAmount); the current portion of its long-term debt, 25,914, tagged
+    // UnsecuredDebtCurrent, and other short-term borrowings, 2,048, are parts of its short-term line, not read.
+    const gs = find(
+      derive({
+        UnsecuredLongTermDebt: [k23(undefined, "2023-12-31", 213_481)],
+        SecuredLongTermDebt: [k23(undefined, "2023-12-31", 12_537)],
+        DebtLongtermAndShorttermCombinedAmount: [k23(undefined, "2023-12-31", 266_351)],
+        UnsecuredDebtCurrent: [k23(undefined, "2023-12-31", 25_914)],
+        OtherShortTermBorrowings: [k23(undefined, "2023-12-31", 2_048)],
+      }).periods,
+      "2023-01-01",
+      "2023-12-31",
+    ).balance!;
+    expect(gs.debt_noncurrent).toMatchObject({ value: 226_018, derived: true, concept: "us-gaap:SecuredLongTermDebt+us-gaap:UnsecuredLongTermDebt" });
+    expect(gs.debt_current).toBeNull();
+    expect(gs.total_debt).toMatchObject({ value: 266_351, concept: "us-gaap:DebtLongtermAndShorttermCombinedAmount" });
+  });
+
   it("debt lines by kind add up where no debt total is tagged; a secured figure is their part unless it is larger; long-term debt beside current lines is no side", () => {
     const debt = derive({
       // The 10-K: current notes and a credit line, secured debt of 80 (their footnote's part: they add up to more), and
