@@ -52,8 +52,9 @@ const DESCRIPTIONS: Record<BalanceMetricName | CashFlowMetricName, string> = {
     "Capital expenditure as a positive outflow: cash paid for property, plant and equipment or for all productive assets, or, where the cash flow statement has no total, the sum of its lines for the kinds of PP&E bought (oil and gas properties and other PP&E; the concept and `components` say which). Null with the reason in `unavailable` where the company's standard concepts carry only part of it (PP&E other than its main class).",
   free_cash_flow: "operating_cash_flow − capital_expenditure of the period (always derived).",
   dividends_paid:
-    "Dividends paid in cash to the company's shareholders (the cash flow statement's, not those declared), as a positive outflow, wherever the statement classifies them (IFRS allows operating activities): common and preferred, their sum where the statement shows them on lines of their own and no total (derived, with `components`); noncontrolling interests' dividends on a line of their own are not added. A partnership's distributions to its limited partners.",
-  share_repurchases: "Cash paid to repurchase the company's own shares, as a positive outflow.",
+    "Dividends paid in cash to the company's shareholders (the cash flow statement's, not those declared), as a positive outflow, wherever the statement classifies them (IFRS allows operating activities): common and preferred, their sum where the statement shows them on lines of their own and no total (derived, with `components`); noncontrolling interests' dividends on a line of their own are not added. A partnership's distributions to its limited partners. A 10-Q's year to date whose cash flow statement leaves the line out (nothing paid, in a company that reports the line) is 0, marked derived.",
+  share_repurchases:
+    "Cash paid to repurchase the company's own shares, as a positive outflow. A 10-Q's year to date whose cash flow statement leaves the line out (nothing paid, in a company that reports the line) is 0, marked derived.",
 };
 
 /** A share count's own date. */

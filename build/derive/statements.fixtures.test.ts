@@ -182,6 +182,51 @@ describe("dividends paid where the statement shows no total", () => {
   });
 });
 
+describe("a payout line a 10-Q's cash flow statement leaves out", () => {
+  // Each 10-Q of 2024 tags its operating cash flow for its year to date and for the prior year's (its two columns).
+  const ocf = [
+    q124("2024-01-01", "2024-03-31", 100), q124("2023-01-01", "2023-03-31", 90),
+    q224("2024-01-01", "2024-06-30", 200), q224("2023-01-01", "2023-06-30", 180),
+    q324("2024-01-01", "2024-09-30", 300), q324("2023-01-01", "2023-09-30", 270),
+    k23("2023-01-01", "2023-12-31", 360), k24("2024-01-01", "2024-12-31", 400),
+  ];
+  // Dividends paid twice a year, in the second and the fourth quarter (as Disney's, in January and July): the first
+  // quarter's 10-Q has no dividends line, and the third quarter's shows the half's figure again.
+  const twiceYearly = [k23("2023-01-01", "2023-12-31", 980), q224("2024-01-01", "2024-06-30", 500), q224("2023-01-01", "2023-06-30", 480), q324("2024-01-01", "2024-09-30", 500), q324("2023-01-01", "2023-09-30", 480), k24("2024-01-01", "2024-12-31", 1000)];
+  const dividends = (periods: FinancialPeriod[], start: string, end: string) => find(periods, start, end).cash_flow!.dividends_paid;
+
+  it("is zero, marked derived, from that 10-Q: the quarters are then differences like any", () => {
+    const { periods, history } = derive({ NetCashProvidedByUsedInOperatingActivities: ocf, PaymentsOfDividends: twiceYearly });
+    expect(dividends(periods, "2024-01-01", "2024-03-31")).toMatchObject({ value: 0, derived: true, concept: "us-gaap:PaymentsOfDividends", source_accession: "0000001234-24-000005" });
+    expect(dividends(periods, "2024-04-01", "2024-06-30")).toMatchObject({ value: 500, derived: true });
+    expect(dividends(periods, "2024-07-01", "2024-09-30")).toMatchObject({ value: 0, derived: true });
+    expect(dividends(periods, "2024-10-01", "2024-12-31")).toMatchObject({ value: 500, derived: true });
+    // As of the first quarter's 10-Q: only the filings before it said the company reports dividends.
+    const i = periods.findIndex((p) => p.period_start === "2024-01-01" && p.period_end === "2024-03-31" && p.ttm === null);
+    expect(financialAsOf(periods[i]!, history[i]!, "2024-05-02", false)!.cash_flow!.dividends_paid).toMatchObject({ value: 0, source_accession: "0000001234-24-000005" });
+    expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
+  });
+
+  it("is zero where the 10-Q tags the line for the prior year's column only (the current one \"—\")", () => {
+    const { periods } = derive({ NetCashProvidedByUsedInOperatingActivities: ocf, PaymentsForRepurchaseOfCommonStock: [q124("2023-01-01", "2023-03-31", 75), k23("2023-01-01", "2023-12-31", 300)] });
+    expect(find(periods, "2024-01-01", "2024-03-31").cash_flow!.share_repurchases).toMatchObject({ value: 0, derived: true, source_accession: "0000001234-24-000005" });
+  });
+
+  it("is not known where the line may be under another concept, or the company never tagged it, or the 10-Q tags it for other spans", () => {
+    // The prior year's first quarter paid 240, which this 10-Q's comparative column would show: the line is there,
+    // under a concept not read.
+    const switched = derive({ NetCashProvidedByUsedInOperatingActivities: ocf, PaymentsOfDividends: [q1("2023-01-01", "2023-03-31", 240), ...twiceYearly] }).periods;
+    expect(dividends(switched, "2024-01-01", "2024-03-31")).toBeNull();
+    // No filing before the first quarter's 10-Q tagged dividends: nothing says the company reports the line.
+    const first = derive({ NetCashProvidedByUsedInOperatingActivities: ocf, PaymentsOfDividends: twiceYearly.slice(1) }).periods;
+    expect(dividends(first, "2024-01-01", "2024-03-31")).toBeNull();
+    // The 10-Q tags its dividends by quarter, not for its year to date (as Apple's of July 2013): the line is there.
+    const byQuarter = [...twiceYearly.filter((f) => f.accn !== "0000001234-24-000007"), q324("2024-07-01", "2024-09-30", 0), q324("2023-07-01", "2023-09-30", 0)];
+    const quarterly = derive({ NetCashProvidedByUsedInOperatingActivities: ocf, PaymentsOfDividends: byQuarter }).periods;
+    expect(dividends(quarterly, "2024-01-01", "2024-09-30")).toBeNull();
+  });
+});
+
 describe("a year-to-date figure a later filing tags with a neighbouring period", () => {
   // Operating cash flow as filed: the half (300) and the nine months (450). A year later the 10-Q of 2024-11-01 tags the
   // half to 2023-06-30 with the nine months' 450, as the 10-Q of 2023-11-01 gave it: misdated, not a restatement. Its

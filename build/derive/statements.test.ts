@@ -659,6 +659,17 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(y2016.p.balance!.debt_noncurrent!.components!.map((c) => c.concept)).toEqual(["ifrs-full:NoncurrentPortionOfNoncurrentBondsIssued", "ifrs-full:NoncurrentPortionOfNoncurrentLoansReceived"]);
   });
 
+  it("Disney's first fiscal quarter pays no dividends: its 10-Q has no dividends line, so the quarter is 0 and the second the half's", () => {
+    // 10-Q for the quarter to 2019-12-28 (0001744489-20-000046): operating cash flow for both columns, no dividends
+    // paid (the dividend declared in December, 1,600 million, was paid in January). 10-Q for the half to 2020-03-28
+    // (0001744489-20-000102): dividends paid 1,587 (and 1,310 for the half to 2019-03-30). Fiscal 2019: 2,895 (10-K).
+    expect(row("0001744489", "2019-09-29", "2019-12-28").p.cash_flow!.dividends_paid).toMatchObject({ value: 0, derived: true, source_accession: "0001744489-20-000046" });
+    expect(row("0001744489", "2019-12-29", "2020-03-28").p.cash_flow!.dividends_paid).toMatchObject({ value: 1_587e6, derived: true });
+    // TTM to 2020-03-28: 0 + 1,585 (fiscal 2019's second half) + 0 + 1,587.
+    const ttm = company("0001744489").periods.find((p) => p.ttm && p.period_end === "2020-03-28")!;
+    expect(ttm.cash_flow!.dividends_paid).toMatchObject({ value: 3_172e6, derived: true });
+  });
+
   it("Disney's and SUNation's Part III 10-K/As restate nothing: no net income from their pay-versus-performance tables, no later cover count", () => {
     // Disney's 10-K/A of 2024-01-24 (0001744489-24-000064) states no balance sheet; its company facts are the cover
     // (1,834,285,760 shares as of 2024-01-17) and the pay-versus-performance table's net income for fiscal 2021–2023.

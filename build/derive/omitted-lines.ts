@@ -1,0 +1,80 @@
+// A payout line a 10-Q's cash flow statement leaves out is zero for its year to date: a statement omits a line with
+// nothing in either column, and shows "—" in a column with nothing beside a figure in the other. Pure.
+import type { FiscalQuarter } from "../../schemas/earnings.ts";
+import { dayNumber } from "./periods.ts";
+import type { Row } from "./statement-rows.ts";
+import { byFiling, type FiledValue } from "./vintage.ts";
+
+/**
+ * The payouts companies make in some quarters only: dividends paid twice a year (Disney's, in January and July, so
+ * none in its first fiscal quarter), buybacks now and then. Capital expenditure and operating cash flow are not.
+ */
+const PAYOUTS = ["dividends_paid", "share_repurchases"] as const;
+/** A period's own report is filed within this many days of its end; a later one shows it as a prior-year column. */
+const OWN_REPORT_DAYS = 183;
+
+/**
+ * Adds, per fiscal year, a zero for each payout a 10-Q's year to date does not tag where that 10-Q's cash flow
+ * statement stands (it tags operating cash flow for the span) and shows that the line is left out for having nothing
+ * in it, not tagged under another concept:
+ * - it tags the payout for the prior year's same span and for no later one (the line is there, its current column
+ *   "—"); or
+ * - it tags the payout for no period at all, shows the prior year's column (operating cash flow of that span), no
+ *   filing before it gave that span a payout other than zero, and the company's filings before it tag the payout (it
+ *   is a line it reports). A filing that tags the payout for other spans only has the line: Apple's 10-Q of July 2013
+ *   (0001193125-13-300670) tags its dividends by quarter, not for its nine months.
+ * A company that changed the payout's concept to one not read keeps its prior year's figures in the comparative
+ * column, so it never passes. The zero is the filing's own, in the concept the company last used (the one-concept rule
+ * and the quarters' differences read it), marked derived: Disney's 10-Q for its first quarter of fiscal 2020
+ * (0001744489-20-000046) has no dividends line (it paid December's dividend in January), so its second quarter is its
+ * half year's 1,587 million.
+ */
+export function addOmittedPayouts(years: ReadonlyMap<number, readonly Row[]>): void {
+  const rows = [...years.values()].flat();
+  for (const name of PAYOUTS) {
+    const reported = byFiling(rows.flatMap((r) => r.flows.get(name) ?? []));
+    // Where each filing tags the payout: the latest period end it tags it for.
+    const lastEnd = new Map<string, string>();
+    for (const r of rows) for (const v of r.flows.get(name) ?? []) if ((lastEnd.get(v.accn) ?? "") < r.end) lastEnd.set(v.accn, r.end);
+    for (const [fiscalYear, group] of years) {
+      const prior = years.get(fiscalYear - 1) ?? [];
+      for (const row of group) {
+        const quarter = quarterOf(row.base.fiscal_quarter);
+        if (quarter === null || row.months !== quarter * 3) continue;
+        const own = ownReport(row);
+        const values = row.flows.get(name) ?? [];
+        if (!own || values.some((v) => v.accn === own.accn)) continue;
+        const twin = prior.find((r) => r.months === row.months && r.base.fiscal_quarter === row.base.fiscal_quarter);
+        if (!twin) continue;
+        const tagged = lastEnd.get(own.accn);
+        const line = tagged === undefined ? leftOut(twin, name, own, reported) : tagged <= twin.end ? twin.flows.get(name)?.find((v) => v.accn === own.accn) : undefined;
+        if (!line) continue;
+        const zero: FiledValue = { value: 0, accn: own.accn, filed: own.filed, form: own.form, annual: false, unit: line.unit, concept: line.concept, priority: line.priority, derived: true };
+        if (line.basis !== undefined) zero.basis = line.basis;
+        row.flows.set(name, byFiling([...values, zero]));
+      }
+    }
+  }
+}
+
+function quarterOf(label: FiscalQuarter): number | null {
+  return label === "Q1" ? 1 : label === "Q2" ? 2 : label === "Q3" ? 3 : null;
+}
+
+/** The 10-Q that first reported the year to date's cash flows (its operating cash flow), filed soon after its end. */
+function ownReport(row: Row): FiledValue | undefined {
+  const first = row.flows.get("operating_cash_flow")?.[0];
+  return first && !first.annual && dayNumber(first.filed) - dayNumber(row.end) <= OWN_REPORT_DAYS ? first : undefined;
+}
+
+/**
+ * Where `own` tags the payout in neither column: the company's latest payout value filed before it (the concept it
+ * reports the line in), if `own` shows the prior year's column and nothing before it gave that column a payout.
+ */
+function leftOut(twin: Row, name: string, own: FiledValue, reported: readonly FiledValue[]): FiledValue | undefined {
+  if (!twin.flows.get("operating_cash_flow")?.some((v) => v.accn === own.accn)) return undefined;
+  if (twin.flows.get(name)?.some((v) => v.filed < own.filed && v.value !== 0)) return undefined;
+  let latest: FiledValue | undefined;
+  for (const v of reported) if (v.filed < own.filed) latest = v;
+  return latest;
+}
