@@ -1,5 +1,6 @@
-// A payout line a 10-Q's cash flow statement leaves out is zero for its year to date: a statement omits a line with
-// nothing in either column, and shows "—" in a column with nothing beside a figure in the other. Pure.
+// Payouts known to be zero where no filing tags them: a line a 10-Q's cash flow statement leaves out (a statement omits
+// a line with nothing in either column, and shows "—" in a column with nothing beside a figure in the other), and a
+// year to date within a longer one of zero (a payout is never negative). Pure.
 import type { FiscalQuarter } from "../../schemas/earnings.ts";
 import { dayNumber } from "./periods.ts";
 import type { Row } from "./statement-rows.ts";
@@ -52,6 +53,27 @@ export function addOmittedPayouts(years: ReadonlyMap<number, readonly Row[]>): v
         const zero: FiledValue = { value: 0, accn: own.accn, filed: own.filed, form: own.form, annual: false, unit: line.unit, concept: line.concept, priority: line.priority, derived: true };
         if (line.basis !== undefined) zero.basis = line.basis;
         row.flows.set(name, byFiling([...values, zero]));
+      }
+    }
+  }
+}
+
+/**
+ * Adds a zero for each payout of a year to date no filing tags, where some filing tags zero for a longer span of the
+ * same fiscal year that holds it: nothing paid in the whole, so nothing in any part. The zero is that filing's, in its
+ * concept, marked derived. Apple's 10-K for fiscal 2013 (0001193125-13-416534) tags fiscal 2011's repurchases as 0;
+ * no filing tags its quarters'.
+ */
+export function addPayoutsWithinZero(years: ReadonlyMap<number, readonly Row[]>): void {
+  for (const group of years.values()) {
+    for (const name of PAYOUTS) {
+      const zeros = group.flatMap((r) => (r.flows.get(name) ?? []).filter((v) => v.value === 0).map((v) => ({ r, v })));
+      if (zeros.length === 0) continue;
+      for (const row of group) {
+        const quarter = quarterOf(row.base.fiscal_quarter);
+        if (quarter === null || row.months !== quarter * 3 || row.flows.get(name)?.length) continue;
+        const within = zeros.filter(({ r }) => r.months > row.months && r.start <= row.start && r.end > row.end).map(({ v }) => ({ ...v, derived: true }));
+        if (within.length) row.flows.set(name, byFiling(within));
       }
     }
   }

@@ -212,6 +212,19 @@ describe("a payout line a 10-Q's cash flow statement leaves out", () => {
     expect(find(periods, "2024-01-01", "2024-03-31").cash_flow!.share_repurchases).toMatchObject({ value: 0, derived: true, source_accession: "0000001234-24-000005" });
   });
 
+  it("is zero for a year to date within a longer one of zero, from that filing: a payout is never negative", () => {
+    // As Apple's 10-K for fiscal 2013 (0001193125-13-416534) tags fiscal 2011's repurchases as 0, its quarters untagged.
+    const repurchases = (facts: Fact[], start: string, end: string) =>
+      find(derive({ NetCashProvidedByUsedInOperatingActivities: ocf, PaymentsForRepurchaseOfCommonStock: facts }).periods, start, end).cash_flow!.share_repurchases;
+    const year = [k24("2024-01-01", "2024-12-31", 0)];
+    for (const [start, end] of [["2024-01-01", "2024-03-31"], ["2024-01-01", "2024-06-30"], ["2024-01-01", "2024-09-30"]] as const) {
+      expect(repurchases(year, start, end), end).toMatchObject({ value: 0, derived: true, source_accession: "0000001234-25-000008" });
+    }
+    expect(repurchases(year, "2024-07-01", "2024-09-30")).toMatchObject({ value: 0, derived: true });
+    // A year to date a filing tags keeps its figure, even beside a year of zero that does not hold it.
+    expect(repurchases([...year, q224("2024-01-01", "2024-06-30", 5)], "2024-01-01", "2024-06-30")).toMatchObject({ value: 5, derived: false });
+  });
+
   it("is not known where the line may be under another concept, or the company never tagged it, or the 10-Q tags it for other spans", () => {
     // The prior year's first quarter paid 240, which this 10-Q's comparative column would show: the line is there,
     // under a concept not read.

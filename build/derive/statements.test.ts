@@ -670,6 +670,14 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(ttm.cash_flow!.dividends_paid).toMatchObject({ value: 3_172e6, derived: true });
   });
 
+  it("Apple's fiscal 2011 repurchases: 0 in each quarter, as its 10-K for fiscal 2013 says of the year", () => {
+    // 10-K 0001193125-13-416534: repurchases of common stock 0 for fiscal 2011 (22,860 million for 2013); no filing
+    // tags fiscal 2011's quarters or years to date.
+    for (const [start, end] of [["2010-09-26", "2010-12-25"], ["2010-09-26", "2011-06-25"], ["2011-03-27", "2011-06-25"], ["2011-06-26", "2011-09-24"]] as const) {
+      expect(row("0000320193", start, end).p.cash_flow!.share_repurchases, `${start}..${end}`).toMatchObject({ value: 0, derived: true, source_accession: "0001193125-13-416534" });
+    }
+  });
+
   it("Disney's and SUNation's Part III 10-K/As restate nothing: no net income from their pay-versus-performance tables, no later cover count", () => {
     // Disney's 10-K/A of 2024-01-24 (0001744489-24-000064) states no balance sheet; its company facts are the cover
     // (1,834,285,760 shares as of 2024-01-17) and the pay-versus-performance table's net income for fiscal 2021–2023.

@@ -22,7 +22,7 @@ import { checkFinancials } from "./financial-invariants.ts";
 import { scaleExceptions, toHistoryEntry, unservedEntries } from "./history.ts";
 import { ANNUAL_FORM, PERIODIC_FORM } from "../forms.ts";
 import { observe, type Filing } from "./observations.ts";
-import { addOmittedPayouts } from "./omitted-lines.ts";
+import { addOmittedPayouts, addPayoutsWithinZero } from "./omitted-lines.ts";
 import { mergeInstants, mergeSpans, SAME_PERIOD_DAYS, type Period } from "./period-identity.ts";
 import { dayNumber } from "./periods.ts";
 import { fillQuarter, planLastQuarter } from "./quarters.ts";
@@ -82,6 +82,7 @@ export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): Finan
   correctScales(flowPeriods, { ...CASH_FLOW_SERIES, ...EPS_NUMERATORS }, ["capital_expenditure", "dividends_paid", "operating_cash_flow", "share_repurchases", ...Object.keys(EPS_NUMERATORS)]);
   const years = byFiscalYear(rows);
   addOmittedPayouts(years);
+  addPayoutsWithinZero(years);
   for (const group of years.values()) {
     const created = cashFlowYear(group, base.calendar);
     rows.push(...created);
