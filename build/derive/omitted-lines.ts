@@ -62,7 +62,7 @@ export function addOmittedPayouts(years: ReadonlyMap<number, readonly Row[]>): v
  * Adds a zero for each payout of a year to date no filing tags, where some filing tags zero for a longer span of the
  * same fiscal year that holds it: nothing paid in the whole, so nothing in any part. The zero is that filing's, in its
  * concept, marked derived. Apple's 10-K for fiscal 2013 (0001193125-13-416534) tags fiscal 2011's repurchases as 0;
- * no filing tags its quarters'.
+ * no filing tags its quarters or years to date.
  */
 export function addPayoutsWithinZero(years: ReadonlyMap<number, readonly Row[]>): void {
   for (const group of years.values()) {
