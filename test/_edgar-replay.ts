@@ -39,8 +39,10 @@ export interface EdgarReplay extends Mirror {
    * submissions by up to a minute, more at peak.
    */
   setFactsDelay(ms: number): void;
-  /** Says EDGAR has published the daily index of `day` (YYYY-MM-DD, US Eastern): it lists the filings accepted then. */
+  /** Says EDGAR has published the daily index of `day` (YYYY-MM-DD, US Eastern): it lists the filings dated that day. */
   publishIndex(day: string): void;
+  /** The day an accepted filing is dated, and listed in that day's index (filingDay). */
+  indexDay(accession: string): string;
 }
 
 /**
@@ -158,7 +160,7 @@ export async function startReplay(root: string, ciks: number[], hold: number, al
       "Comments:              webmaster@sec.gov\nAnonymous FTP:         ftp://ftp.sec.gov/edgar/\n \n \n \n \n" +
       `${"Form Type".padEnd(12)}${"Company Name".padEnd(62)}${"CIK".padEnd(12)}${"Date Filed".padEnd(12)}File Name\n${"-".repeat(141)}\n`;
     const rows = [...accepted]
-      .filter(([, at]) => eastern(at).slice(0, 10) === day)
+      .filter(([, at]) => filingDay(at) === day)
       .flatMap(([accession]) => {
         const f = heldBack.get(accession)!;
         return f.parties.map((p) => `${f.form.padEnd(12)}${p.name.slice(0, 60).padEnd(62)}${String(p.cik).padEnd(12)}${f.filed_at.replace(/-/g, "").padEnd(12)}edgar/data/${p.cik}/${f.accession}.txt\n`);
@@ -185,6 +187,7 @@ export async function startReplay(root: string, ciks: number[], hold: number, al
     setSubmissionsDelay: (ms) => void (lag.submissions = ms),
     setFactsDelay: (ms) => void (lag.facts = ms),
     publishIndex: (day) => void published.add(day),
+    indexDay: (accession) => filingDay(accepted.get(accession)!),
   };
 }
 
@@ -218,6 +221,19 @@ function owners(root: string, cik: number, accession: string): ReplayFiling["par
 }
 
 /** An instant as EDGAR's feed writes it: US Eastern time with its offset (2026-06-10T21:57:38-04:00). */
+/**
+ * The day EDGAR dates, and indexes, a filing accepted at `at`: its US Eastern date, or the next business day when
+ * accepted from 17:30 on or on a weekend (holidays are not modelled).
+ */
+function filingDay(at: Date): string {
+  const local = eastern(at);
+  let day = local.slice(0, 10);
+  const next = () => (day = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10));
+  if (local.slice(11, 16) >= "17:30") next();
+  while ([0, 6].includes(new Date(`${day}T12:00:00Z`).getUTCDay())) next();
+  return day;
+}
+
 function eastern(at: Date): string {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZoneName: "longOffset" })
