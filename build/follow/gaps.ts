@@ -22,18 +22,24 @@ export function easternDate(iso: string | number): string {
 }
 
 /**
- * The days whose index may list a filing accepted after `after` and before `before`: every weekday from the first's to
- * the second's, and when the gap reaches into an evening (from 17:30 US Eastern EDGAR dates most forms the next
- * business day), the next weekday. A weekend has no index: EDGAR dates what it accepts then the next weekday. So the
- * gap names from the start only days an index can come for, and a gap recorded on a Friday evening reads Friday and
- * Monday, whenever it is looked at.
+ * The days whose index may list a filing accepted after `after` and before `before`: every weekday from the first's
+ * US Eastern date (Forms 3, 4 and 5 are dated the day they are accepted until 22:00) to the day EDGAR dates what it
+ * accepts at the second (from 17:30 US Eastern most forms are dated the next business day). A weekend has no index:
+ * EDGAR dates what it accepts then the next weekday. So the gap names from the start only days an index can come for,
+ * and a gap recorded on a Friday evening reads Friday and Monday, whenever it is looked at — also when it ends after
+ * midnight, on the Saturday.
  */
 export function gapOf(after: string, before: string): FeedGap {
-  const last = easternDate(before);
+  const last = filingDay(before);
   const days = [weekdayFrom(easternDate(after))];
   for (let day = nextDay(days[0]!); day <= last; day = nextDay(day)) if (!isWeekend(day)) days.push(day);
-  if (easternTime(before) >= "17:30") days.push(weekdayFrom(nextDay(last)));
-  return { after, before, days: [...new Set(days)] };
+  return { after, before, days };
+}
+
+/** The day EDGAR dates most forms accepted at an instant: its US Eastern date, the next one from 17:30, a weekday. */
+function filingDay(iso: string): string {
+  const day = easternDate(iso);
+  return weekdayFrom(easternTime(iso) >= "17:30" ? nextDay(day) : day);
 }
 
 /** The day itself when a weekday, else the Monday after it. */
