@@ -4,7 +4,7 @@
 // never a per-share value or a share count.
 import type { Months } from "./periods.ts";
 import { addDays, classifyMonths } from "./periods.ts";
-import { combineTimelines, conceptAt, differenceTimeline, type ConceptChoice, type Entry } from "./vintage.ts";
+import { combineTimelines, conceptAt, conceptOf, differenceTimeline, type ConceptChoice, type Entry } from "./vintage.ts";
 
 /** A period of a fiscal year as Q4 planning sees it: its dates and length. */
 export interface Span {
@@ -67,9 +67,9 @@ export function quarterTimeline(
   );
 }
 
-/** Whether an entry is in a concept the fiscal year chose: a sum of lines is known by its formula (Entry.basis). */
+/** Whether an entry is in a concept the fiscal year chose (a sum of lines is known by its formula: Entry.basis). */
 function inConcept(e: Entry | null | undefined, concept: string | null): e is Entry {
-  return !!e && (e.basis ?? e.concept) === concept;
+  return !!e && conceptOf(e) === concept;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Do a fiscal year's quarters add up to the year? (issue 14: Q1+Q2+Q3+Q4 = FY "beyond rounding", else the year is
 // marked `reconciled: false` with the difference). Pure; generic over additive series.
 import { precision } from "../../schemas/figures.ts";
-import { append, changeDates, inEffect, type Entry } from "./vintage.ts";
+import { append, changeDates, conceptOf, inEffect, type Entry } from "./vintage.ts";
 
 /** One series' miss: the quarters' sum, the year's value, and the difference. */
 export interface Miss {
@@ -143,7 +143,7 @@ function needsHold(name: string, y: Entry, until: string | undefined, parts: rea
 
 /** Whether every entry is there, in the total's concept and unit. */
 function fits(total: Entry, entries: readonly (Entry | null)[]): boolean {
-  return entries.every((e) => e !== null && e.unit === total.unit && e.concept === total.concept);
+  return entries.every((e) => e !== null && e.unit === total.unit && conceptOf(e) === conceptOf(total));
 }
 
 /** The last entry of a timeline a filing gave, in effect on or before a date. */

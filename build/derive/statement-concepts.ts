@@ -41,6 +41,13 @@ export interface StatementSpec extends SeriesSpec {
   formulas: readonly Formula[];
   /** A component of other series only, never served. */
   internal: boolean;
+  /**
+   * Concepts that name the same line of the statement as an earlier concept of the list (`as`), which the one-concept
+   * rule takes them for — unless the same filing tags the `unless` series for the period, the part by which the two
+   * differ (zero included: a statement with that line, "—" in this column): a year whose annual report tags the line
+   * under one name and its 10-Qs under the other has its quarters by difference all the same.
+   */
+  sameLine?: Readonly<Record<string, { as: string; unless?: string }>>;
 }
 
 const flow = (concepts: string[], options: Partial<StatementSpec> = {}): StatementSpec => ({
@@ -85,6 +92,11 @@ const CAPEX_CLASSES_TOTAL = "_capex_classes";
 /** PP&E purchases read as a line, for the filings whose PP&E figure is smaller than their classes (Formula.overrides). */
 const CAPEX_PPE = "_capex_ppe";
 const PPE_PURCHASES = "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment";
+const ORDINARY_DIVIDENDS = "us-gaap:PaymentsOfOrdinaryDividends";
+const OPERATING_CASH_FLOW = "us-gaap:NetCashProvidedByUsedInOperatingActivities";
+const OPERATING_CONTINUING = "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations";
+/** Discontinued operations' operating cash flow: where a filing tags it, its continuing operations' is not the total. */
+const OPERATING_DISCONTINUED = "_operating_discontinued";
 /** A partnership's distributions to its limited partners: its dividends, where it tags none. */
 const PARTNERS_DISTRIBUTIONS = "_partners_distributions";
 
@@ -94,11 +106,17 @@ export const PARTIAL_CAPEX_CONCEPT = "us-gaap:PaymentsToAcquireOtherPropertyPlan
 
 /** Cash flows, each filed year to date in 10-Qs (quarters are derived by differencing, statements.ts). */
 export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free_cash_flow">, StatementSpec>> = {
-  operating_cash_flow: flow([
-    "us-gaap:NetCashProvidedByUsedInOperatingActivities", // the statement's total, discontinued operations included
-    "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations", // filers whose statement totals continuing operations only (e.g. Disney 2019–2023)
-    "ifrs-full:CashFlowsFromUsedInOperatingActivities", // the IFRS statement's total
-  ]),
+  operating_cash_flow: flow(
+    [
+      OPERATING_CASH_FLOW, // the statement's total, discontinued operations included
+      OPERATING_CONTINUING, // filers whose statement totals continuing operations only (e.g. Disney 2019–2023)
+      "ifrs-full:CashFlowsFromUsedInOperatingActivities", // the IFRS statement's total
+    ],
+    // Continuing operations' cash flow is the total where a filing shows no discontinued operations' beside it: many
+    // filers tag their only total so (Texas Instruments' 10-K for 2009, 3,330 million for 2008, whose 10-Qs of 2009
+    // tagged the same line as the total; Apple's filings of 2014–2017; Home Depot's of 2012).
+    { sameLine: { [OPERATING_CONTINUING]: { as: OPERATING_CASH_FLOW, unless: OPERATING_DISCONTINUED } } },
+  ),
   // Capital expenditure covers all of it, never a part: a concept for the whole, else the sum of the filing's lines for
   // the kinds of PP&E it buys. A company whose only standard capex concept is a part (CASH_FLOW_PARTS) has null capital
   // expenditure and free cash flow, with the reason, rather than an understated figure.
@@ -124,9 +142,10 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
   dividends_paid: flow(
     [
       "us-gaap:PaymentsOfDividends", // the cash flow statement's dividends paid, all classes (Apple's "dividends and dividend equivalents")
-      // The same total under the taxonomy's name for ordinary dividends: Simon Property's 2018, 2,449.1 million, common
-      // and preferred (10-K 0001558370-19-000875); Duke Energy's 10-Qs for the line its 10-Ks tag as the one above.
-      "us-gaap:PaymentsOfOrdinaryDividends",
+      // The same total under the taxonomy's name for ordinary dividends (sameLine): Simon Property's 2018, 2,449.1
+      // million, common and preferred (10-K 0001558370-19-000875); Duke Energy's 10-Qs for the line its 10-Ks tag as the
+      // one above.
+      ORDINARY_DIVIDENDS,
       "ifrs-full:DividendsPaidClassifiedAsFinancingActivities", // IFRS cash flow line
       "ifrs-full:DividendsPaidToEquityHoldersOfParentClassifiedAsFinancingActivities", // IFRS filers who show the parent's shareholders' dividends apart from the noncontrolling interests'
       "ifrs-full:DividendsPaidClassifiedAsOperatingActivities", // IAS 7.31–34 lets dividends paid be classified in operating activities: cash paid all the same
@@ -139,6 +158,7 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
     // PaymentsOfDividends when first filed.
     {
       outflow: true,
+      sameLine: { [ORDINARY_DIVIDENDS]: { as: "us-gaap:PaymentsOfDividends" } },
       formulas: [
         { ...sum(["_dividends_common", 1, false], ["_dividends_preferred", 1, false]), lines: true },
         { ...sum([PARTNERS_DISTRIBUTIONS, 1, true]), lines: true },
@@ -165,6 +185,7 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
  */
 export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
   [PARTIAL_CAPEX]: flow([PARTIAL_CAPEX_CONCEPT], { outflow: true, internal: true }),
+  [OPERATING_DISCONTINUED]: flow(["us-gaap:CashProvidedByUsedInOperatingActivitiesDiscontinuedOperations"], { internal: true }),
   [CAPEX_PPE]: flow([PPE_PURCHASES], { outflow: true, internal: true }),
   ...Object.fromEntries(Object.entries(CAPEX_CLASSES).map(([name, concept]) => [name, flow([concept], { outflow: true, internal: true })])),
   [CAPEX_CLASSES_TOTAL]: flow([], { outflow: true, internal: true, formulas: [sum(...added(Object.keys(CAPEX_CLASSES)))] }),

@@ -29,6 +29,7 @@ export function filedStatementValues(observations: readonly Observation[], specs
   const out = new Map<string, FiledValue[]>();
   for (const [name, spec] of entriesOf(specs)) {
     let mine = byAccn.get(name);
+    if (spec.sameLine) for (const value of mine?.values() ?? []) sameLine(value, spec.sameLine, byAccn);
     // A total some filing tags for this date beats any sum of lines: a later filing that omits the total tags its
     // footnotes' parts (McDonald's commercial paper, inside its long-term debt) more often than its statement's lines.
     // So sums stand only until the first filing that tags the total, and only sums filed before it are made: as it
@@ -58,6 +59,13 @@ export function filedStatementValues(observations: readonly Observation[], specs
     if (mine?.size) out.set(name, byFiling([...mine.values()]));
   }
   return out;
+}
+
+/** A value tagged under another name of an earlier concept's line takes that concept as its basis (StatementSpec.sameLine). */
+function sameLine(value: FiledValue, names: NonNullable<StatementSpec["sameLine"]>, byAccn: Map<string, Map<string, FiledValue>>): void {
+  const line = names[value.concept];
+  if (!line || (line.unless !== undefined && byAccn.get(line.unless)?.has(value.accn))) return;
+  value.basis = line.as;
 }
 
 /** The earliest filing date among values ("" for none). */

@@ -182,6 +182,37 @@ describe("dividends paid where the statement shows no total", () => {
   });
 });
 
+describe("one line under two of the taxonomy's names (StatementSpec.sameLine)", () => {
+  const ytd = (values: readonly [number, number, number]) => [q1("2023-01-01", "2023-03-31", values[0]), q2("2023-01-01", "2023-06-30", values[1]), q3("2023-01-01", "2023-09-30", values[2])];
+  const flow = (periods: FinancialPeriod[], start: string, end: string, metric: "dividends_paid" | "operating_cash_flow") => find(periods, start, end).cash_flow![metric];
+
+  it("dividends: 10-Qs under PaymentsOfOrdinaryDividends, the 10-K under PaymentsOfDividends, still give the fourth quarter", () => {
+    // Duke Energy's 10-Qs tag its "dividends paid" line as ordinary dividends, its 10-Ks as dividends: hand-made here.
+    const { periods } = derive({ PaymentsOfOrdinaryDividends: ytd([100, 200, 300]), PaymentsOfDividends: [k23("2023-01-01", "2023-12-31", 410)] });
+    expect(flow(periods, "2023-10-01", "2023-12-31", "dividends_paid")).toMatchObject({ value: 110, derived: true, concept: "us-gaap:PaymentsOfDividends", source_accession: "0000001234-24-000004" });
+    expect(flow(periods, "2023-07-01", "2023-09-30", "dividends_paid")).toMatchObject({ value: 100, concept: "us-gaap:PaymentsOfOrdinaryDividends" });
+    expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
+  });
+
+  it("operating cash flow: continuing operations' is the total where the filing shows no discontinued operations' line", () => {
+    // Texas Instruments' 10-Qs of 2009 tag 2008's nine months as NetCashProvidedByUsedInOperatingActivities, its 10-K
+    // for 2009 the year as ...ContinuingOperations, beside no discontinued operations (the real figures: statements.test.ts).
+    const { periods } = derive({ NetCashProvidedByUsedInOperatingActivities: ytd([100, 200, 300]), NetCashProvidedByUsedInOperatingActivitiesContinuingOperations: [k23("2023-01-01", "2023-12-31", 420)] });
+    expect(flow(periods, "2023-10-01", "2023-12-31", "operating_cash_flow")).toMatchObject({ value: 120, derived: true });
+  });
+
+  it("operating cash flow: never continuing operations' less the total where the filing shows discontinued operations, a zero included", () => {
+    for (const discontinued of [25, 0]) {
+      const { periods } = derive({
+        NetCashProvidedByUsedInOperatingActivities: ytd([100, 200, 300]),
+        NetCashProvidedByUsedInOperatingActivitiesContinuingOperations: [k23("2023-01-01", "2023-12-31", 420)],
+        CashProvidedByUsedInOperatingActivitiesDiscontinuedOperations: [k23("2023-01-01", "2023-12-31", discontinued)],
+      });
+      expect(flow(periods, "2023-10-01", "2023-12-31", "operating_cash_flow")).toBeNull();
+    }
+  });
+});
+
 describe("a payout line a 10-Q's cash flow statement leaves out", () => {
   // Each 10-Q of 2024 tags its operating cash flow for its year to date and for the prior year's (its two columns).
   const ocf = [

@@ -19,9 +19,10 @@ export interface FiledValue extends ScaledValue {
   /** Computed from several concepts (a formula), not filed as one. */
   derived?: boolean;
   /**
-   * A formula's value: the formula it comes from (statement-values.ts). The formula, not the terms a filing happens to
-   * tag, is its concept for the one-concept rule: Walmart's filings from its 10-Q of December 2012 on tag the
-   * redeemable noncontrolling interest that the earlier sums left inside liabilities, which corrects them.
+   * What the one-concept rule knows the value's concept by. A formula's value: the formula it comes from
+   * (statement-values.ts), not the terms a filing happens to tag (Walmart's filings from its 10-Q of December 2012 on
+   * tag the redeemable noncontrolling interest that the earlier sums left inside liabilities, which corrects them). A
+   * concept that is another name of the same line (StatementSpec.sameLine): the concept it names.
    */
   basis?: string;
   /**
@@ -52,11 +53,11 @@ export interface Entry {
   scaleConfirmed?: string;
   components?: FiledValue["components"];
   asOf?: string;
-  /** A formula's value: its FiledValue's basis, the concept the one-concept rule knows it by. */
+  /** Its FiledValue's basis: the concept the one-concept rule knows it by. */
   basis?: string;
 }
 
-/** The concept a fiscal year uses for a series, from a date on (a formula's basis, for a sum of lines). */
+/** The concept a fiscal year uses for a series, from a date on (a value's basis, where it has one). */
 export interface ConceptChoice {
   from: string;
   concept: string;
@@ -166,8 +167,11 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
   return { timelines, concepts };
 }
 
-/** What the one-concept rule counts as a value's concept: its formula's, for a sum of lines (FiledValue.basis). */
-function conceptOf(f: FiledValue): string {
+/**
+ * What the one-concept rule counts as a value's concept: its formula's, for a sum of lines, or the concept it is
+ * another name of (FiledValue.basis).
+ */
+export function conceptOf(f: Pick<FiledValue, "basis" | "concept">): string {
   return f.basis ?? f.concept;
 }
 
@@ -240,7 +244,7 @@ export function differenceTimeline(total: readonly Entry[], parts: readonly (rea
     for (const part of parts) {
       const e = inEffect(part, date);
       // Not computable in one concept (yet, or since the year's concept changed): the last difference stands.
-      if (!e || e.concept !== year.concept || e.unit !== year.unit) {
+      if (!e || conceptOf(e) !== conceptOf(year) || e.unit !== year.unit) {
         computable = false;
         break;
       }
@@ -251,7 +255,7 @@ export function differenceTimeline(total: readonly Entry[], parts: readonly (rea
       if (!source || order(e, source) > 0) source = e;
     }
     if (!computable) continue;
-    const same = total.find((e) => e.from <= date && e.filed >= since && e.concept === year.concept);
+    const same = total.find((e) => e.from <= date && e.filed >= since && conceptOf(e) === conceptOf(year));
     // Parts restated by a later period's filing are of a basis the total as filed is not: the last difference stands
     // until the total is filed again. An amendment only corrects its own filing: the total in effect pairs with it.
     if (!same && !amended && out.length > 0) continue;

@@ -127,23 +127,23 @@ describeEdgar("GET /financials and get_financials", () => {
   });
 
   it("history=true lists every value filed for the period, those never served marked, in the order filed (HTTP and MCP alike)", async () => {
-    // Apple's fiscal 2016 operating cash flow: 65,824 million under the year's concept (continuing operations, 10-K
-    // 0001628280-16-020309); the 10-K of 2017-11-03 re-reports it under NetCashProvidedByUsedInOperatingActivities, and
-    // the 10-K of 2018-11-05 states 66,231 under that concept: listed, never served.
-    const year = fy(await financials("ticker=AAPL&statement=cash_flow&period=2016&history=true"), "2016-09-24")!;
-    const ocf = year.cash_flow!.operating_cash_flow!;
-    expect(ocf).toMatchObject({ value: 65_824e6, source_accession: "0001628280-16-020309" });
-    expect(ocf.history!.map((e) => [e.value, e.concept, e.accession, e.form, e.filed_at, e.served])).toEqual([
-      [65_824e6, "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations", "0001628280-16-020309", "10-K", "2016-10-26", undefined],
-      [65_824e6, "us-gaap:NetCashProvidedByUsedInOperatingActivities", "0000320193-17-000070", "10-K", "2017-11-03", false],
-      [66_231e6, "us-gaap:NetCashProvidedByUsedInOperatingActivities", "0000320193-18-000145", "10-K", "2018-11-05", false],
+    // Apple's fiscal 2013 capital expenditure: 8,165 million under the year's concept (productive assets, 10-K
+    // 0001193125-13-416534, and again in the 10-K of 2014-10-27); the 10-K of 2015-10-28 re-reports it as purchases of
+    // PP&E, another concept: listed, never served.
+    const year = fy(await financials("ticker=AAPL&statement=cash_flow&period=2013&history=true"), "2013-09-28")!;
+    const capex = year.cash_flow!.capital_expenditure!;
+    expect(capex).toMatchObject({ value: 8_165e6, source_accession: "0001193125-14-383437" });
+    expect(capex.history!.map((e) => [e.value, e.concept, e.accession, e.form, e.filed_at, e.served])).toEqual([
+      [8_165e6, "us-gaap:PaymentsToAcquireProductiveAssets", "0001193125-13-416534", "10-K", "2013-10-30", undefined],
+      [8_165e6, "us-gaap:PaymentsToAcquireProductiveAssets", "0001193125-14-383437", "10-K", "2014-10-27", undefined],
+      [8_165e6, "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", "0001193125-15-356351", "10-K", "2015-10-28", false],
     ]);
     const client = new Client({ name: "statements-history", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${started.key}` } } }));
     await client.listTools(); // as agents do: the SDK then validates the result against the tool's outputSchema
-    const result = (await client.callTool({ name: "get_financials", arguments: { ticker: "AAPL", statement: "cash_flow", period: "2016", history: true } })) as CallToolResult;
+    const result = (await client.callTool({ name: "get_financials", arguments: { ticker: "AAPL", statement: "cash_flow", period: "2013", history: true } })) as CallToolResult;
     expect(result.isError).toBeFalsy();
-    expect(fy((result.structuredContent as { data: FinancialPeriod[] }).data, "2016-09-24")!.cash_flow!.operating_cash_flow!.history).toEqual(ocf.history);
+    expect(fy((result.structuredContent as { data: FinancialPeriod[] }).data, "2013-09-28")!.cash_flow!.capital_expenditure!.history).toEqual(capex.history);
     await client.close();
   });
 
