@@ -95,6 +95,10 @@ const PPE_PURCHASES = "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment";
 const ORDINARY_DIVIDENDS = "us-gaap:PaymentsOfOrdinaryDividends";
 const OPERATING_CASH_FLOW = "us-gaap:NetCashProvidedByUsedInOperatingActivities";
 const OPERATING_CONTINUING = "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations";
+const REPURCHASES_COMMON = "us-gaap:PaymentsForRepurchaseOfCommonStock";
+const REPURCHASES_EQUITY = "us-gaap:PaymentsForRepurchaseOfEquity";
+/** Preferred stock repurchased: where a filing tags it, its equity repurchased is not its common stock's. */
+const REPURCHASES_PREFERRED = "_repurchases_preferred";
 /** Discontinued operations' operating cash flow: where a filing tags it, its continuing operations' is not the total. */
 const OPERATING_DISCONTINUED = "_operating_discontinued";
 /** A partnership's distributions to its limited partners: its dividends, where it tags none. */
@@ -167,11 +171,13 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
   ),
   share_repurchases: flow(
     [
-      "us-gaap:PaymentsForRepurchaseOfCommonStock", // buybacks of common stock
-      "us-gaap:PaymentsForRepurchaseOfEquity", // all equity repurchased, for filers who tag only the total (e.g. Texas Instruments to 2012)
+      REPURCHASES_COMMON, // buybacks of common stock
+      REPURCHASES_EQUITY, // all equity repurchased, for filers who tag only the total (e.g. Texas Instruments to 2012)
       "ifrs-full:PaymentsToAcquireOrRedeemEntitysShares", // IFRS treasury share purchases
     ],
-    { outflow: true },
+    // All equity repurchased is the common stock's where the filing shows no preferred stock's beside it: Texas
+    // Instruments' 10-Qs of 2012 tag the line as the first, its 10-K for 2012 as the second.
+    { outflow: true, sameLine: { [REPURCHASES_EQUITY]: { as: REPURCHASES_COMMON, unless: REPURCHASES_PREFERRED } } },
   ),
 };
 
@@ -186,6 +192,7 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
 export const CASH_FLOW_PARTS: Readonly<Record<string, StatementSpec>> = {
   [PARTIAL_CAPEX]: flow([PARTIAL_CAPEX_CONCEPT], { outflow: true, internal: true }),
   [OPERATING_DISCONTINUED]: flow(["us-gaap:CashProvidedByUsedInOperatingActivitiesDiscontinuedOperations"], { internal: true }),
+  [REPURCHASES_PREFERRED]: flow(["us-gaap:PaymentsForRepurchaseOfPreferredStockAndPreferenceStock"], { outflow: true, internal: true }),
   [CAPEX_PPE]: flow([PPE_PURCHASES], { outflow: true, internal: true }),
   ...Object.fromEntries(Object.entries(CAPEX_CLASSES).map(([name, concept]) => [name, flow([concept], { outflow: true, internal: true })])),
   [CAPEX_CLASSES_TOTAL]: flow([], { outflow: true, internal: true, formulas: [sum(...added(Object.keys(CAPEX_CLASSES)))] }),

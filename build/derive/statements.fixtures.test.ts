@@ -201,6 +201,13 @@ describe("one line under two of the taxonomy's names (StatementSpec.sameLine)", 
     expect(flow(periods, "2023-10-01", "2023-12-31", "operating_cash_flow")).toMatchObject({ value: 120, derived: true });
   });
 
+  it("share repurchases: all equity repurchased is the common stock's, unless the filing shows preferred stock repurchased", () => {
+    const usGaap = { PaymentsForRepurchaseOfEquity: ytd([100, 200, 300]), PaymentsForRepurchaseOfCommonStock: [k23("2023-01-01", "2023-12-31", 450)] };
+    expect(find(derive(usGaap).periods, "2023-10-01", "2023-12-31").cash_flow!.share_repurchases).toMatchObject({ value: 150, derived: true, concept: "us-gaap:PaymentsForRepurchaseOfCommonStock" });
+    const preferred = { PaymentsForRepurchaseOfPreferredStockAndPreferenceStock: [q3("2023-01-01", "2023-09-30", 40)] };
+    expect(find(derive({ ...usGaap, ...preferred }).periods, "2023-10-01", "2023-12-31").cash_flow!.share_repurchases).toBeNull();
+  });
+
   it("operating cash flow: never continuing operations' less the total where the filing shows discontinued operations, a zero included", () => {
     for (const discontinued of [25, 0]) {
       const { periods } = derive({

@@ -715,6 +715,15 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(ttm.cash_flow!.operating_cash_flow).toMatchObject({ value: 2_968e6, derived: true });
   });
 
+  it("Texas Instruments' fourth quarter of 2012 repurchases: known from the 10-K that tagged the year under another name of the line", () => {
+    // Its 10-Q of November 2012 (0000097476-12-000056) tags the nine months' repurchases, 1,200 million, as
+    // PaymentsForRepurchaseOfEquity (no preferred stock repurchased beside it); its 10-K for 2012 (0000097476-13-000009,
+    // 2013-02-22) the year's, 1,800 million, as PaymentsForRepurchaseOfCommonStock. Q4 = 600 from the 10-K's day, not
+    // from the 10-Q of November 2013 that re-tagged the nine months.
+    const q4 = row("0000097476", "2012-10-01", "2012-12-31");
+    expect(financialAsOf(q4.p, q4.h, "2013-03-01", false)!.cash_flow!.share_repurchases).toMatchObject({ value: 600e6, derived: true, source_accession: "0000097476-13-000009" });
+  });
+
   it("Disney's second quarter of fiscal 2019: continuing operations' throughout, the first quarter's zero discontinued line kept apart", () => {
     // The 10-Q of 2020-02-04 (0001744489-20-000046) tags the first quarter of fiscal 2019, 2,099 million, as continuing
     // operations' with discontinued operations' 0 beside it; the 10-Q of 2019-05-08 (0001744489-19-000100) the half,
