@@ -229,7 +229,7 @@ export function serveYear<N extends string, P extends YearMember<N>>(
  * (SunEdison's 10-Q of November 2015 restated its nine months to September 2014; no 10-K followed) are not subtracted
  * from the total as first reported: the last difference of one vintage stands until the total of theirs is filed.
  * Parts an amendment corrected (Celadon's 10-Q/As of May 2012), and a first difference, pair with the total in effect.
- * All inputs must share concept and unit.
+ * All inputs must share concept (conceptOf: a sum of lines its formula, another name of a line that line) and unit.
  */
 export function differenceTimeline(total: readonly Entry[], parts: readonly (readonly Entry[])[]): Entry[] {
   const out: Entry[] = [];
