@@ -330,12 +330,12 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
   return out;
 }
 
-/** The reasons of a row's nulls on `date` (UnavailableSpan), in their order; a metric's value read from its history. */
+/** The reasons of a row's nulls on `date` (UnavailableSpan), in their order, one per metric; a metric's value read from its history. */
 function unavailableAsOf(history: FinancialPeriodHistory, date: string): Unavailable[] {
   const has = (metric: FinancialMetricName) => entryOn(history.metrics[metric], date) !== undefined;
   const out: Unavailable[] = [];
   for (const u of history.unavailable!) {
-    if (u.from > date || (u.until !== undefined && u.until <= date) || has(u.metric)) continue;
+    if (u.from > date || (u.until !== undefined && u.until <= date) || has(u.metric) || out.some((o) => o.metric === u.metric)) continue;
     if ((u.requires && !has(u.requires)) || (u.because && !out.some((o) => o.metric === u.because))) continue;
     out.push({ metric: u.metric, reason: u.reason, message: u.message });
   }

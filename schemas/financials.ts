@@ -118,7 +118,7 @@ export const FinancialReconciliation = Reconciliation.extend({ metric: Financial
 export type FinancialReconciliation = z.infer<typeof FinancialReconciliation>;
 
 /** Why a metric of a (non-TTM) row is null though the company reports its kind: what company facts do not carry. */
-export const ROW_GAPS = ["class_counts_only", "partial_capital_expenditure"] as const;
+export const ROW_GAPS = ["class_counts_only", "partial_capital_expenditure", "not_derivable"] as const;
 export const Unavailable = z
   .object({ metric: FinancialMetricName, reason: z.enum(ROW_GAPS), message: z.string() })
   .meta({ id: "Unavailable" });
@@ -176,7 +176,7 @@ export const FinancialPeriod = EarningsPeriod.omit({ metrics: true, reconciliati
     cash_flow: CashFlowStatement.optional(),
     unavailable: z.array(Unavailable).default([]).meta({
       description:
-        "Metrics this row has null for a stated reason (a metric a company simply does not report is null without one): shares_outstanding of a company whose filings give counts per class only (class_counts_only); capital_expenditure and free_cash_flow where the standard concepts carry only part of the capital spending (partial_capital_expenditure), TTM rows too. Why a TTM sum is null is in ttm.unavailable.",
+        "Metrics this row has null for a stated reason (a metric a company simply does not report is null without one): shares_outstanding of a company whose filings give counts per class only (class_counts_only); capital_expenditure and free_cash_flow where the standard concepts carry only part of the capital spending (partial_capital_expenditure), TTM rows too; a quarter's cash flow that its fiscal year reports but that is neither filed for the quarter nor the difference of two years to date of one concept and vintage the filings give (not_derivable; free_cash_flow with the flow it lacks). Why a TTM sum is null is in ttm.unavailable.",
     }),
     ttm: Ttm.nullable().meta({ description: "Set on trailing-twelve-month rows (period=ttm), null otherwise." }),
   })

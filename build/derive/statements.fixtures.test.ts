@@ -220,6 +220,34 @@ describe("one line under two of the taxonomy's names (StatementSpec.sameLine)", 
   });
 });
 
+describe("a quarter's cash flow neither filed nor derivable: null with the reason not_derivable", () => {
+  // No 10-Q gives the half of 2023 (its 10-Q is not in XBRL, say): Q2 = the half − Q1 and Q3 = nine months − the half
+  // cannot be made until the 10-Q of August 2024 gives the half of 2023 as its prior-year column.
+  const ocf = [q1("2023-01-01", "2023-03-31", 100), q3("2023-01-01", "2023-09-30", 300), k23("2023-01-01", "2023-12-31", 400), q224("2023-01-01", "2023-06-30", 190)];
+
+  it("names the flow and free cash flow, from the day the year first reports the flow, until the quarter has it", () => {
+    const { periods, history } = derive({ NetCashProvidedByUsedInOperatingActivities: ocf, PaymentsToAcquirePropertyPlantAndEquipment: [k23("2023-01-01", "2023-12-31", 40)] });
+    const i = periods.findIndex((p) => !p.ttm && p.period_start === "2023-04-01" && p.period_end === "2023-06-30");
+    const asOf = (date: string) => financialAsOf(periods[i]!, history[i]!, date, false)!;
+    expect(asOf("2024-05-01").cash_flow!.operating_cash_flow).toBeNull();
+    expect(asOf("2024-05-01").unavailable.map((u) => [u.metric, u.reason])).toEqual([
+      ["operating_cash_flow", "not_derivable"],
+      ["capital_expenditure", "not_derivable"],
+      ["free_cash_flow", "not_derivable"],
+    ]);
+    expect(asOf("2024-08-01").cash_flow!.operating_cash_flow).toMatchObject({ value: 90, derived: true });
+    expect(asOf("2024-08-01").unavailable.map((u) => [u.metric, u.reason])).toEqual([
+      ["capital_expenditure", "not_derivable"],
+      ["free_cash_flow", "not_derivable"],
+    ]);
+    // The fourth quarter is the year − nine months: derived, no reason. A metric the year never reports has none.
+    const q4 = find(periods, "2023-10-01", "2023-12-31");
+    expect(q4.cash_flow!.operating_cash_flow).toMatchObject({ value: 100, derived: true });
+    expect(q4.unavailable.map((u) => u.metric)).toEqual(["capital_expenditure", "free_cash_flow"]);
+    expect(find(periods, "2023-04-01", "2023-06-30").unavailable.some((u) => u.metric === "dividends_paid")).toBe(false);
+  });
+});
+
 describe("a payout line a 10-Q's cash flow statement leaves out", () => {
   // Each 10-Q of 2024 tags its operating cash flow for its year to date and for the prior year's (its two columns).
   const ocf = [

@@ -724,6 +724,15 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(financialAsOf(q4.p, q4.h, "2013-03-01", false)!.cash_flow!.share_repurchases).toMatchObject({ value: 600e6, derived: true, source_accession: "0000097476-13-000009" });
   });
 
+  it("Home Depot's second quarter of fiscal 2009: repurchases null with the reason, its fourth quarter derived", () => {
+    // Its first XBRL 10-Q (0000950123-09-040859, the half to 2009-08-02) tags no repurchases; the 10-Q of December 2009
+    // (0001193125-09-246720) 98 million for nine months, the 10-K for fiscal 2009 (0001193125-10-067178) 213 million.
+    const q2 = row("0000354950", "2009-05-04", "2009-08-02");
+    expect(q2.p.cash_flow!.share_repurchases).toBeNull();
+    expect(q2.p.unavailable).toContainEqual(expect.objectContaining({ metric: "share_repurchases", reason: "not_derivable" }));
+    expect(row("0000354950", "2009-11-02", "2010-01-31").p.cash_flow!.share_repurchases).toMatchObject({ value: 115e6, derived: true });
+  });
+
   it("Disney's second quarter of fiscal 2019: continuing operations' throughout, the first quarter's zero discontinued line kept apart", () => {
     // The 10-Q of 2020-02-04 (0001744489-20-000046) tags the first quarter of fiscal 2019, 2,099 million, as continuing
     // operations' with discontinued operations' 0 beside it; the 10-Q of 2019-05-08 (0001744489-19-000100) the half,

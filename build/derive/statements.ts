@@ -388,6 +388,17 @@ const PARTIAL_CAPITAL_EXPENDITURE: Unavailable = {
   message: `only part of the capital spending is in a standard concept (${PARTIAL_CAPEX_CONCEPT}: PP&E outside the classes the company reports under concepts of its own, which company facts do not carry)`,
 };
 const NO_FREE_CASH_FLOW: Unavailable = { metric: "free_cash_flow", reason: "partial_capital_expenditure", message: "capital_expenditure is not known (see its reason)" };
+/** A quarter's cash flow its fiscal year reports, neither filed for the quarter nor a difference of years to date. */
+const NOT_DERIVABLE: Readonly<Record<string, Unavailable>> = Object.fromEntries(
+  FLOWS.map((metric) => [
+    metric,
+    {
+      metric,
+      reason: "not_derivable",
+      message: `no filing reports ${metric} for this quarter, and the filings give no two years to date of one concept and vintage it is the difference of (Q2 = the half − Q1, Q3 = nine months − the half, Q4 = the year − nine months)`,
+    },
+  ]),
+);
 
 /**
  * The reasons of the nulls a company's facts explain (FinancialPeriod.unavailable), each with when it holds (read as
@@ -411,8 +422,36 @@ function markUnavailable(rows: readonly Row[], years: ReadonlyMap<number, readon
     if (from !== undefined && r.timelines.operating_cash_flow) {
       spans.push({ ...PARTIAL_CAPITAL_EXPENDITURE, from, requires: "operating_cash_flow" }, { ...NO_FREE_CASH_FLOW, from, because: "capital_expenditure" });
     }
+    if (r.months === 3 && !r.ttm) spans.push(...notDerivable(r, years.get(r.base.fiscal_year) ?? [], from !== undefined));
     if (spans.length) r.unavailable = spans;
   }
+}
+
+/**
+ * A quarter's cash flows its fiscal year reports (another of its periods has a value) but the quarter has not: each
+ * from the day the year first has one, shown while the quarter has none (its value, once filed or derived, ends it).
+ * Free cash flow lacks what operating cash flow or capital expenditure lacks; capex whose part alone is in a standard
+ * concept has its own reason.
+ */
+function notDerivable(quarter: Row, year: readonly Row[], partialCapex: boolean): UnavailableSpan[] {
+  const spans = new Map<string, UnavailableSpan>();
+  for (const metric of FLOWS) {
+    if (metric === "capital_expenditure" && partialCapex) continue;
+    let from: string | undefined;
+    for (const r of year) {
+      const first = r === quarter ? undefined : r.timelines[metric]?.[0]?.from;
+      if (first !== undefined && (from === undefined || first < from)) from = first;
+    }
+    const own = quarter.timelines[metric]?.[0]?.from;
+    if (from !== undefined && (own === undefined || own > from)) spans.set(metric, { ...NOT_DERIVABLE[metric]!, from });
+  }
+  // In the statement's order: free cash flow after the two flows it is made of.
+  const freeCashFlow = (["operating_cash_flow", "capital_expenditure"] as const).flatMap((because) => {
+    const span = spans.get(because);
+    return span ? [{ metric: "free_cash_flow" as const, reason: "not_derivable" as const, message: `${because} is not known (see its reason)`, from: span.from, because }] : [];
+  });
+  const at = (metric: string) => spans.get(metric);
+  return [at("operating_cash_flow"), at("capital_expenditure"), ...freeCashFlow, at("dividends_paid"), at("share_repurchases")].filter((span) => span !== undefined);
 }
 
 /** A row's filed values of other PP&E from filings that give no capex (a class beside it would have made one). */
