@@ -92,6 +92,7 @@ const CAPEX_CLASSES_TOTAL = "_capex_classes";
 /** PP&E purchases read as a line, for the filings whose PP&E figure is smaller than their classes (Formula.overrides). */
 const CAPEX_PPE = "_capex_ppe";
 const PPE_PURCHASES = "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment";
+const DIVIDENDS_PAID = "us-gaap:PaymentsOfDividends";
 const ORDINARY_DIVIDENDS = "us-gaap:PaymentsOfOrdinaryDividends";
 const OPERATING_CASH_FLOW = "us-gaap:NetCashProvidedByUsedInOperatingActivities";
 const OPERATING_CONTINUING = "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations";
@@ -145,7 +146,7 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
   // TSMC's 2024 equity statement shows NT$414.9 billion, its cash flow statement NT$363.1 billion.
   dividends_paid: flow(
     [
-      "us-gaap:PaymentsOfDividends", // the cash flow statement's dividends paid, all classes (Apple's "dividends and dividend equivalents")
+      DIVIDENDS_PAID, // the cash flow statement's dividends paid, all classes (Apple's "dividends and dividend equivalents")
       // The same total under the taxonomy's name for ordinary dividends (sameLine): Simon Property's 2018, 2,449.1
       // million, common and preferred (10-K 0001558370-19-000875); Duke Energy's 10-Qs for the line its 10-Ks tag as the
       // one above.
@@ -162,7 +163,7 @@ export const CASH_FLOW_SERIES: Readonly<Record<Exclude<CashFlowMetricName, "free
     // PaymentsOfDividends when first filed.
     {
       outflow: true,
-      sameLine: { [ORDINARY_DIVIDENDS]: { as: "us-gaap:PaymentsOfDividends" } },
+      sameLine: { [ORDINARY_DIVIDENDS]: { as: DIVIDENDS_PAID } },
       formulas: [
         { ...sum(["_dividends_common", 1, false], ["_dividends_preferred", 1, false]), lines: true },
         { ...sum([PARTNERS_DISTRIBUTIONS, 1, true]), lines: true },

@@ -422,7 +422,7 @@ function markUnavailable(rows: readonly Row[], years: ReadonlyMap<number, readon
     if (from !== undefined && r.timelines.operating_cash_flow) {
       spans.push({ ...PARTIAL_CAPITAL_EXPENDITURE, from, requires: "operating_cash_flow" }, { ...NO_FREE_CASH_FLOW, from, because: "capital_expenditure" });
     }
-    if (r.months === 3 && !r.ttm) spans.push(...notDerivable(r, years.get(r.base.fiscal_year) ?? [], from !== undefined));
+    if (r.months === 3) spans.push(...notDerivable(r, years.get(r.base.fiscal_year) ?? [], from !== undefined));
     if (spans.length) r.unavailable = spans;
   }
 }
@@ -439,10 +439,10 @@ function notDerivable(quarter: Row, year: readonly Row[], partialCapex: boolean)
     if (metric === "capital_expenditure" && partialCapex) continue;
     let from: string | undefined;
     for (const r of year) {
-      const first = r === quarter ? undefined : r.timelines[metric]?.[0]?.from;
+      const first = r === quarter ? undefined : firstEntry(r, [metric]);
       if (first !== undefined && (from === undefined || first < from)) from = first;
     }
-    const own = quarter.timelines[metric]?.[0]?.from;
+    const own = firstEntry(quarter, [metric]);
     if (from !== undefined && (own === undefined || own > from)) spans.set(metric, { ...NOT_DERIVABLE[metric]!, from });
   }
   // In the statement's order: free cash flow after the two flows it is made of.
