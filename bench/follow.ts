@@ -68,7 +68,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     for (const child of children) child.kill("SIGKILL");
     await replay.close();
     await store.stop();
-    await s3.stop();
+    await s3.close();
     removeDir(root);
   }
 }

@@ -13,7 +13,7 @@ export function useConditionalS3(): { readonly s3: S3Server; readonly conditiona
   });
   afterAll(async () => {
     await conditional?.stop();
-    await s3?.stop();
+    await s3?.close();
   });
   return {
     get s3() {

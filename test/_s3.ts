@@ -15,6 +15,8 @@ export interface S3Server {
   stop(): Promise<void>;
   /** Starts it again on the same port and folder (after a stop, for outage tests). */
   restart(): Promise<void>;
+  /** Stops it for good and removes its folder. */
+  close(): Promise<void>;
 }
 
 /** Starts s3rver on 127.0.0.1 with one bucket; the AWS SDK finds s3rver's fixed test credentials in env. */
@@ -25,19 +27,24 @@ export async function startS3(bucket = "filing-data"): Promise<S3Server> {
   let server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
   const { port } = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    // An outage, not a graceful shutdown: drop keep-alive connections too, or close waits on clients under load.
+    const closing = server.close();
+    (server as unknown as { httpServer?: import("node:http").Server }).httpServer?.closeAllConnections();
+    await closing;
+  };
   return {
     endpoint,
     bucket,
     env: { S3_ENDPOINT: endpoint, S3_FORCE_PATH_STYLE: "true", AWS_REGION: "us-east-1" },
-    async stop() {
-      // An outage, not a graceful shutdown: drop keep-alive connections too, or close waits on clients under load.
-      const closing = server.close();
-      (server as unknown as { httpServer?: import("node:http").Server }).httpServer?.closeAllConnections();
-      await closing;
-    },
+    stop,
     async restart() {
       server = new S3rver({ address: "127.0.0.1", port, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
       await server.run();
+    },
+    async close() {
+      await stop();
+      removeDir(directory);
     },
   };
 }

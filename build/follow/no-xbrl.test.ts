@@ -3,7 +3,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { openStorage } from "../../storage/open.ts";
 import { describeMirror, MIRROR } from "../../test/_edgar.ts";
 import { startReplay, type EdgarReplay } from "../../test/_edgar-replay.ts";
@@ -18,7 +18,11 @@ const WMT_2009_10Q = "0000104169-09-000008";
 
 describeMirror("the follower and a periodic report without XBRL", () => {
   let replay: EdgarReplay | undefined;
-  const dir = mkdtempSync(join(tmpdir(), "follow-no-xbrl-"));
+  let dir = "";
+  // Made here, not in the describe body, which runs even when the mirror is absent and the tests are skipped.
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "follow-no-xbrl-"));
+  });
   afterAll(async () => {
     await replay?.close();
     removeDir(dir);

@@ -45,7 +45,7 @@ describeEdgar("dataset build on the shared mirror", () => {
   afterAll(async () => {
     await mirror?.close();
     await conditional?.stop();
-    await s3?.stop();
+    await s3?.close();
     [overlay, ...dirs].forEach(removeDir);
   });
 

@@ -39,7 +39,7 @@ describeEdgar("the gateway's snapshot", () => {
   });
   afterAll(async () => {
     await conditional?.stop();
-    await s3?.stop();
+    await s3?.close();
     [mirror, ...dirs].forEach(removeDir);
   });
 

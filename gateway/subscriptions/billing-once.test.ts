@@ -47,7 +47,7 @@ describe.each(backends)("shown once and applied once, across two gateway process
     for (const g of gateways) g.child.kill("SIGKILL");
     await stripe?.stop();
     await conditional?.stop();
-    await s3?.stop();
+    await s3?.close();
     if (dir) removeDir(dir);
   });
 
