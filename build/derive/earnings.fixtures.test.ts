@@ -244,6 +244,32 @@ describe("concept choice per filing and period", () => {
   });
 });
 
+describe("one line under two names: the company's own filings tie them", () => {
+  // The 10-Qs tag revenue as the ASC 606 total; the 10-K the year as Revenues. A Q4 needs the year and the nine months
+  // in one concept: the two are one line where a filing tags both for a period with the same value.
+  const q1 = filing("0000001234-23-000001", "10-Q", "2023-04-25", 2023, "Q1");
+  const q3 = filing("0000001234-23-000003", "10-Q", "2023-10-25", 2023, "Q3");
+  const k = filing("0000001234-24-000004", "10-K", "2024-02-01", 2023, "FY");
+  const facts = (q1Both: number | null): Concepts => ({
+    "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax": { USD: [q1("2023-01-01", "2023-03-31", 100), q3("2023-01-01", "2023-09-30", 330)] },
+    "us-gaap:Revenues": { USD: [k("2023-01-01", "2023-12-31", 450), ...(q1Both === null ? [] : [q1("2023-01-01", "2023-03-31", q1Both)])] },
+  });
+  const q4Of = (concepts: Concepts) => deriveBase(concepts).periods.find((p) => p.period_start === "2023-10-01" && p.period_end === "2023-12-31");
+
+  it("tied: Q4 = the year − the nine months, derived from the 10-K's day", () => {
+    const series = deriveBase(facts(100));
+    const i = series.periods.findIndex((p) => p.period_start === "2023-10-01" && p.period_end === "2023-12-31");
+    expect(series.periods[i]!.metrics.revenue).toMatchObject({ value: 120, derived: true, concept: "us-gaap:Revenues", source_accession: "0000001234-24-000004" });
+    expect(periodAsOf(series.periods[i]!, series.history[i]!, "2024-01-31", false)).toBeNull();
+    expect(periodAsOf(series.periods[i]!, series.history[i]!, "2024-02-01", false)!.metrics.revenue?.value).toBe(120);
+  });
+
+  it("untied, or tagged apart by the filing that tags both, they are two lines: no Q4 revenue", () => {
+    expect(q4Of(facts(null))?.metrics.revenue ?? null).toBeNull();
+    expect(q4Of(facts(104))?.metrics.revenue ?? null).toBeNull();
+  });
+});
+
 describe("a bank's revenue: net interest income + noninterest income, where it tags no total", () => {
   // Fulton Financial (CIK 700564), as EDGAR's company facts give it: its 10-K for 2018 (0000700564-19-000012) tags
   // InterestIncomeExpenseNet 630,456,000, NoninterestIncome 195,525,000 and, as its only revenue concept,

@@ -18,6 +18,7 @@ import { holdFiscalYearSet, reconcileYear } from "./reconcile.ts";
 import { correctScales, stepBetween, type ProductIdentity, type ScalePeriod } from "./scale.ts";
 import { scaleExceptions, toHistoryEntry, unservedEntries } from "./history.ts";
 import { detectSplits, type History } from "./splits.ts";
+import { markAlike, taggedAlike, type AlikeConcepts } from "./tagged-alike.ts";
 import { byFiling, clean, combineTimelines, isQuotient, perShare, serveYear, type ConceptChoice, type Entry, type FiledValue } from "./vintage.ts";
 
 /** Share counts first: the other checks read them (issue 14 "Scale errors": share counts first, every metric checked). */
@@ -84,6 +85,7 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
   if (!calendar) {
     throw new NoXbrlHistoryError({ cik: facts.cik }, "income-statement facts from periodic reports, but no fiscal calendar: no year, year-to-date or filing's own fiscal quarter shows where a year begins");
   }
+  const alike = taggedAlike(merged, (series) => METRIC_CONCEPTS[series as MetricName]?.concepts.length ?? 0);
   const working: Working[] = [];
   for (const p of merged) {
     const label = calendar.label(p, p.alternatives.length ? [p.end, ...p.alternatives.map((a) => a.end)] : undefined);
@@ -97,7 +99,7 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
       months: p.months,
       label: label ?? placed!.label,
       alternatives: p.alternatives,
-      values: filedValues(p.observations),
+      values: filedValues(p.observations, alike),
       timelines: {},
       derived: false,
       ...(placed ? { placed: placed.reason } : {}),
@@ -179,7 +181,7 @@ function filingCount(period: Period): number {
  * tags (pitfall 16; SunEdison's 2010 `Revenues` is a segment, Under Armour's total sits in `SalesRevenueGoodsNet`);
  * a revenue tag gross of sales taxes only when the filing tagged no other.
  */
-function filedValues(observations: readonly Observation[]): Map<MetricName, FiledValue[]> {
+function filedValues(observations: readonly Observation[], alike: AlikeConcepts): Map<MetricName, FiledValue[]> {
   const out = new Map<MetricName, FiledValue[]>();
   // Observations come grouped by series (observations.ts reads one series' concepts at a time), and a period has a
   // handful of filings: short lists per series, searched linearly, beat a map per period.
@@ -197,7 +199,9 @@ function filedValues(observations: readonly Observation[]): Map<MetricName, File
       else net[slot] = preferred(series, o, net[slot]);
     }
     // The picked observations themselves (the scale check corrects them in place; nothing else reads them).
-    out.set(series as MetricName, byFiling(accns.map((_, i) => (net[i] ?? gross[i])!)));
+    const values = byFiling(accns.map((_, i) => (net[i] ?? gross[i])!));
+    markAlike(series, values, alike);
+    out.set(series as MetricName, values);
   }
   return out;
 }

@@ -44,8 +44,9 @@ export interface StatementSpec extends SeriesSpec {
   /**
    * Concepts that name the same line of the statement as an earlier concept of the list (`as`), which the one-concept
    * rule takes them for — unless the same filing tags the `unless` series for the period, the part by which the two
-   * differ (zero included: a statement with that line, "—" in this column): a year whose annual report tags the line
-   * under one name and its 10-Qs under the other has its quarters by difference all the same.
+   * differ: a year whose annual report tags the line under one name and its 10-Qs under the other has its quarters by
+   * difference all the same. A part tagged as zero (a statement with that line, "—" in this column) makes the value
+   * both lines at once: its fiscal year's other values decide which it is counted as (FiledValue.alsoBasis).
    */
   sameLine?: Readonly<Record<string, { as: string; unless?: string }>>;
 }

@@ -3,6 +3,7 @@
 // Pure; the values are then checked for scale and chosen among like the earnings' (scale.ts, vintage.ts).
 import type { Observation } from "./observations.ts";
 import type { StatementSpec } from "./statement-concepts.ts";
+import { markAlike, type AlikeConcepts } from "./tagged-alike.ts";
 import { byFiling, clean, type FiledValue } from "./vintage.ts";
 
 /**
@@ -10,7 +11,7 @@ import { byFiling, clean, type FiledValue } from "./vintage.ts";
  * priority order (observations.ts). Series are evaluated in `specs` order, so a formula reads components already made;
  * a formula's value stands only until a filing tags one of the series' own concepts for the period (`until`).
  */
-export function filedStatementValues(observations: readonly Observation[], specs: Readonly<Record<string, StatementSpec>>): Map<string, FiledValue[]> {
+export function filedStatementValues(observations: readonly Observation[], specs: Readonly<Record<string, StatementSpec>>, alike: AlikeConcepts = new Map()): Map<string, FiledValue[]> {
   const byAccn = new Map<string, Map<string, FiledValue>>();
   for (const o of observations) {
     let mine = byAccn.get(o.series);
@@ -30,6 +31,7 @@ export function filedStatementValues(observations: readonly Observation[], specs
   for (const [name, spec] of entriesOf(specs)) {
     let mine = byAccn.get(name);
     if (spec.sameLine) for (const value of mine?.values() ?? []) sameLine(value, spec.sameLine, byAccn);
+    if (mine) markAlike(name, mine.values(), alike);
     // A total some filing tags for this date beats any sum of lines: a later filing that omits the total tags its
     // footnotes' parts (McDonald's commercial paper, inside its long-term debt) more often than its statement's lines.
     // So sums stand only until the first filing that tags the total, and only sums filed before it are made: as it
@@ -64,8 +66,10 @@ export function filedStatementValues(observations: readonly Observation[], specs
 /** A value tagged under another name of an earlier concept's line takes that concept as its basis (StatementSpec.sameLine). */
 function sameLine(value: FiledValue, names: NonNullable<StatementSpec["sameLine"]>, byAccn: Map<string, Map<string, FiledValue>>): void {
   const line = names[value.concept];
-  if (!line || (line.unless !== undefined && byAccn.get(line.unless)?.has(value.accn))) return;
-  value.basis = line.as;
+  if (!line) return;
+  const part = line.unless === undefined ? undefined : byAccn.get(line.unless)?.get(value.accn);
+  if (!part) value.basis = line.as;
+  else if (part.value === 0) value.alsoBasis = line.as;
 }
 
 /** The earliest filing date among values ("" for none). */

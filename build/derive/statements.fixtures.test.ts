@@ -208,15 +208,41 @@ describe("one line under two of the taxonomy's names (StatementSpec.sameLine)", 
     expect(find(derive({ ...usGaap, ...preferred }).periods, "2023-10-01", "2023-12-31").cash_flow!.share_repurchases).toBeNull();
   });
 
-  it("operating cash flow: never continuing operations' less the total where the filing shows discontinued operations, a zero included", () => {
-    for (const discontinued of [25, 0]) {
-      const { periods } = derive({
-        NetCashProvidedByUsedInOperatingActivities: ytd([100, 200, 300]),
-        NetCashProvidedByUsedInOperatingActivitiesContinuingOperations: [k23("2023-01-01", "2023-12-31", 420)],
-        CashProvidedByUsedInOperatingActivitiesDiscontinuedOperations: [k23("2023-01-01", "2023-12-31", discontinued)],
-      });
-      expect(flow(periods, "2023-10-01", "2023-12-31", "operating_cash_flow")).toBeNull();
-    }
+  it("operating cash flow: never continuing operations' less the total where the filing shows discontinued operations", () => {
+    const q4 = (discontinued: number) =>
+      flow(
+        derive({
+          NetCashProvidedByUsedInOperatingActivities: ytd([100, 200, 300]),
+          NetCashProvidedByUsedInOperatingActivitiesContinuingOperations: [k23("2023-01-01", "2023-12-31", 420)],
+          CashProvidedByUsedInOperatingActivitiesDiscontinuedOperations: [k23("2023-01-01", "2023-12-31", discontinued)],
+        }).periods,
+        "2023-10-01",
+        "2023-12-31",
+        "operating_cash_flow",
+      );
+    expect(q4(25)).toBeNull();
+    // A zero discontinued line makes continuing operations' the total too, and the year's 10-Qs tag the total: Disney's
+    // 10-K for fiscal 2024 (0001744489-24-000276), the real figures in statements.test.ts.
+    expect(q4(0)).toMatchObject({ value: 120, derived: true, source_accession: "0000001234-24-000004" });
+  });
+});
+
+describe("one line under two names the company's own filings tie (tagged-alike.ts)", () => {
+  // The 10-Qs tag capex as PP&E for the years to date, the 10-K the year as productive assets: the first quarter's
+  // 10-Q tags both, 50 each, so the two are one line from that filing on, and Q4 = 210 − 150.
+  const capex = (q1Both: number | null) => ({
+    PaymentsToAcquirePropertyPlantAndEquipment: [q1("2023-01-01", "2023-03-31", 50), q2("2023-01-01", "2023-06-30", 100), q3("2023-01-01", "2023-09-30", 150)],
+    PaymentsToAcquireProductiveAssets: [k23("2023-01-01", "2023-12-31", 210), ...(q1Both === null ? [] : [q1("2023-01-01", "2023-03-31", q1Both)])],
+  });
+  const q4 = (q1Both: number | null) => find(derive(capex(q1Both)).periods, "2023-10-01", "2023-12-31").cash_flow!.capital_expenditure;
+
+  it("tied by one filing: the fourth quarter is the year − nine months, derived", () => {
+    expect(q4(50)).toMatchObject({ value: 60, derived: true, concept: "us-gaap:PaymentsToAcquireProductiveAssets", source_accession: "0000001234-24-000004" });
+  });
+
+  it("untied, or tagged apart in the filing that tags both: two lines, and no fourth quarter", () => {
+    expect(q4(null)).toBeNull();
+    expect(q4(55)).toBeNull();
   });
 });
 

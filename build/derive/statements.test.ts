@@ -724,6 +724,22 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(financialAsOf(q4.p, q4.h, "2013-03-01", false)!.cash_flow!.share_repurchases).toMatchObject({ value: 600e6, derived: true, source_accession: "0000097476-13-000009" });
   });
 
+  it("Alphabet's fourth quarter of 2020 revenue and the TTM built on it: one line under two names, known from the 10-K's day", () => {
+    // Its 10-K for 2020 (0001652044-21-000010, 2021-02-03) tags the year's revenues, 182,527 million, only as Revenues;
+    // its 10-Q of October 2020 (0001652044-20-000050) the nine months, 125,629 million, only as
+    // RevenueFromContractWithCustomerExcludingAssessedTax. Its 10-Qs had tagged both names with one figure since
+    // 2018 (the first quarter of 2018, 31,146 million, in 0001652044-18-000016). Q4 = 182,527 − 125,629 = 56,898, the
+    // fourth-quarter revenues of its earnings release; until its 10-K of 2023 re-tagged the year, it was null.
+    const q4 = row("0001652044", "2020-10-01", "2020-12-31");
+    const { periods, history } = company("0001652044");
+    const context = financialsContext(periods, history);
+    expect(financialAsOf(q4.p, q4.h, "2021-02-03", false, context)!.income!.revenue).toMatchObject({ value: 56_898e6, derived: true, source_accession: "0001652044-21-000010" });
+    // TTM to 2021-06-30 as of its 10-Q of 2021-07-28 (0001652044-21-000047): 46,173 (the third quarter of 2020, 10-Q
+    // 0001652044-20-000050) + 56,898 + 55,314 (10-Q 0001652044-21-000020) + 61,880.
+    const i = periods.findIndex((p) => p.ttm && p.period_end === "2021-06-30");
+    expect(financialAsOf(periods[i]!, history[i]!, "2021-07-28", false, context)!.income!.revenue).toMatchObject({ value: 220_265e6, derived: true });
+  });
+
   it("Home Depot's second quarter of fiscal 2009: repurchases null with the reason, its fourth quarter derived", () => {
     // Its first XBRL 10-Q (0000950123-09-040859, the half to 2009-08-02) tags no repurchases; the 10-Q of December 2009
     // (0001193125-09-246720) 98 million for nine months, the 10-K for fiscal 2009 (0001193125-10-067178) 213 million.
@@ -742,6 +758,21 @@ describeEdgar("hand-checked statements, each against its filing", () => {
       concept: "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations",
       derived: true,
     });
+  });
+
+  it("Disney's fourth quarter of fiscal 2024: continuing operations' beside a zero discontinued line is the total its 10-Qs tagged", () => {
+    // The 10-K for fiscal 2024 (0001744489-24-000276, 2024-11-14) tags the year's operating cash flow, 13,971 million,
+    // as continuing operations' with discontinued operations' 0; the 10-Q of August 2024 (0001744489-24-000232) the nine
+    // months, 8,453 million, as the total. Q4 = 13,971 − 8,453 = 5,518 from the 10-K's day, not from the 10-K of a year
+    // later that re-tagged the year as the total.
+    const q4 = row("0001744489", "2024-06-30", "2024-09-28");
+    const { periods, history } = company("0001744489");
+    const context = financialsContext(periods, history);
+    expect(financialAsOf(q4.p, q4.h, "2024-11-14", false, context)!.cash_flow!.operating_cash_flow).toMatchObject({ value: 5_518e6, derived: true, source_accession: "0001744489-24-000276" });
+    // TTM to 2024-12-28 as of its 10-Q of 2025-02-05 (0001744489-25-000067): 3,666 (the half, 5,851, − the first quarter,
+    // 2,185) + 2,602 (8,453 − 5,851) + 5,518 + 3,205.
+    const i = periods.findIndex((p) => p.ttm && p.period_end === "2024-12-28");
+    expect(financialAsOf(periods[i]!, history[i]!, "2025-02-05", false, context)!.cash_flow!.operating_cash_flow).toMatchObject({ value: 14_991e6, derived: true });
   });
 
   it("Apple fiscal 2016 operating cash flow: continuing operations' total and the total are one line, restated like any", () => {

@@ -46,6 +46,7 @@ import {
 } from "./statement-concepts.ts";
 import { filedStatementValues, firstFiled } from "./statement-values.ts";
 import { ADDITIVE, FLOWS, freeCashFlow, fromEarnings, newRow, type Row } from "./statement-rows.ts";
+import { taggedAlike, type AlikeConcepts } from "./tagged-alike.ts";
 import { deriveTtm } from "./ttm.ts";
 import { computedEntry, computedTimeline, serveYear, type Entry, type FiledValue } from "./vintage.ts";
 
@@ -75,9 +76,10 @@ const SERVED_BALANCE = BALANCE_METRICS.filter((name) => name !== "total_debt");
 export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): FinancialsSeries {
   const rows = base.series.periods.map((row, i) => fromEarnings(row, base.series.history[i]!, base.timelines[i]!));
   const observed = observe(facts, STATEMENT_SERIES, base.currency);
-  attachFlows(rows, mergeSpans(observed.spans), FLOW_SERIES, base.calendar);
+  const alike = taggedAlike(observed.spans, (series) => STATEMENT_SERIES[series]?.concepts.length ?? 0);
+  attachFlows(rows, mergeSpans(observed.spans), FLOW_SERIES, base.calendar, alike);
   // Observed apart and attached to the income statement's own periods only: they never make a period or move its dates.
-  attachFlows(rows, mergeSpans(observe(facts, EPS_NUMERATORS, base.currency).spans), EPS_NUMERATORS, null);
+  attachFlows(rows, mergeSpans(observe(facts, EPS_NUMERATORS, base.currency).spans), EPS_NUMERATORS, null, new Map());
   const flowPeriods: ScalePeriod[] = rows.map((r) => ({ end: r.end, months: r.months, values: r.flows }));
   correctScales(flowPeriods, { ...CASH_FLOW_SERIES, ...EPS_NUMERATORS }, ["capital_expenditure", "dividends_paid", "operating_cash_flow", "share_repurchases", ...Object.keys(EPS_NUMERATORS)]);
   const years = byFiscalYear(rows);
@@ -99,7 +101,7 @@ export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): Finan
  * Each flow period on the row of the same span (period identity: one length, starts and ends within a week), or a row
  * of its own labelled by the calendar (none without one); each filing's value per series on it.
  */
-function attachFlows(rows: Row[], periods: readonly Period[], specs: Readonly<Record<string, StatementSpec>>, calendar: FiscalCalendar | null): void {
+function attachFlows(rows: Row[], periods: readonly Period[], specs: Readonly<Record<string, StatementSpec>>, calendar: FiscalCalendar | null, alike: AlikeConcepts): void {
   const lanes = new Map<number, { row: Row; start: number; end: number }[]>();
   for (const row of rows) {
     const lane = lanes.get(row.months) ?? [];
@@ -119,7 +121,7 @@ function attachFlows(rows: Row[], periods: readonly Period[], specs: Readonly<Re
       lane.push({ row, start, end });
       lanes.set(p.months, lane);
     }
-    for (const [name, values] of filedStatementValues(p.observations, specs)) {
+    for (const [name, values] of filedStatementValues(p.observations, specs, alike)) {
       const known = row.flows.get(name);
       row.flows.set(name, known ? [...known, ...values].sort(byFiled) : values);
     }

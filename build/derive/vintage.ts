@@ -26,6 +26,11 @@ export interface FiledValue extends ScaledValue {
    */
   basis?: string;
   /**
+   * The other line this value also is: its filing tags the part by which the two differ as zero (StatementSpec.sameLine),
+   * so the continuing operations' total is the total too. Its fiscal year's other values decide (statements.ts).
+   */
+  alsoBasis?: string;
+  /**
    * The date from which the value no longer stands: a sum of a filing's lines gives way to the series' own total once
    * a filing tags it for the period (statement-values.ts).
    */
@@ -85,7 +90,7 @@ export interface YearPeriod {
  * chosen over time.
  */
 export function servedTimelines(periods: readonly YearPeriod[]): { timelines: Entry[][]; concepts: ConceptChoice[] } {
-  if (!periods.some((p) => p.filed.some((f) => f.until !== undefined))) {
+  if (!periods.some((p) => p.filed.some((f) => f.until !== undefined || f.alsoBasis !== undefined))) {
     const single = oneConcept(periods.map((p) => (p.year ? yearValues(p.filed) : p.filed)));
     if (single) return single;
   }
@@ -102,16 +107,18 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
   const standing = periods.map(() => new Map<string, FiledValue>());
   const parked: FiledValue[][] = periods.map(() => []);
   const coverage = new Map<string, { periods: number; priority: number }>();
+  // A value that is two lines at once (FiledValue.alsoBasis) stands in both: the year's other values choose which.
   const add = (i: number, f: FiledValue) => {
-    const mine = standing[i]!;
-    const key = conceptOf(f);
-    const known = mine.get(key);
-    if (known && order(known, f) > 0) return;
-    if (!known) {
-      const seen = coverage.get(key);
-      coverage.set(key, { periods: (seen?.periods ?? 0) + 1, priority: Math.min(seen?.priority ?? f.priority, f.priority) });
+    for (const key of f.alsoBasis === undefined ? [conceptOf(f)] : [conceptOf(f), f.alsoBasis]) {
+      const mine = standing[i]!;
+      const known = mine.get(key);
+      if (known && order(known, f) > 0) continue;
+      if (!known) {
+        const seen = coverage.get(key);
+        coverage.set(key, { periods: (seen?.periods ?? 0) + 1, priority: Math.min(seen?.priority ?? f.priority, f.priority) });
+      }
+      mine.set(key, f);
     }
-    mine.set(key, f);
   };
   const remove = (i: number, concept: string) => {
     standing[i]!.delete(concept);
@@ -147,7 +154,7 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
       // The year's first annual report: what other filings reported for the year is no longer served.
       if (year && f.annual && !annualStands(i)) {
         for (const [concept, v] of standing[i]!) {
-          parked[i]!.push(v);
+          if (!parked[i]!.includes(v)) parked[i]!.push(v);
           remove(i, concept);
         }
       }
@@ -158,10 +165,11 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
     if (concepts.at(-1)?.concept !== chosen) concepts.push({ from: date, concept: chosen });
     for (let i = 0; i < periods.length; i++) {
       const served = standing[i]!.get(chosen) ?? newest(standing[i]!);
+      if (!served) continue;
+      const entry = entryOf(served, date);
+      if (served.alsoBasis === chosen) entry.basis = chosen;
       const last = timelines[i]!.at(-1);
-      if (served && !(last && last.accn === served.accn && last.value === served.value && last.concept === served.concept)) {
-        timelines[i]!.push(entryOf(served, date));
-      }
+      if (!(last && last.accn === entry.accn && last.value === entry.value && last.concept === entry.concept && last.basis === entry.basis)) timelines[i]!.push(entry);
     }
   }
   return { timelines, concepts };

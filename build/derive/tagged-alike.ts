@@ -1,0 +1,109 @@
+// Two concepts of a series that one company uses for one line, as its own filings show: a filing tags both for a
+// period with the same value, and none tags them apart. The one-concept rule then counts them as one (FiledValue.basis).
+import type { Observation } from "./observations.ts";
+import type { FiledValue } from "./vintage.ts";
+
+/** A concept the company tags alike with `as` (its series' preferred concept of the two), from the filing that first showed it. */
+export interface AlikeConcept {
+  as: string;
+  since: string;
+}
+
+/** Per series, each concept the company tags alike with a preferred one. */
+export type AlikeConcepts = Map<string, Map<string, AlikeConcept>>;
+
+/**
+ * The concepts each series' filings tag alike. Alphabet's 10-Qs tag revenue under both `Revenues` and
+ * `RevenueFromContractWithCustomerExcludingAssessedTax`, equal, from 2018-04-24 on; its 10-Ks for 2020 and 2021 tag
+ * the year only as `Revenues` while the 10-Qs' years to date were in the other name, so each fourth quarter and every
+ * TTM revenue built on it were null for a year or more. Only the series' own concepts count (`priority` within
+ * `listed`), not a sum of lines. Two concepts any filing tags apart for one period are never alike, nor is a group of
+ * concepts holding such a pair: what a filing shows apart is two lines, such as a total beside its part. A concept is
+ * alike from the day a filing first ties it to the preferred one (directly or through another concept), never before.
+ */
+export function taggedAlike(spans: readonly { observations: readonly Observation[] }[], listed: (series: string) => number): AlikeConcepts {
+  const ties = new Map<string, { a: string; b: string; filed: string; equal: boolean }[]>();
+  const priorities = new Map<string, Map<string, number>>(); // per series, each concept's place in its list
+  for (const span of spans) {
+    // Each filing's values of one series in one unit, for this span: the candidates to tie or tell apart.
+    const byFiling = new Map<string, Observation[]>();
+    for (const o of span.observations) {
+      if (o.priority >= listed(o.series)) continue;
+      const key = `${o.series}\u0000${o.accn}\u0000${o.unit}`;
+      const same = byFiling.get(key);
+      if (same) same.push(o);
+      else byFiling.set(key, [o]);
+    }
+    for (const same of byFiling.values()) {
+      for (let i = 0; i < same.length; i++) {
+        for (let j = i + 1; j < same.length; j++) {
+          const [x, y] = [same[i]!, same[j]!];
+          if (x.concept === y.concept) continue;
+          let list = ties.get(x.series);
+          if (!list) {
+            ties.set(x.series, (list = []));
+            priorities.set(x.series, new Map());
+          }
+          list.push({ a: x.concept, b: y.concept, filed: x.filed, equal: x.value === y.value });
+          priorities.get(x.series)!.set(x.concept, x.priority).set(y.concept, y.priority);
+        }
+      }
+    }
+  }
+  const out: AlikeConcepts = new Map();
+  for (const [series, list] of ties) {
+    const priority = priorities.get(series)!;
+    const equal = list.filter((t) => t.equal).sort((s, t) => (s.filed < t.filed ? -1 : s.filed > t.filed ? 1 : 0));
+    const groups = new Groups();
+    for (const t of equal) groups.join(t.a, t.b);
+    const spoiled = new Set(list.filter((t) => !t.equal && groups.of(t.a) === groups.of(t.b)).map((t) => groups.of(t.a)));
+    const preferred = new Map<string, string>(); // each group's concept of highest priority
+    for (const concept of priority.keys()) {
+      const g = groups.of(concept);
+      const best = preferred.get(g);
+      if (!spoiled.has(g) && (best === undefined || priority.get(concept)! < priority.get(best)!)) preferred.set(g, concept);
+    }
+    // Replayed in filing order: a concept is alike from the filing that first joins it to its group's preferred one.
+    const replay = new Groups();
+    const alike = new Map<string, AlikeConcept>();
+    for (const t of equal) {
+      const as = preferred.get(groups.of(t.a));
+      if (as === undefined) continue;
+      replay.join(t.a, t.b);
+      for (const concept of replay.members(replay.of(t.a))) {
+        if (concept !== as && !alike.has(concept) && replay.of(concept) === replay.of(as)) alike.set(concept, { as, since: t.filed });
+      }
+    }
+    if (alike.size) out.set(series, alike);
+  }
+  return out;
+}
+
+/** Concepts joined into groups (union–find over a handful of names). */
+class Groups {
+  readonly #parent = new Map<string, string>();
+  of(concept: string): string {
+    let root = concept;
+    for (let up = this.#parent.get(root); up !== undefined && up !== root; up = this.#parent.get(root)) root = up;
+    return root;
+  }
+  join(a: string, b: string): void {
+    if (!this.#parent.has(a)) this.#parent.set(a, a);
+    if (!this.#parent.has(b)) this.#parent.set(b, b);
+    const [ra, rb] = [this.of(a), this.of(b)];
+    if (ra !== rb) this.#parent.set(rb, ra);
+  }
+  members(root: string): string[] {
+    return [...this.#parent.keys()].filter((c) => this.of(c) === root);
+  }
+}
+
+/** Gives each value of a concept tagged alike, filed since that was shown, its preferred concept as its basis. */
+export function markAlike(series: string, values: Iterable<FiledValue>, alike: AlikeConcepts): void {
+  const concepts = alike.get(series);
+  if (!concepts) return;
+  for (const v of values) {
+    const line = concepts.get(v.concept);
+    if (line && v.filed >= line.since && v.basis === undefined) v.basis = line.as;
+  }
+}
