@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { alternativeDatesAsOf, derivedAsOf, documentContext, entryAsOf, entryOn, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
 import { EntityChange, withEntityMark } from "./entity-change.ts";
-import { labelKey, spanKey, ttmAsOf } from "./financials-ttm.ts";
+import { firstReport, labelKey, lastPeriodOf, spanKey, ttmAsOf } from "./financials-ttm.ts";
 import {
   FINANCIAL_METRIC_NAMES,
   FinancialMetricName,
@@ -19,7 +19,7 @@ import {
   type Ttm,
 } from "./financials.ts";
 import { Accession, IsoDate } from "./primitives.ts";
-import { splitsKnownBy, splitUnadjustedAt } from "./earnings.ts";
+import { PER_SHARE_METRICS, splitsKnownBy, splitUnadjustedAt } from "./earnings.ts";
 
 /** A fiscal year's reconciliation verdict from a date on (ReconciliationState), over the statements' flows. */
 export const FinancialReconciliationState = ReconciliationState.extend({ reconciliation: z.array(FinancialReconciliation) });
@@ -285,15 +285,17 @@ export function financialsContext(rows: readonly FinancialPeriod[], histories: r
  * row's provenance the latest of its metrics'; null when none had been reported. A statement the row has no metric of
  * stays as it is in the row (null balance on a year-to-date row). A TTM row's block is read as of the date from the
  * document (`context`; without one, today's block: only for today's answer) and the flows it names are null; a TTM
- * row none of whose flows can be summed stands with its reasons from when its last quarter was filed (its own
- * provenance). Alternative dates and the exceptions that describe a value (unclear scale, negative outflow) are read
+ * row none of whose flows can be summed stands with its reasons from the filing that first reported its last period (its
+ * provenance then). Alternative dates and the exceptions that describe a value (unclear scale, negative outflow) are read
  * as of the date too; a share count's split flag and the `one_entity` mark are made from the date's values. `withHistory` adds each metric's entries, and the values filed but never served.
  */
 export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHistory, date: string, withHistory: boolean, context?: FinancialsContext): FinancialPeriod | null {
   if (row.ttm && date !== LATEST && !context) throw new Error("a TTM row is read as of a date only with its document (financialsContext)");
   const out: FinancialPeriod = { ...row };
   const ttm = row.ttm && context ? ttmAsOf(row, history, context, date) : row.ttm;
-  const withheld = ttm?.unavailable.length ? ttm.unavailable.map((u) => u.metric) : null;
+  const withheld: string[] | null = ttm?.unavailable.length ? ttm.unavailable.map((u) => u.metric) : null;
+  // Fewer than four quarters chained by the date: no per-share TTM either (ttm.ts makes them from four only).
+  if (withheld && ttm!.basis === "four_quarters" && ttm!.periods.length < 4) withheld.push(...PER_SHARE_METRICS);
   let source: StatementMetric | null = null;
   for (const statement of STATEMENTS) {
     if (row[statement] === undefined || row[statement] === null) continue;
@@ -320,7 +322,14 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
   }
   // A TTM row's values are its quarters': their rows carry the mark.
   if (!row.ttm) out.exceptions = withEntityMark(out.exceptions, () => ({ ...out.income, ...out.balance, ...out.cash_flow }), history.entity_changes, date);
-  if (!source) return ttm?.unavailable.length && row.filed_at !== "" && row.filed_at <= date ? out : null;
+  if (!source) {
+    if (!ttm?.unavailable.length || row.filed_at === "") return null;
+    if (date === LATEST) return out;
+    // As of a date: from the filing that first reported its last period (context: checked above), as made that day.
+    const first = firstReport(lastPeriodOf(row.ttm!, context!), context!);
+    if (!first || (first.effective_from ?? first.filed_at) > date) return null;
+    return { ...out, form: first.form, filed_at: first.filed_at, source_accession: first.accession };
+  }
   const verdict = history.reconciliation?.findLast((s) => s.from <= date);
   out.form = source.form;
   out.filed_at = source.filed_at;

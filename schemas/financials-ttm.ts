@@ -7,7 +7,7 @@ import { PER_SHARE_METRICS, SHARE_COUNTS, splitsKnownBy } from "./earnings.ts";
 import { entryOn, LATEST } from "./earnings-history.ts";
 import { straddledChange, type EntityChange } from "./entity-change.ts";
 import type { FinancialPeriodHistory, FinancialsContext } from "./financials-history.ts";
-import type { FinancialMetricName, FinancialPeriod, StatementHistoryEntry, Ttm } from "./financials.ts";
+import { STATEMENT_METRICS, type FinancialMetricName, type FinancialPeriod, type StatementHistoryEntry, type Ttm } from "./financials.ts";
 
 /** The flows a TTM sums: the additive income metrics and the filed cash flows (free cash flow follows from two). */
 export const TTM_SUMMED = [
@@ -22,6 +22,7 @@ export const TTM_SUMMED = [
 ] as const satisfies readonly FinancialMetricName[];
 
 type Gap = Ttm["unavailable"][number];
+const FLOW_METRICS = [...STATEMENT_METRICS.income, ...STATEMENT_METRICS.cash_flow];
 type Part = Ttm["periods"][number];
 
 /**
@@ -49,8 +50,13 @@ export function ttmAsOf(row: FinancialPeriod, history: TtmHistory, context: Fina
     const unavailable: Gap[] = TTM_SUMMED.filter((m) => !at(year, m)).map((metric) => ({ metric, reason: "missing_value", message: `fiscal ${p.fiscal_year} reports no ${metric}` }));
     return { basis: shape.basis, periods: [part(p, year, [...TTM_SUMMED, ...PER_SHARE_METRICS])], unavailable };
   }
-  const chain = shape.periods;
-  const quarters = chain.map((p) => context.bySpan.get(spanKey(p.period_start, p.period_end, 3)));
+  // As of a date the chain is the quarters reported by then, back from the last: a company's first 10-Qs in XBRL
+  // chain fewer than four, whatever later filings' comparatives add (as a derivation on that day makes it).
+  let from = shape.periods.length;
+  const indexes = shape.periods.map((p) => context.bySpan.get(spanKey(p.period_start, p.period_end, 3)));
+  while (from > 0 && reportedBy(indexes[from - 1], date, context)) from--;
+  const chain = from === 0 || from === shape.periods.length ? shape.periods : shape.periods.slice(from);
+  const quarters = chain === shape.periods ? indexes : indexes.slice(from);
   const gaps: Gap[] = [];
   const own = (metric: FinancialMetricName) => entryOn(history.metrics[metric], date) !== undefined;
   if (chain.length < 4) {
@@ -161,6 +167,33 @@ export function spanKey(start: string, end: string, months: number): string {
 
 export function labelKey(fiscalYear: number, fiscalQuarter: string, months: number): string {
   return `${fiscalYear}/${fiscalQuarter}/${months}`;
+}
+
+/**
+ * A period's first reported flow (the earliest entry of its income and cash flow metrics: what makes a quarter or a year
+ * a period of its own, where a balance sheet date alone does not), or null for a row not in the document.
+ */
+export function firstReport(index: number | undefined, context: FinancialsContext): StatementHistoryEntry | null {
+  if (index === undefined) return null;
+  let first: StatementHistoryEntry | null = null;
+  const metrics = context.histories[index]!.metrics;
+  for (const name of FLOW_METRICS) {
+    const e = metrics[name]?.[0];
+    if (e && (!first || (e.effective_from ?? e.filed_at) < (first.effective_from ?? first.filed_at))) first = e;
+  }
+  return first;
+}
+
+/** Whether a period of the document had been reported by `date`: any of its flows filed by then. */
+function reportedBy(index: number | undefined, date: string, context: FinancialsContext): boolean {
+  const first = firstReport(index, context);
+  return first !== null && (first.effective_from ?? first.filed_at) <= date;
+}
+
+/** The row a TTM row's last period is (its fiscal year, or its last quarter), in the document. */
+export function lastPeriodOf(ttm: Ttm, context: FinancialsContext): number | undefined {
+  const last = ttm.periods.at(-1)!;
+  return context.bySpan.get(spanKey(last.period_start, last.period_end, ttm.basis === "fiscal_year" ? 12 : 3));
 }
 
 function label(p: Part): string {

@@ -105,8 +105,11 @@ describe("cash flows filed year to date", () => {
     expect(ttm.ttm!.unavailable).toContainEqual({ metric: "operating_cash_flow", reason: "unreconciled", message: expect.stringContaining("fiscal 2023") });
     expect(ttm.ttm!.periods.map((p) => `${p.fiscal_quarter} ${p.fiscal_year}`)).toEqual(["Q4 2023", "Q1 2024", "Q2 2024", "Q3 2024"]);
     expect(ttm.income!.revenue).toMatchObject({ value: 404, derived: true });
-    // To 2023-09-30 no quarter precedes 2023: no flow, each with its reason.
-    const early = find(periods, "2023-01-01", "2023-09-30", true);
+    // To 2023-09-30 no quarter precedes 2023: no flow, each with its reason. Its dates are twelve months' all the same,
+    // not the three quarters that chain (no third quarter of 2022 is known: a calendar year before its end).
+    const early = find(periods, "2022-10-01", "2023-09-30", true);
+    expect(early).toMatchObject({ months: 12, duration_days: 365 });
+    expect(early.ttm!.periods.map((p) => p.fiscal_quarter)).toEqual(["Q1", "Q2", "Q3"]);
     expect(early.income!.revenue).toBeNull();
     expect(early.ttm!.unavailable).toContainEqual(expect.objectContaining({ metric: "revenue", reason: "missing_quarter" }));
     expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);

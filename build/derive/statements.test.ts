@@ -740,6 +740,21 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(financialAsOf(periods[i]!, history[i]!, "2021-07-28", false, context)!.income!.revenue).toMatchObject({ value: 220_265e6, derived: true });
   });
 
+  it("McDonald's TTM to 2009-06-30 as of its first 10-Q in XBRL: the row of twelve months, null with the reason missing_quarter", () => {
+    // Its 10-Q of 2009-08-06 (0001193125-09-166658) is its first in XBRL: the second quarter of 2009 and its comparative.
+    // The quarters before it came with later filings (the 10-Q of 2010-05-06, 0001193125-10-110148, gave the first
+    // quarter of 2009), from which the TTM is 22,556.9 million. On 2009-08-06 a derivation had the quarter alone.
+    const { periods, history } = company("0000063908");
+    const context = financialsContext(periods, history);
+    const i = periods.findIndex((p) => p.ttm && p.period_end === "2009-06-30");
+    expect(periods[i]).toMatchObject({ period_start: "2008-07-01", months: 12, income: { revenue: { value: 22_556_900_000 } } });
+    const then = financialAsOf(periods[i]!, history[i]!, "2009-08-06", false, context)!;
+    expect(then).toMatchObject({ period_start: "2008-07-01", source_accession: "0001193125-09-166658", income: { revenue: null, basic_shares: null } });
+    expect(then.ttm!.periods.map((p) => `${p.fiscal_quarter} ${p.fiscal_year}`)).toEqual(["Q2 2009"]);
+    expect(then.ttm!.unavailable).toContainEqual(expect.objectContaining({ metric: "revenue", reason: "missing_quarter" }));
+    expect(financialAsOf(periods[i]!, history[i]!, "2009-08-05", false, context)).toBeNull();
+  });
+
   it("Home Depot's second quarter of fiscal 2009: repurchases null with the reason, its fourth quarter derived", () => {
     // Its first XBRL 10-Q (0000950123-09-040859, the half to 2009-08-02) tags no repurchases; the 10-Q of December 2009
     // (0001193125-09-246720) 98 million for nine months, the 10-K for fiscal 2009 (0001193125-10-067178) 213 million.

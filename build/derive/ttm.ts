@@ -8,7 +8,7 @@ import { PER_SHARE_METRICS, SHARE_COUNTS, type FiscalQuarter } from "../../schem
 import type { Ttm } from "../../schemas/financials.ts";
 import { TTM_SUMMED } from "../../schemas/financials-ttm.ts";
 import { SAME_PERIOD_DAYS } from "./period-identity.ts";
-import { dayNumber, durationDays } from "./periods.ts";
+import { addDays, dayNumber, durationDays } from "./periods.ts";
 import type { EpsNumerator } from "./statement-concepts.ts";
 import { freeCashFlow, newRow, type Row } from "./statement-rows.ts";
 import { computedEntry, computedTimeline, isQuotient, perShare, type Entry } from "./vintage.ts";
@@ -34,9 +34,22 @@ export function deriveTtm(rows: readonly Row[], years: ReadonlyMap<number, reado
       if (!previous) break;
       chain.unshift(previous);
     }
-    out.push(fromQuarters(chain, q.row, index));
+    out.push(fromQuarters(chain, q.row, index, chain.length === 4 ? chain[0]!.start : twelveMonthsTo(q.row, quarters)));
   }
   return out;
+}
+
+/**
+ * Where the twelve months to a quarter begin when fewer than four quarters chain to it (a company's first 10-Qs in
+ * XBRL, a newly listed company's): the day after the same quarter a year before ends, else a calendar year before its
+ * end. Its dates are those of twelve months, never of the quarters that chain.
+ */
+function twelveMonthsTo(last: Row, quarters: readonly { row: Row; end: number }[]): string {
+  const yearBefore = quarters.find((q) => q.row.base.fiscal_year === last.base.fiscal_year - 1 && q.row.base.fiscal_quarter === last.base.fiscal_quarter);
+  if (yearBefore) return addDays(yearBefore.row.end, 1);
+  const end = new Date(`${last.end}T00:00:00Z`);
+  end.setUTCFullYear(end.getUTCFullYear() - 1); // 29 February a year before is 1 March
+  return addDays(end.toISOString().slice(0, 10), 1);
 }
 
 /** A fiscal year as TTM reads it: its row and its year-to-date rows by quarter (the per-share parts). */
@@ -82,8 +95,8 @@ function fromYear(year: Row): Row {
  * The sums of four chained quarters over time, wherever all four have a flow (fewer quarters: none). Whether a sum
  * stands on a date — its quarters' fiscal years adding up then — is read with the block (schemas/financials-ttm.ts).
  */
-function fromQuarters(chain: Row[], last: Row, years: ReadonlyMap<number, YearIndex>): Row {
-  const row = ttmRow(last, chain[0]!.start, last.base.fiscal_quarter);
+function fromQuarters(chain: Row[], last: Row, years: ReadonlyMap<number, YearIndex>, start: string): Row {
+  const row = ttmRow(last, start, last.base.fiscal_quarter);
   if (chain.length === 4) {
     for (const metric of TTM_SUMMED) {
       const parts = chain.map((q) => q.timelines[metric]);
