@@ -15,9 +15,9 @@ const PAYOUTS = ["dividends_paid", "share_repurchases"] as const;
 const OWN_REPORT_DAYS = 183;
 
 /**
- * Adds, per fiscal year, a zero for each payout a 10-Q's year to date does not tag where that 10-Q's cash flow
- * statement stands (it tags operating cash flow for the span) and shows that the line is left out for having nothing
- * in it, not tagged under another concept:
+ * Adds, per fiscal year, a zero for each payout a 10-Q's year to date, or an annual report's year, does not tag where
+ * that report's cash flow statement stands (it tags operating cash flow for the span) and shows that the line is left
+ * out for having nothing in it, not tagged under another concept:
  * - it tags the payout for the prior year's same span and for no later one (the line is there, its current column
  *   "—"); or
  * - it tags the payout for no period at all, shows the prior year's column (operating cash flow of that span), no
@@ -28,7 +28,8 @@ const OWN_REPORT_DAYS = 183;
  * column, so it never passes. The zero is the filing's own, in the concept the company last used (the one-concept rule
  * and the quarters' differences read it), marked derived: Disney's 10-Q for its first quarter of fiscal 2020
  * (0001744489-20-000046) has no dividends line (it paid December's dividend in January), so its second quarter is its
- * half year's 1,587 million.
+ * half year's 1,587 million. Its 10-K for fiscal 2023 (0001744489-23-000216) has none either, having paid none since
+ * 2020: the year is 0 from that day, where the 0 came a year later with the next 10-K's comparative column.
  */
 export function addOmittedPayouts(years: ReadonlyMap<number, readonly Row[]>): void {
   const rows = [...years.values()].flat();
@@ -46,11 +47,11 @@ export function addOmittedPayouts(years: ReadonlyMap<number, readonly Row[]>): v
         const values = row.flows.get(name) ?? [];
         if (!own || values.some((v) => v.accn === own.accn)) continue;
         const twin = prior.find((r) => r.months === row.months && r.base.fiscal_quarter === row.base.fiscal_quarter);
-        if (!twin) continue;
+        if (!twin || paidWithin(group, row, name, own.filed)) continue;
         const tagged = lastEnd.get(own.accn);
         const line = tagged === undefined ? leftOut(twin, name, own, reported) : tagged <= twin.end ? twin.flows.get(name)?.find((v) => v.accn === own.accn) : undefined;
         if (!line) continue;
-        const zero: FiledValue = { value: 0, accn: own.accn, filed: own.filed, form: own.form, annual: false, unit: line.unit, concept: line.concept, priority: line.priority, derived: true };
+        const zero: FiledValue = { value: 0, accn: own.accn, filed: own.filed, form: own.form, annual: own.annual, unit: line.unit, concept: line.concept, priority: line.priority, derived: true };
         if (line.basis !== undefined) zero.basis = line.basis;
         row.flows.set(name, byFiling([...values, zero]));
       }
@@ -79,14 +80,26 @@ export function addPayoutsWithinZero(years: ReadonlyMap<number, readonly Row[]>)
   }
 }
 
-function quarterOf(label: FiscalQuarter): number | null {
-  return label === "Q1" ? 1 : label === "Q2" ? 2 : label === "Q3" ? 3 : null;
+/**
+ * Whether a filing by `by` gave a shorter span within the row a payout: then the whole is no zero (a payout is never
+ * negative), and a report without the line moved it out of the concepts read. Hertz's 10-Qs of 2021 tag 239 million
+ * of dividends for the half and the nine months; its 10-K for 2021 (0001657853-22-000012) tags none for any year.
+ */
+function paidWithin(group: readonly Row[], row: Row, name: string, by: string): boolean {
+  return group.some((r) => r.months < row.months && r.start >= row.start && r.end <= row.end && (r.flows.get(name) ?? []).some((v) => v.value !== 0 && v.filed <= by));
 }
 
-/** The 10-Q that first reported the year to date's cash flows (its operating cash flow), filed soon after its end. */
+function quarterOf(label: FiscalQuarter): number | null {
+  return label === "Q1" ? 1 : label === "Q2" ? 2 : label === "Q3" ? 3 : label === "FY" ? 4 : null;
+}
+
+/**
+ * The report that first gave the year to date's cash flows (its operating cash flow), filed soon after its end: a
+ * 10-Q's for a year to date, an annual report's for the fiscal year.
+ */
 function ownReport(row: Row): FiledValue | undefined {
   const first = row.flows.get("operating_cash_flow")?.[0];
-  return first && !first.annual && dayNumber(first.filed) - dayNumber(row.end) <= OWN_REPORT_DAYS ? first : undefined;
+  return first && first.annual === (row.months === 12) && dayNumber(first.filed) - dayNumber(row.end) <= OWN_REPORT_DAYS ? first : undefined;
 }
 
 /**

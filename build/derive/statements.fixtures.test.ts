@@ -320,6 +320,22 @@ describe("a payout line a 10-Q's cash flow statement leaves out", () => {
     expect(repurchases([...year, q224("2024-01-01", "2024-06-30", 5)], "2024-01-01", "2024-06-30")).toMatchObject({ value: 5, derived: false });
   });
 
+  it("an annual report's too: the year is zero from that report, never where a shorter span of the year had a payout", () => {
+    // As Disney's 10-K for fiscal 2023 (0001744489-23-000216): no dividends line, none paid since 2020; its 10-K for
+    // 2022 had tagged the year as 0. Here the 10-K for 2023 tags 0, and the 10-Qs and 10-K of 2024 have no line.
+    const withComparative = [...ocf, k24("2023-01-01", "2023-12-31", 360)];
+    const none = derive({ NetCashProvidedByUsedInOperatingActivities: withComparative, PaymentsOfDividends: [k23("2023-01-01", "2023-12-31", 0)] }).periods;
+    expect(dividends(none, "2024-01-01", "2024-12-31")).toMatchObject({ value: 0, derived: true, source_accession: "0000001234-25-000008" });
+    expect(dividends(none, "2024-10-01", "2024-12-31")).toMatchObject({ value: 0, derived: true });
+    expect(find(none, "2024-01-01", "2024-12-31", true).cash_flow!.dividends_paid).toMatchObject({ value: 0 });
+    // The 10-Qs tag 500 for the half and the nine months, and the 10-K has no line: it moved out of the concepts read
+    // (Hertz's 2021, 239 million in its 10-Qs, none in its 10-K 0001657853-22-000012). No zero, so no negative Q4.
+    const paid = [k23("2023-01-01", "2023-12-31", 0), q224("2024-01-01", "2024-06-30", 500), q324("2024-01-01", "2024-09-30", 500)];
+    const moved = derive({ NetCashProvidedByUsedInOperatingActivities: withComparative, PaymentsOfDividends: paid }).periods;
+    expect(dividends(moved, "2024-01-01", "2024-12-31")).toBeNull();
+    expect(dividends(moved, "2024-10-01", "2024-12-31")).toBeNull();
+  });
+
   it("is not known where the line may be under another concept, or the company never tagged it, or the 10-Q tags it for other spans", () => {
     // The prior year's first quarter paid 240, which this 10-Q's comparative column would show: the line is there,
     // under a concept not read.

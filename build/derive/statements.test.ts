@@ -755,6 +755,17 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     expect(financialAsOf(periods[i]!, history[i]!, "2009-08-05", false, context)).toBeNull();
   });
 
+  it("Disney's fiscal 2023 dividends: 0 from its 10-K, which has no dividends line; Hertz's 2021, paid in its 10-Qs, stay unknown", () => {
+    // Disney paid no dividend from fiscal 2021 to 2023 (its 10-K for 2022, 0001744489-22-000213, tags the year as 0); its
+    // 10-K for fiscal 2023 (0001744489-23-000216, 2023-11-21) has no dividends line. The 0 is known from that day, not
+    // from the 10-K of 2024-11-14 that shows the year's 0 beside fiscal 2024's 1,366 million.
+    const fy = row("0001744489", "2022-10-02", "2023-09-30");
+    expect(financialAsOf(fy.p, fy.h, "2023-11-21", false)!.cash_flow!.dividends_paid).toMatchObject({ value: 0, derived: true, source_accession: "0001744489-23-000216" });
+    // Hertz's 10-Qs of 2021 tag 239 million of dividends for the half and the nine months; its 10-K for 2021
+    // (0001657853-22-000012) tags none for any year: the line moved out of the concepts read, so the year is not 0.
+    expect(row("0001657853", "2021-01-01", "2021-12-31").p.cash_flow!.dividends_paid).toBeNull();
+  });
+
   it("Home Depot's second quarter of fiscal 2009: repurchases null with the reason, its fourth quarter derived", () => {
     // Its first XBRL 10-Q (0000950123-09-040859, the half to 2009-08-02) tags no repurchases; the 10-Q of December 2009
     // (0001193125-09-246720) 98 million for nine months, the 10-K for fiscal 2009 (0001193125-10-067178) 213 million.
