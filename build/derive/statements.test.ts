@@ -226,6 +226,14 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     if (i < 0) throw new Error(`no row ${start}..${end}`);
     return { p: periods[i]!, h: history[i]! };
   };
+  /** A row as it stood on a date, read with its document (a TTM row's block is read from the other rows). */
+  const asOf = (cik: string, find: (p: FinancialPeriod) => boolean, date: string) => {
+    const { periods, history } = company(cik);
+    const i = periods.findIndex(find);
+    return financialAsOf(periods[i]!, history[i]!, date, false, financialsContext(periods, history));
+  };
+  const span = (start: string, end: string) => (p: FinancialPeriod) => !p.ttm && p.period_start === start && p.period_end === end;
+  const ttmTo = (end: string) => (p: FinancialPeriod) => p.ttm !== null && p.period_end === end;
   /** Each metric's value, and that the filing named reported it (its history holds the same value from it). */
   const expectFiled = (r: { p: FinancialPeriod; h: FinancialPeriodHistory }, accession: string, values: Record<string, number>) => {
     for (const [name, value] of Object.entries(values)) {
@@ -730,37 +738,29 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     // RevenueFromContractWithCustomerExcludingAssessedTax. Its 10-Qs had tagged both names with one figure since
     // 2018 (the first quarter of 2018, 31,146 million, in 0001652044-18-000016). Q4 = 182,527 − 125,629 = 56,898, the
     // fourth-quarter revenues of its earnings release; until its 10-K of 2023 re-tagged the year, it was null.
-    const q4 = row("0001652044", "2020-10-01", "2020-12-31");
-    const { periods, history } = company("0001652044");
-    const context = financialsContext(periods, history);
-    expect(financialAsOf(q4.p, q4.h, "2021-02-03", false, context)!.income!.revenue).toMatchObject({ value: 56_898e6, derived: true, source_accession: "0001652044-21-000010" });
+    expect(asOf("0001652044", span("2020-10-01", "2020-12-31"), "2021-02-03")!.income!.revenue).toMatchObject({ value: 56_898e6, derived: true, source_accession: "0001652044-21-000010" });
     // TTM to 2021-06-30 as of its 10-Q of 2021-07-28 (0001652044-21-000047): 46,173 (the third quarter of 2020, 10-Q
     // 0001652044-20-000050) + 56,898 + 55,314 (10-Q 0001652044-21-000020) + 61,880.
-    const i = periods.findIndex((p) => p.ttm && p.period_end === "2021-06-30");
-    expect(financialAsOf(periods[i]!, history[i]!, "2021-07-28", false, context)!.income!.revenue).toMatchObject({ value: 220_265e6, derived: true });
+    expect(asOf("0001652044", ttmTo("2021-06-30"), "2021-07-28")!.income!.revenue).toMatchObject({ value: 220_265e6, derived: true });
   });
 
   it("McDonald's TTM to 2009-06-30 as of its first 10-Q in XBRL: the row of twelve months, null with the reason missing_quarter", () => {
     // Its 10-Q of 2009-08-06 (0001193125-09-166658) is its first in XBRL: the second quarter of 2009 and its comparative.
     // The quarters before it came with later filings (the 10-Q of 2010-05-06, 0001193125-10-110148, gave the first
     // quarter of 2009), from which the TTM is 22,556.9 million. On 2009-08-06 a derivation had the quarter alone.
-    const { periods, history } = company("0000063908");
-    const context = financialsContext(periods, history);
-    const i = periods.findIndex((p) => p.ttm && p.period_end === "2009-06-30");
-    expect(periods[i]).toMatchObject({ period_start: "2008-07-01", months: 12, income: { revenue: { value: 22_556_900_000 } } });
-    const then = financialAsOf(periods[i]!, history[i]!, "2009-08-06", false, context)!;
+    expect(company("0000063908").periods.find(ttmTo("2009-06-30"))).toMatchObject({ period_start: "2008-07-01", months: 12, income: { revenue: { value: 22_556_900_000 } } });
+    const then = asOf("0000063908", ttmTo("2009-06-30"), "2009-08-06")!;
     expect(then).toMatchObject({ period_start: "2008-07-01", source_accession: "0001193125-09-166658", income: { revenue: null, basic_shares: null } });
     expect(then.ttm!.periods.map((p) => `${p.fiscal_quarter} ${p.fiscal_year}`)).toEqual(["Q2 2009"]);
     expect(then.ttm!.unavailable).toContainEqual(expect.objectContaining({ metric: "revenue", reason: "missing_quarter" }));
-    expect(financialAsOf(periods[i]!, history[i]!, "2009-08-05", false, context)).toBeNull();
+    expect(asOf("0000063908", ttmTo("2009-06-30"), "2009-08-05")).toBeNull();
   });
 
   it("Disney's fiscal 2023 dividends: 0 from its 10-K, which has no dividends line; Hertz's 2021, paid in its 10-Qs, stay unknown", () => {
     // Disney paid no dividend from fiscal 2021 to 2023 (its 10-K for 2022, 0001744489-22-000213, tags the year as 0); its
     // 10-K for fiscal 2023 (0001744489-23-000216, 2023-11-21) has no dividends line. The 0 is known from that day, not
     // from the 10-K of 2024-11-14 that shows the year's 0 beside fiscal 2024's 1,366 million.
-    const fy = row("0001744489", "2022-10-02", "2023-09-30");
-    expect(financialAsOf(fy.p, fy.h, "2023-11-21", false)!.cash_flow!.dividends_paid).toMatchObject({ value: 0, derived: true, source_accession: "0001744489-23-000216" });
+    expect(asOf("0001744489", span("2022-10-02", "2023-09-30"), "2023-11-21")!.cash_flow!.dividends_paid).toMatchObject({ value: 0, derived: true, source_accession: "0001744489-23-000216" });
     // Hertz's 10-Qs of 2021 tag 239 million of dividends for the half and the nine months; its 10-K for 2021
     // (0001657853-22-000012) tags none for any year: the line moved out of the concepts read, so the year is not 0.
     expect(row("0001657853", "2021-01-01", "2021-12-31").p.cash_flow!.dividends_paid).toBeNull();
@@ -791,14 +791,10 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     // as continuing operations' with discontinued operations' 0; the 10-Q of August 2024 (0001744489-24-000232) the nine
     // months, 8,453 million, as the total. Q4 = 13,971 − 8,453 = 5,518 from the 10-K's day, not from the 10-K of a year
     // later that re-tagged the year as the total.
-    const q4 = row("0001744489", "2024-06-30", "2024-09-28");
-    const { periods, history } = company("0001744489");
-    const context = financialsContext(periods, history);
-    expect(financialAsOf(q4.p, q4.h, "2024-11-14", false, context)!.cash_flow!.operating_cash_flow).toMatchObject({ value: 5_518e6, derived: true, source_accession: "0001744489-24-000276" });
+    expect(asOf("0001744489", span("2024-06-30", "2024-09-28"), "2024-11-14")!.cash_flow!.operating_cash_flow).toMatchObject({ value: 5_518e6, derived: true, source_accession: "0001744489-24-000276" });
     // TTM to 2024-12-28 as of its 10-Q of 2025-02-05 (0001744489-25-000067): 3,666 (the half, 5,851, − the first quarter,
     // 2,185) + 2,602 (8,453 − 5,851) + 5,518 + 3,205.
-    const i = periods.findIndex((p) => p.ttm && p.period_end === "2024-12-28");
-    expect(financialAsOf(periods[i]!, history[i]!, "2025-02-05", false, context)!.cash_flow!.operating_cash_flow).toMatchObject({ value: 14_991e6, derived: true });
+    expect(asOf("0001744489", ttmTo("2024-12-28"), "2025-02-05")!.cash_flow!.operating_cash_flow).toMatchObject({ value: 14_991e6, derived: true });
   });
 
   it("Apple fiscal 2016 operating cash flow: continuing operations' total and the total are one line, restated like any", () => {
