@@ -51,9 +51,10 @@ export function ttmAsOf(row: FinancialPeriod, history: TtmHistory, context: Fina
     return { basis: shape.basis, periods: [part(p, year, [...TTM_SUMMED, ...PER_SHARE_METRICS])], unavailable };
   }
   // As of a date the chain is the quarters reported by then, back from the last: a company's first 10-Qs in XBRL
-  // chain fewer than four, whatever later filings' comparatives add (as a derivation on that day makes it).
-  let from = shape.periods.length;
+  // chain fewer than four, whatever later filings' comparatives add (as a derivation on that day makes it). Today
+  // every row of the document has been reported.
   const indexes = shape.periods.map((p) => context.bySpan.get(spanKey(p.period_start, p.period_end, 3)));
+  let from = date === LATEST ? 0 : shape.periods.length;
   while (from > 0 && reportedBy(indexes[from - 1], date, context)) from--;
   const chain = from === 0 || from === shape.periods.length ? shape.periods : shape.periods.slice(from);
   const quarters = chain === shape.periods ? indexes : indexes.slice(from);

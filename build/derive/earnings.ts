@@ -76,6 +76,7 @@ export interface EarningsBase {
 export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
   const observed = observe(facts, METRIC_CONCEPTS);
   addBankRevenue(observed.spans, observe(facts, BANK_LINES, observed.currency).spans);
+  const alike = taggedAlike(observed.spans, (series) => METRIC_CONCEPTS[series as MetricName]?.concepts.length ?? 0);
   const merged = mergeSpans(observed.spans);
   const calendar = learnCalendar(
     merged.map((p) => ({ start: p.start, end: p.end, months: p.months, annual: p.observations.some((o) => o.annual), filings: p.months === 12 ? filingCount(p) : 0 })),
@@ -85,7 +86,7 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
   if (!calendar) {
     throw new NoXbrlHistoryError({ cik: facts.cik }, "income-statement facts from periodic reports, but no fiscal calendar: no year, year-to-date or filing's own fiscal quarter shows where a year begins");
   }
-  const alike = taggedAlike(merged, (series) => METRIC_CONCEPTS[series as MetricName]?.concepts.length ?? 0);
+
   const working: Working[] = [];
   for (const p of merged) {
     const label = calendar.label(p, p.alternatives.length ? [p.end, ...p.alternatives.map((a) => a.end)] : undefined);

@@ -11,7 +11,7 @@ function obs(concept: string, value: number, accn: string, filed: string): Obser
   const at = LIST.indexOf(concept);
   return { series: "revenue", concept, priority: at < 0 ? LIST.length : at, unit: "USD", value, accn, filed, form: "10-Q", annual: false };
 }
-const alike = (...spans: Observation[][]) => taggedAlike(spans.map((observations) => ({ observations })), () => LIST.length).get("revenue");
+const alike = (...spans: Observation[][]) => taggedAlike(spans.map((observations) => ({ start: "", end: "", months: 3 as const, observations })), () => LIST.length).get("revenue");
 
 describe("concepts tagged alike", () => {
   it("a filing tagging two concepts equal for one period ties the later one to the preferred, from that filing on", () => {

@@ -1,6 +1,6 @@
 // Two concepts of a series that one company uses for one line, as its own filings show: a filing tags both for a
 // period with the same value, and none tags them apart. The one-concept rule then counts them as one (FiledValue.basis).
-import type { Observation } from "./observations.ts";
+import type { RawSpan } from "./observations.ts";
 import type { FiledValue } from "./vintage.ts";
 
 /** A concept the company tags alike with `as` (its series' preferred concept of the two), from the filing that first showed it. */
@@ -21,32 +21,26 @@ export type AlikeConcepts = Map<string, Map<string, AlikeConcept>>;
  * concepts holding such a pair: what a filing shows apart is two lines, such as a total beside its part. A concept is
  * alike from the day a filing first ties it to the preferred one (directly or through another concept), never before.
  */
-export function taggedAlike(spans: readonly { observations: readonly Observation[] }[], listed: (series: string) => number): AlikeConcepts {
+export function taggedAlike(spans: readonly RawSpan[], listed: (series: string) => number): AlikeConcepts {
   const ties = new Map<string, { a: string; b: string; filed: string; equal: boolean }[]>();
   const priorities = new Map<string, Map<string, number>>(); // per series, each concept's place in its list
   for (const span of spans) {
-    // Each filing's values of one series in one unit, for this span: the candidates to tie or tell apart.
-    const byFiling = new Map<string, Observation[]>();
-    for (const o of span.observations) {
-      if (o.priority >= listed(o.series)) continue;
-      const key = `${o.series}\u0000${o.accn}\u0000${o.unit}`;
-      const same = byFiling.get(key);
-      if (same) same.push(o);
-      else byFiling.set(key, [o]);
-    }
-    for (const same of byFiling.values()) {
-      for (let i = 0; i < same.length; i++) {
-        for (let j = i + 1; j < same.length; j++) {
-          const [x, y] = [same[i]!, same[j]!];
-          if (x.concept === y.concept) continue;
-          let list = ties.get(x.series);
-          if (!list) {
-            ties.set(x.series, (list = []));
-            priorities.set(x.series, new Map());
-          }
-          list.push({ a: x.concept, b: y.concept, filed: x.filed, equal: x.value === y.value });
-          priorities.get(x.series)!.set(x.concept, x.priority).set(y.concept, y.priority);
+    // Observations come grouped by series (observations.ts): pairs are sought within each series' run, which holds a
+    // handful of filings' values.
+    const obs = span.observations;
+    for (let i = 0; i < obs.length; i++) {
+      const x = obs[i]!;
+      if (x.priority >= listed(x.series)) continue;
+      for (let j = i + 1; j < obs.length && obs[j]!.series === x.series; j++) {
+        const y = obs[j]!;
+        if (y.accn !== x.accn || y.unit !== x.unit || y.concept === x.concept || y.priority >= listed(y.series)) continue;
+        let list = ties.get(x.series);
+        if (!list) {
+          ties.set(x.series, (list = []));
+          priorities.set(x.series, new Map());
         }
+        list.push({ a: x.concept, b: y.concept, filed: x.filed, equal: x.value === y.value });
+        priorities.get(x.series)!.set(x.concept, x.priority).set(y.concept, y.priority);
       }
     }
   }

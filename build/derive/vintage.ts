@@ -107,18 +107,20 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
   const standing = periods.map(() => new Map<string, FiledValue>());
   const parked: FiledValue[][] = periods.map(() => []);
   const coverage = new Map<string, { periods: number; priority: number }>();
+  const stand = (i: number, f: FiledValue, key: string) => {
+    const mine = standing[i]!;
+    const known = mine.get(key);
+    if (known && order(known, f) > 0) return;
+    if (!known) {
+      const seen = coverage.get(key);
+      coverage.set(key, { periods: (seen?.periods ?? 0) + 1, priority: Math.min(seen?.priority ?? f.priority, f.priority) });
+    }
+    mine.set(key, f);
+  };
   // A value that is two lines at once (FiledValue.alsoBasis) stands in both: the year's other values choose which.
   const add = (i: number, f: FiledValue) => {
-    for (const key of f.alsoBasis === undefined ? [conceptOf(f)] : [conceptOf(f), f.alsoBasis]) {
-      const mine = standing[i]!;
-      const known = mine.get(key);
-      if (known && order(known, f) > 0) continue;
-      if (!known) {
-        const seen = coverage.get(key);
-        coverage.set(key, { periods: (seen?.periods ?? 0) + 1, priority: Math.min(seen?.priority ?? f.priority, f.priority) });
-      }
-      mine.set(key, f);
-    }
+    stand(i, f, conceptOf(f));
+    if (f.alsoBasis !== undefined) stand(i, f, f.alsoBasis);
   };
   const remove = (i: number, concept: string) => {
     standing[i]!.delete(concept);
@@ -166,10 +168,12 @@ export function servedTimelines(periods: readonly YearPeriod[]): { timelines: En
     for (let i = 0; i < periods.length; i++) {
       const served = standing[i]!.get(chosen) ?? newest(standing[i]!);
       if (!served) continue;
-      const entry = entryOf(served, date);
-      if (served.alsoBasis === chosen) entry.basis = chosen;
+      const basis = served.alsoBasis === chosen ? chosen : served.basis;
       const last = timelines[i]!.at(-1);
-      if (!(last && last.accn === entry.accn && last.value === entry.value && last.concept === entry.concept && last.basis === entry.basis)) timelines[i]!.push(entry);
+      if (last && last.accn === served.accn && last.value === served.value && last.concept === served.concept && last.basis === basis) continue;
+      const entry = entryOf(served, date);
+      if (basis !== undefined) entry.basis = basis;
+      timelines[i]!.push(entry);
     }
   }
   return { timelines, concepts };
