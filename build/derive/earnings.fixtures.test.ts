@@ -264,6 +264,21 @@ describe("one line under two names: the company's own filings tie them", () => {
     expect(periodAsOf(series.periods[i]!, series.history[i]!, "2024-02-01", false)!.metrics.revenue?.value).toBe(120);
   });
 
+  it("tied by a later filing re-reporting a year's figure under the new name: Q4 from that filing's day", () => {
+    // Hand-made on Xcel Energy's pattern: its 10-K for 2019 tags the years it shows only as
+    // RegulatedAndUnregulatedOperatingRevenue, its 10-Qs of 2019 tagged Revenues. Here the 10-K for 2018 tags the year
+    // as Revenues, and the 10-K for 2019 re-reports that figure under the new name beside 2019's.
+    const k18 = filing("0000001234-19-000001", "10-K", "2019-02-20", 2018, "FY");
+    const q319 = filing("0000001234-19-000003", "10-Q", "2019-10-25", 2019, "Q3");
+    const k19 = filing("0000001234-20-000004", "10-K", "2020-02-20", 2019, "FY");
+    const series = deriveBase({
+      "us-gaap:Revenues": { USD: [k18("2018-01-01", "2018-12-31", 1000), q319("2019-01-01", "2019-09-30", 900)] },
+      "us-gaap:RegulatedAndUnregulatedOperatingRevenue": { USD: [k19("2019-01-01", "2019-12-31", 1200), k19("2018-01-01", "2018-12-31", 1000)] },
+    });
+    const q4 = series.periods.find((p) => p.period_start === "2019-10-01" && p.period_end === "2019-12-31");
+    expect(q4?.metrics.revenue).toMatchObject({ value: 300, derived: true, source_accession: "0000001234-20-000004" });
+  });
+
   it("untied, or tagged apart by the filing that tags both, they are two lines: no Q4 revenue", () => {
     expect(q4Of(facts(null))?.metrics.revenue ?? null).toBeNull();
     expect(q4Of(facts(104))?.metrics.revenue ?? null).toBeNull();

@@ -63,13 +63,19 @@ export function filedStatementValues(observations: readonly Observation[], specs
   return out;
 }
 
-/** A value tagged under another name of an earlier concept's line takes that concept as its basis (StatementSpec.sameLine). */
+/**
+ * A value tagged under another name of an earlier concept's line takes that concept as its basis (StatementSpec.sameLine).
+ * Where its filing tags the part by which the two differ, it is its own line (its basis its own concept), which no
+ * filing's tie makes one with the other (tagged-alike.ts): Disney's fiscal 2022 continuing operations' 6,002 million
+ * beside 8 million of discontinued operations, though its 10-Ks re-tag fiscal 2023's 9,866 million under both names.
+ */
 function sameLine(value: FiledValue, names: NonNullable<StatementSpec["sameLine"]>, byAccn: Map<string, Map<string, FiledValue>>): void {
   const line = names[value.concept];
   if (!line) return;
   const part = line.unless === undefined ? undefined : byAccn.get(line.unless)?.get(value.accn);
   if (!part) value.basis = line.as;
   else if (part.value === 0) value.alsoBasis = line.as;
+  else value.basis = value.concept;
 }
 
 /** The earliest filing date among values ("" for none). */

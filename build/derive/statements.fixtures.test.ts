@@ -211,6 +211,18 @@ describe("one line under two of the taxonomy's names (StatementSpec.sameLine)", 
     expect(find(derive({ ...usGaap, ...preferred }).periods, "2023-10-01", "2023-12-31").cash_flow!.share_repurchases).toBeNull();
   });
 
+  it("a filing showing discontinued operations keeps continuing operations' its own line, whatever ties the two elsewhere", () => {
+    // Fiscal 2023: the 10-Qs' nine months as the total, 300; the 10-K's year as continuing operations', 420, beside 8 of
+    // discontinued operations (the total 428). A year later the 10-K re-tags 2023 so, and tags 2024 under both names
+    // alike (450, no discontinued line): as Disney's 10-Ks of 2023 and 2025. 2023's fourth quarter is never 420 − 300.
+    const { periods } = derive({
+      NetCashProvidedByUsedInOperatingActivities: [...ytd([100, 200, 300]), k24("2024-01-01", "2024-12-31", 450)],
+      NetCashProvidedByUsedInOperatingActivitiesContinuingOperations: [k23("2023-01-01", "2023-12-31", 420), k24("2023-01-01", "2023-12-31", 420), k24("2024-01-01", "2024-12-31", 450)],
+      CashProvidedByUsedInOperatingActivitiesDiscontinuedOperations: [k23("2023-01-01", "2023-12-31", 8), k24("2023-01-01", "2023-12-31", 8)],
+    });
+    expect(flow(periods, "2023-10-01", "2023-12-31", "operating_cash_flow")).toBeNull();
+  });
+
   it("operating cash flow: never continuing operations' less the total where the filing shows discontinued operations", () => {
     const q4 = (discontinued: number) =>
       flow(

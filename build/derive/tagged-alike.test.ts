@@ -19,9 +19,17 @@ describe("concepts tagged alike", () => {
     expect(found).toEqual(new Map([[CONTRACTS, { as: REVENUES, since: "2018-04-24" }]]));
   });
 
-  it("values in two filings, or in two units, are no tie", () => {
-    expect(alike([obs(REVENUES, 100, "a-1", "2018-04-24"), obs(CONTRACTS, 100, "a-2", "2018-05-01")])).toBeUndefined();
+  it("a later filing re-reporting a period's figure under the other name ties them, from that filing on", () => {
+    // As a 10-K re-tags the prior year's total under the name it moves to (Xcel Energy's for 2019, the years it shows).
+    expect(alike([obs(REVENUES, 100, "a-1", "2019-02-22"), obs(CONTRACTS, 100, "a-2", "2020-02-21")])).toEqual(new Map([[CONTRACTS, { as: REVENUES, since: "2020-02-21" }]]));
+    // A restatement under the new name (another figure) shows nothing either way.
+    expect(alike([obs(REVENUES, 100, "a-1", "2019-02-22"), obs(CONTRACTS, 104, "a-2", "2020-02-21")])).toBeUndefined();
+  });
+
+  it("values in two units, or zeros, are no tie: every line a company does not use is zero", () => {
     expect(alike([obs(REVENUES, 100, "a-1", "2018-04-24"), { ...obs(CONTRACTS, 100, "a-1", "2018-04-24"), unit: "EUR" }])).toBeUndefined();
+    expect(alike([obs(REVENUES, 0, "a-1", "2018-04-24"), obs(CONTRACTS, 0, "a-1", "2018-04-24")])).toBeUndefined();
+    expect(alike([obs(REVENUES, 0, "a-1", "2018-04-24"), obs(CONTRACTS, 0, "a-2", "2019-04-24")])).toBeUndefined();
   });
 
   it("a filing tagging them apart for any period makes them two lines, whatever other filings show", () => {

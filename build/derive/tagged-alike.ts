@@ -1,5 +1,6 @@
 // Two concepts of a series that one company uses for one line, as its own filings show: a filing tags both for a
-// period with the same value, and none tags them apart. The one-concept rule then counts them as one (FiledValue.basis).
+// period with one figure, or a later filing re-reports a period's figure under the other name, and no filing tags them
+// apart. The one-concept rule then counts them as one (FiledValue.basis).
 import type { RawSpan } from "./observations.ts";
 import type { FiledValue } from "./vintage.ts";
 
@@ -16,10 +17,14 @@ export type AlikeConcepts = Map<string, Map<string, AlikeConcept>>;
  * The concepts each series' filings tag alike. Alphabet's 10-Qs tag revenue under both `Revenues` and
  * `RevenueFromContractWithCustomerExcludingAssessedTax`, equal, from 2018-04-24 on; its 10-Ks for 2020 and 2021 tag
  * the year only as `Revenues` while the 10-Qs' years to date were in the other name, so each fourth quarter and every
- * TTM revenue built on it were null for a year or more. Only the series' own concepts count (`priority` within
- * `listed`), not a sum of lines. Two concepts any filing tags apart for one period are never alike, nor is a group of
- * concepts holding such a pair: what a filing shows apart is two lines, such as a total beside its part. A concept is
- * alike from the day a filing first ties it to the preferred one (directly or through another concept), never before.
+ * TTM revenue built on it were null for a year or more. Xcel Energy's 10-K for 2019 tags the years it shows only as
+ * `RegulatedAndUnregulatedOperatingRevenue`, where its 10-Qs of 2019 tagged `Revenues`: a year's figure re-reported
+ * under the new name, equal to what an earlier filing tagged under the old, ties them. A tie is a figure other than zero (every line a company does not use is zero); a
+ * later figure under the other name that differs is a restatement, no evidence either way. Only the series' own
+ * concepts count (`priority` within `listed`), not a sum of lines. Two concepts one filing tags apart for a period are
+ * never alike, nor is a group of concepts holding such a pair: what a filing shows apart is two lines, such as a total
+ * beside its part. A concept is alike from the day a filing first ties it to the preferred one (directly or through
+ * another concept), never before.
  */
 export function taggedAlike(spans: readonly RawSpan[], listed: (series: string) => number): AlikeConcepts {
   const ties = new Map<string, { a: string; b: string; filed: string; equal: boolean }[]>();
@@ -33,13 +38,17 @@ export function taggedAlike(spans: readonly RawSpan[], listed: (series: string) 
       if (x.priority >= listed(x.series)) continue;
       for (let j = i + 1; j < obs.length && obs[j]!.series === x.series; j++) {
         const y = obs[j]!;
-        if (y.accn !== x.accn || y.unit !== x.unit || y.concept === x.concept || y.priority >= listed(y.series)) continue;
+        if (y.unit !== x.unit || y.concept === x.concept || y.priority >= listed(y.series)) continue;
+        // Across filings only a later one re-reporting the figure under the other name ties them (a restatement under
+        // a new name is no evidence either way); a zero ties nothing, as every line a company does not use is zero.
+        const tie = x.value === y.value && x.value !== 0;
+        if (!tie && (y.accn !== x.accn || x.value === y.value)) continue; // neither a tie nor one filing's two lines
         let list = ties.get(x.series);
         if (!list) {
           ties.set(x.series, (list = []));
           priorities.set(x.series, new Map());
         }
-        list.push({ a: x.concept, b: y.concept, filed: x.filed, equal: x.value === y.value });
+        list.push({ a: x.concept, b: y.concept, filed: x.filed > y.filed ? x.filed : y.filed, equal: tie });
         priorities.get(x.series)!.set(x.concept, x.priority).set(y.concept, y.priority);
       }
     }
