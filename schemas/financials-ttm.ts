@@ -22,8 +22,9 @@ export const TTM_SUMMED = [
 ] as const satisfies readonly FinancialMetricName[];
 
 type Gap = Ttm["unavailable"][number];
-const FLOW_METRICS = [...STATEMENT_METRICS.income, ...STATEMENT_METRICS.cash_flow];
 type Part = Ttm["periods"][number];
+/** What makes a period of its own: its income and cash flow metrics (a balance sheet date alone does not). */
+const FLOW_METRICS = [...STATEMENT_METRICS.income, ...STATEMENT_METRICS.cash_flow];
 
 /**
  * The `ttm` block of a TTM row on `date`. The row's own block gives its shape (basis, the periods' labels and dates,

@@ -86,7 +86,6 @@ export function deriveEarningsBase(facts: CompanyFacts): EarningsBase {
   if (!calendar) {
     throw new NoXbrlHistoryError({ cik: facts.cik }, "income-statement facts from periodic reports, but no fiscal calendar: no year, year-to-date or filing's own fiscal quarter shows where a year begins");
   }
-
   const working: Working[] = [];
   for (const p of merged) {
     const label = calendar.label(p, p.alternatives.length ? [p.end, ...p.alternatives.map((a) => a.end)] : undefined);

@@ -27,7 +27,8 @@ export interface FiledValue extends ScaledValue {
   basis?: string;
   /**
    * The other line this value also is: its filing tags the part by which the two differ as zero (StatementSpec.sameLine),
-   * so the continuing operations' total is the total too. Its fiscal year's other values decide (statements.ts).
+   * so the continuing operations' total is the total too. It stands in both concepts and serves as the one its fiscal
+   * year chooses (servedTimelines).
    */
   alsoBasis?: string;
   /**
