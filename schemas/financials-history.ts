@@ -5,11 +5,12 @@
 import { z } from "zod";
 import { alternativeDatesAsOf, derivedAsOf, documentContext, entryAsOf, entryOn, exceptionsAsOf, filedAtOf, LATEST, metricAt, ReconciliationState, type AsOfContext } from "./earnings-history.ts";
 import { EntityChange, withEntityMark } from "./entity-change.ts";
-import { firstReport, labelKey, lastPeriodOf, spanKey, ttmAsOf } from "./financials-ttm.ts";
+import { labelKey, lastPeriodReport, spanKey, ttmAsOf } from "./financials-ttm.ts";
 import {
   FINANCIAL_METRIC_NAMES,
   FinancialMetricName,
   FinancialReconciliation,
+  FLOW_METRICS,
   STATEMENT_METRICS,
   StatementHistoryEntry,
   STATEMENTS,
@@ -263,6 +264,8 @@ export interface FinancialsContext extends AsOfContext {
   byLabel: ReadonlyMap<string, number>;
   /** How each row enters a TTM today (a quarter enters four): read once (financials-ttm.ts). */
   latestParts: Map<string, Ttm["periods"][number]>;
+  /** Each row's first reported flow, whatever the date: read once, as TTM rows share their quarters (financials-ttm.ts). */
+  firstReports: Map<number, StatementHistoryEntry | null>;
 }
 
 /** The context of a document's rows (aligned with their histories); `filings`: the stored table, when at hand. */
@@ -277,7 +280,7 @@ export function financialsContext(rows: readonly FinancialPeriod[], histories: r
   // The stored table names each filing once (storeHistory), with the date its entries carry; else the entries say.
   let table: Map<string, string> | undefined;
   const filedAt = filings ? (accession: string) => (table ??= new Map(filings.map(([accn, , filed]) => [accn, filed]))).get(accession) : documentContext(histories).filedAt;
-  return { rows, histories, bySpan, byLabel, filedAt, latestParts: new Map() };
+  return { rows, histories, bySpan, byLabel, filedAt, latestParts: new Map(), firstReports: new Map() };
 }
 
 /**
@@ -326,9 +329,8 @@ export function financialAsOf(row: FinancialPeriod, history: FinancialPeriodHist
     if (!ttm?.unavailable.length || row.filed_at === "") return null;
     if (date === LATEST) return out;
     // As of a date: from the filing that first reported its last period (context: checked above), as made that day.
-    const first = firstReport(lastPeriodOf(row.ttm!, context!), context!);
-    if (!first || (first.effective_from ?? first.filed_at) > date) return null;
-    return { ...out, form: first.form, filed_at: first.filed_at, source_accession: first.accession };
+    const first = lastPeriodReport(row.ttm!, date, context!);
+    return first && { ...out, form: first.form, filed_at: first.filed_at, source_accession: first.accession };
   }
   const verdict = history.reconciliation?.findLast((s) => s.from <= date);
   out.form = source.form;
@@ -361,9 +363,6 @@ export function statementMetricAsOf(entries: readonly StatementHistoryEntry[] | 
   if (e.as_of) metric.as_of = e.as_of;
   return metric;
 }
-
-/** The metrics of a period's flows (income and cash flow): what reports the period itself, unlike an instant. */
-const FLOW_METRICS: readonly FinancialMetricName[] = [...STATEMENT_METRICS.income, ...STATEMENT_METRICS.cash_flow];
 
 /** The outflows the `sign` invariant watches (cash paid out, never negative unless marked): the builder's check and the as-of reading alike. */
 export const OUTFLOW_METRICS = ["capital_expenditure", "dividends_paid", "share_repurchases"] as const satisfies readonly FinancialMetricName[];

@@ -7,7 +7,7 @@ import { PER_SHARE_METRICS, SHARE_COUNTS, splitsKnownBy } from "./earnings.ts";
 import { entryOn, LATEST } from "./earnings-history.ts";
 import { straddledChange, type EntityChange } from "./entity-change.ts";
 import type { FinancialPeriodHistory, FinancialsContext } from "./financials-history.ts";
-import { STATEMENT_METRICS, type FinancialMetricName, type FinancialPeriod, type StatementHistoryEntry, type Ttm } from "./financials.ts";
+import { FLOW_METRICS, type FinancialMetricName, type FinancialPeriod, type StatementHistoryEntry, type Ttm } from "./financials.ts";
 
 /** The flows a TTM sums: the additive income metrics and the filed cash flows (free cash flow follows from two). */
 export const TTM_SUMMED = [
@@ -23,8 +23,6 @@ export const TTM_SUMMED = [
 
 type Gap = Ttm["unavailable"][number];
 type Part = Ttm["periods"][number];
-/** What makes a period of its own: its income and cash flow metrics (a balance sheet date alone does not). */
-const FLOW_METRICS = [...STATEMENT_METRICS.income, ...STATEMENT_METRICS.cash_flow];
 
 /**
  * The `ttm` block of a TTM row on `date`. The row's own block gives its shape (basis, the periods' labels and dates,
@@ -56,9 +54,10 @@ export function ttmAsOf(row: FinancialPeriod, history: TtmHistory, context: Fina
   // every row of the document has been reported.
   const indexes = shape.periods.map((p) => context.bySpan.get(spanKey(p.period_start, p.period_end, 3)));
   let from = date === LATEST ? 0 : shape.periods.length;
-  while (from > 0 && reportedBy(indexes[from - 1], date, context)) from--;
-  const chain = from === 0 || from === shape.periods.length ? shape.periods : shape.periods.slice(from);
-  const quarters = chain === shape.periods ? indexes : indexes.slice(from);
+  while (from > 0 && firstReport(indexes[from - 1], date, context)) from--;
+  if (from === shape.periods.length) from = 0; // its last quarter not yet reported: financialAsOf leaves the row out
+  const chain = shape.periods.slice(from);
+  const quarters = indexes.slice(from);
   const gaps: Gap[] = [];
   const own = (metric: FinancialMetricName) => entryOn(history.metrics[metric], date) !== undefined;
   if (chain.length < 4) {
@@ -172,30 +171,33 @@ export function labelKey(fiscalYear: number, fiscalQuarter: string, months: numb
 }
 
 /**
- * A period's first reported flow (the earliest entry of its income and cash flow metrics: what makes a quarter or a year
- * a period of its own, where a balance sheet date alone does not), or null for a row not in the document.
+ * A period's first reported flow, if filed by `date` (the earliest entry of its income and cash flow metrics: what
+ * makes a quarter or a year a period of its own, where a balance sheet date alone does not); null for a row not in the
+ * document. Each row's is found once per document (FinancialsContext.firstReports).
  */
-export function firstReport(index: number | undefined, context: FinancialsContext): StatementHistoryEntry | null {
+function firstReport(index: number | undefined, date: string, context: FinancialsContext): StatementHistoryEntry | null {
   if (index === undefined) return null;
-  let first: StatementHistoryEntry | null = null;
-  const metrics = context.histories[index]!.metrics;
-  for (const name of FLOW_METRICS) {
-    const e = metrics[name]?.[0];
-    if (e && (!first || (e.effective_from ?? e.filed_at) < (first.effective_from ?? first.filed_at))) first = e;
+  let first = context.firstReports.get(index);
+  if (first === undefined) {
+    first = null;
+    const metrics = context.histories[index]!.metrics;
+    for (const name of FLOW_METRICS) {
+      const e = metrics[name]?.[0];
+      if (e && (!first || effectiveFrom(e) < effectiveFrom(first))) first = e;
+    }
+    context.firstReports.set(index, first);
   }
-  return first;
+  return first && effectiveFrom(first) <= date ? first : null;
 }
 
-/** Whether a period of the document had been reported by `date`: any of its flows filed by then. */
-function reportedBy(index: number | undefined, date: string, context: FinancialsContext): boolean {
-  const first = firstReport(index, context);
-  return first !== null && (first.effective_from ?? first.filed_at) <= date;
-}
-
-/** The row a TTM row's last period is (its fiscal year, or its last quarter), in the document. */
-export function lastPeriodOf(ttm: Ttm, context: FinancialsContext): number | undefined {
+/** The first reported flow of a TTM row's last period (its fiscal year, or its last quarter), if filed by `date`. */
+export function lastPeriodReport(ttm: Ttm, date: string, context: FinancialsContext): StatementHistoryEntry | null {
   const last = ttm.periods.at(-1)!;
-  return context.bySpan.get(spanKey(last.period_start, last.period_end, ttm.basis === "fiscal_year" ? 12 : 3));
+  return firstReport(context.bySpan.get(spanKey(last.period_start, last.period_end, ttm.basis === "fiscal_year" ? 12 : 3)), date, context);
+}
+
+function effectiveFrom(e: StatementHistoryEntry): string {
+  return e.effective_from ?? e.filed_at;
 }
 
 function label(p: Part): string {

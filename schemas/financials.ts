@@ -27,6 +27,8 @@ export const CASH_FLOW_METRICS = ["operating_cash_flow", "capital_expenditure", 
 
 export const STATEMENT_METRICS = { income: INCOME_METRICS, balance: BALANCE_METRICS, cash_flow: CASH_FLOW_METRICS } as const;
 export const FINANCIAL_METRIC_NAMES = [...INCOME_METRICS, ...BALANCE_METRICS, ...CASH_FLOW_METRICS] as const;
+/** The metrics of a period's flows (income and cash flow): what reports the period itself, unlike an instant. */
+export const FLOW_METRICS = [...INCOME_METRICS, ...CASH_FLOW_METRICS] as const;
 export const FinancialMetricName = z.enum(FINANCIAL_METRIC_NAMES);
 export type FinancialMetricName = z.infer<typeof FinancialMetricName>;
 export type BalanceMetricName = (typeof BALANCE_METRICS)[number];

@@ -41,8 +41,7 @@ export function addOmittedPayouts(years: ReadonlyMap<number, readonly Row[]>): v
     for (const [fiscalYear, group] of years) {
       const prior = years.get(fiscalYear - 1) ?? [];
       for (const row of group) {
-        const quarter = quarterOf(row.base.fiscal_quarter);
-        if (quarter === null || row.months !== quarter * 3) continue;
+        if (!fromYearStart(row)) continue;
         const own = ownReport(row);
         const values = row.flows.get(name) ?? [];
         if (!own || values.some((v) => v.accn === own.accn)) continue;
@@ -71,8 +70,7 @@ export function addPayoutsWithinZero(years: ReadonlyMap<number, readonly Row[]>)
       const zeros = group.flatMap((r) => (r.flows.get(name) ?? []).filter((v) => v.value === 0).map((v) => ({ r, v })));
       if (zeros.length === 0) continue;
       for (const row of group) {
-        const quarter = quarterOf(row.base.fiscal_quarter);
-        if (quarter === null || row.months !== quarter * 3 || row.flows.get(name)?.length) continue;
+        if (!fromYearStart(row) || row.flows.get(name)?.length) continue;
         const within = zeros.filter(({ r }) => r.months > row.months && r.start <= row.start && r.end > row.end).map(({ v }) => ({ ...v, derived: true }));
         if (within.length) row.flows.set(name, byFiling(within));
       }
@@ -89,9 +87,11 @@ function paidWithin(group: readonly Row[], row: Row, name: string, by: string): 
   return group.some((r) => r.months < row.months && r.start >= row.start && r.end <= row.end && (r.flows.get(name) ?? []).some((v) => v.value !== 0 && v.filed <= by));
 }
 
-function quarterOf(label: FiscalQuarter): number | null {
-  return label === "Q1" ? 1 : label === "Q2" ? 2 : label === "Q3" ? 3 : label === "FY" ? 4 : null;
+/** Whether a row runs from its fiscal year's start, as filings report cash flows: Q1, the half, nine months, the year. */
+function fromYearStart(row: Row): boolean {
+  return row.months === YEAR_TO_DATE_MONTHS[row.base.fiscal_quarter];
 }
+const YEAR_TO_DATE_MONTHS: Readonly<Record<FiscalQuarter, number>> = { Q1: 3, Q2: 6, Q3: 9, Q4: 0, FY: 12 }; // no fourth quarter does
 
 /**
  * The report that first gave the year to date's cash flows (its operating cash flow), filed soon after its end: a

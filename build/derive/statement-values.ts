@@ -3,7 +3,7 @@
 // Pure; the values are then checked for scale and chosen among like the earnings' (scale.ts, vintage.ts).
 import type { Observation } from "./observations.ts";
 import type { StatementSpec } from "./statement-concepts.ts";
-import { markAlike, type AlikeConcepts } from "./tagged-alike.ts";
+import { markAlike, NONE_ALIKE, type AlikeConcepts } from "./tagged-alike.ts";
 import { byFiling, clean, type FiledValue } from "./vintage.ts";
 
 /**
@@ -11,7 +11,7 @@ import { byFiling, clean, type FiledValue } from "./vintage.ts";
  * priority order (observations.ts). Series are evaluated in `specs` order, so a formula reads components already made;
  * a formula's value stands only until a filing tags one of the series' own concepts for the period (`until`).
  */
-export function filedStatementValues(observations: readonly Observation[], specs: Readonly<Record<string, StatementSpec>>, alike: AlikeConcepts = new Map()): Map<string, FiledValue[]> {
+export function filedStatementValues(observations: readonly Observation[], specs: Readonly<Record<string, StatementSpec>>, alike: AlikeConcepts = NONE_ALIKE): Map<string, FiledValue[]> {
   const byAccn = new Map<string, Map<string, FiledValue>>();
   for (const o of observations) {
     let mine = byAccn.get(o.series);

@@ -46,7 +46,7 @@ import {
 } from "./statement-concepts.ts";
 import { filedStatementValues, firstFiled } from "./statement-values.ts";
 import { ADDITIVE, FLOWS, freeCashFlow, fromEarnings, newRow, type Row } from "./statement-rows.ts";
-import { taggedAlike, type AlikeConcepts } from "./tagged-alike.ts";
+import { NONE_ALIKE, taggedAlike, type AlikeConcepts } from "./tagged-alike.ts";
 import { deriveTtm } from "./ttm.ts";
 import { computedEntry, computedTimeline, serveYear, type Entry, type FiledValue } from "./vintage.ts";
 
@@ -79,7 +79,7 @@ export function deriveFinancials(facts: CompanyFacts, base: EarningsBase): Finan
   const alike = taggedAlike(observed.spans, (series) => STATEMENT_SERIES[series]?.concepts.length ?? 0);
   attachFlows(rows, mergeSpans(observed.spans), FLOW_SERIES, base.calendar, alike);
   // Observed apart and attached to the income statement's own periods only: they never make a period or move its dates.
-  attachFlows(rows, mergeSpans(observe(facts, EPS_NUMERATORS, base.currency).spans), EPS_NUMERATORS, null, new Map());
+  attachFlows(rows, mergeSpans(observe(facts, EPS_NUMERATORS, base.currency).spans), EPS_NUMERATORS, null, NONE_ALIKE);
   const flowPeriods: ScalePeriod[] = rows.map((r) => ({ end: r.end, months: r.months, values: r.flows }));
   correctScales(flowPeriods, { ...CASH_FLOW_SERIES, ...EPS_NUMERATORS }, ["capital_expenditure", "dividends_paid", "operating_cash_flow", "share_repurchases", ...Object.keys(EPS_NUMERATORS)]);
   const years = byFiscalYear(rows);

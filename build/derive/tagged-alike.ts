@@ -11,7 +11,9 @@ export interface AlikeConcept {
 }
 
 /** Per series, each concept the company tags alike with a preferred one. */
-export type AlikeConcepts = Map<string, Map<string, AlikeConcept>>;
+export type AlikeConcepts = ReadonlyMap<string, ReadonlyMap<string, AlikeConcept>>;
+/** No concepts tagged alike: for values read where no tie applies (balance sheet dates, EPS numerators). */
+export const NONE_ALIKE: AlikeConcepts = new Map();
 
 /**
  * The concepts each series' filings tag alike. Alphabet's 10-Qs tag revenue under both `Revenues` and
@@ -19,16 +21,17 @@ export type AlikeConcepts = Map<string, Map<string, AlikeConcept>>;
  * the year only as `Revenues` while the 10-Qs' years to date were in the other name, so each fourth quarter and every
  * TTM revenue built on it were null for a year or more. Xcel Energy's 10-K for 2019 tags the years it shows only as
  * `RegulatedAndUnregulatedOperatingRevenue`, where its 10-Qs of 2019 tagged `Revenues`: a year's figure re-reported
- * under the new name, equal to what an earlier filing tagged under the old, ties them. A tie is a figure other than zero (every line a company does not use is zero); a
- * later figure under the other name that differs is a restatement, no evidence either way. Only the series' own
+ * under the new name, equal to what an earlier filing tagged under the old, ties them. A tie is a figure other than
+ * zero (every line a company does not use is zero); a later figure under the other name that differs is a
+ * restatement, no evidence either way. Only the series' own
  * concepts count (`priority` within `listed`), not a sum of lines. Two concepts one filing tags apart for a period are
  * never alike, nor is a group of concepts holding such a pair: what a filing shows apart is two lines, such as a total
  * beside its part. A concept is alike from the day a filing first ties it to the preferred one (directly or through
  * another concept), never before.
  */
 export function taggedAlike(spans: readonly RawSpan[], listed: (series: string) => number): AlikeConcepts {
-  const ties = new Map<string, { a: string; b: string; filed: string; equal: boolean }[]>();
-  const priorities = new Map<string, Map<string, number>>(); // per series, each concept's place in its list
+  // Per series: each pair of concepts seen for one period (tied or apart), and each concept's place in its list.
+  const bySeries = new Map<string, { pairs: { a: string; b: string; filed: string; equal: boolean }[]; priority: Map<string, number> }>();
   for (const span of spans) {
     // Observations come grouped by series (observations.ts): pairs are sought within each series' run, which holds a
     // handful of filings' values.
@@ -43,23 +46,19 @@ export function taggedAlike(spans: readonly RawSpan[], listed: (series: string) 
         // a new name is no evidence either way); a zero ties nothing, as every line a company does not use is zero.
         const tie = x.value === y.value && x.value !== 0;
         if (!tie && (y.accn !== x.accn || x.value === y.value)) continue; // neither a tie nor one filing's two lines
-        let list = ties.get(x.series);
-        if (!list) {
-          ties.set(x.series, (list = []));
-          priorities.set(x.series, new Map());
-        }
-        list.push({ a: x.concept, b: y.concept, filed: x.filed > y.filed ? x.filed : y.filed, equal: tie });
-        priorities.get(x.series)!.set(x.concept, x.priority).set(y.concept, y.priority);
+        let seen = bySeries.get(x.series);
+        if (!seen) bySeries.set(x.series, (seen = { pairs: [], priority: new Map() }));
+        seen.pairs.push({ a: x.concept, b: y.concept, filed: x.filed > y.filed ? x.filed : y.filed, equal: tie });
+        seen.priority.set(x.concept, x.priority).set(y.concept, y.priority);
       }
     }
   }
-  const out: AlikeConcepts = new Map();
-  for (const [series, list] of ties) {
-    const priority = priorities.get(series)!;
-    const equal = list.filter((t) => t.equal).sort((s, t) => (s.filed < t.filed ? -1 : s.filed > t.filed ? 1 : 0));
+  const out = new Map<string, Map<string, AlikeConcept>>();
+  for (const [series, { pairs, priority }] of bySeries) {
+    const equal = pairs.filter((t) => t.equal).sort((s, t) => (s.filed < t.filed ? -1 : s.filed > t.filed ? 1 : 0));
     const groups = new Groups();
     for (const t of equal) groups.join(t.a, t.b);
-    const spoiled = new Set(list.filter((t) => !t.equal && groups.of(t.a) === groups.of(t.b)).map((t) => groups.of(t.a)));
+    const spoiled = new Set(pairs.filter((t) => !t.equal && groups.of(t.a) === groups.of(t.b)).map((t) => groups.of(t.a)));
     const preferred = new Map<string, string>(); // each group's concept of highest priority
     for (const concept of priority.keys()) {
       const g = groups.of(concept);
