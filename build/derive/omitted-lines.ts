@@ -61,8 +61,12 @@ export function addOmittedPayouts(years: ReadonlyMap<number, readonly Row[]>): v
 /**
  * Adds a zero for each payout of a year to date no filing tags, where some filing tags zero for a longer span of the
  * same fiscal year that holds it: nothing paid in the whole, so nothing in any part. The zero is that filing's, in its
- * concept, marked derived. Apple's 10-K for fiscal 2013 (0001193125-13-416534) tags fiscal 2011's repurchases as 0;
- * no filing tags its quarters or years to date.
+ * concept, marked derived. Apple's 10-K for fiscal 2013 (0001193125-13-416534) tags fiscal 2011's repurchases as 0; no
+ * filing tags its quarters or years to date. So too a quarter no filing gives the two years to date it would be the
+ * difference of (Q3 = nine months − the half): a company's first quarters under a new CIK or after its listing.
+ * Disney's first 10-Q under its CIK (0001744489-19-000100, May 2019) tags no repurchases in the half, whose first
+ * quarter no filing gave until an 8-K of August; Snowflake's first 10-K (0001640147-21-000073) none in fiscal 2020,
+ * whose half and nine months no filing gives.
  */
 export function addPayoutsWithinZero(years: ReadonlyMap<number, readonly Row[]>): void {
   for (const group of years.values()) {
@@ -70,13 +74,21 @@ export function addPayoutsWithinZero(years: ReadonlyMap<number, readonly Row[]>)
       const zeros = group.flatMap((r) => (r.flows.get(name) ?? []).filter((v) => v.value === 0).map((v) => ({ r, v })));
       if (zeros.length === 0) continue;
       for (const row of group) {
-        if (!fromYearStart(row) || row.flows.get(name)?.length) continue;
-        const within = zeros.filter(({ r }) => r.months > row.months && r.start <= row.start && r.end > row.end).map(({ v }) => ({ ...v, derived: true }));
+        if (row.flows.get(name)?.length || !(fromYearStart(row) || undifferenced(group, row))) continue;
+        const within = zeros.filter(({ r }) => r.months > row.months && r.start <= row.start && r.end >= row.end).map(({ v }) => ({ ...v, derived: true }));
         if (within.length) row.flows.set(name, byFiling(within));
       }
     }
   }
 }
+
+/** Whether a row is a quarter after the first that is no difference of two years to date of its fiscal year's rows. */
+function undifferenced(group: readonly Row[], row: Row): boolean {
+  const before = BEFORE_QUARTER_MONTHS[row.base.fiscal_quarter];
+  const toDate = (months: number) => group.some((r) => r.months === months && fromYearStart(r));
+  return row.months === 3 && before > 0 && !(toDate(before) && toDate(before + 3));
+}
+const BEFORE_QUARTER_MONTHS: Readonly<Record<FiscalQuarter, number>> = { Q1: 0, Q2: 3, Q3: 6, Q4: 9, FY: 0 };
 
 /**
  * Whether a filing by `by` gave a shorter span within the row a payout: then the whole is no zero (a payout is never

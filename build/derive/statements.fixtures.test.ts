@@ -332,6 +332,26 @@ describe("a payout line a 10-Q's cash flow statement leaves out", () => {
     expect(repurchases([...year, q224("2024-01-01", "2024-06-30", 5)], "2024-01-01", "2024-06-30")).toMatchObject({ value: 5, derived: false });
   });
 
+  it("is zero for a quarter within a span of zero where no year to date before it is known to difference from", () => {
+    // A company whose first report is its third quarter's 10-Q (as Snowflake's, 0001640147-20-000023): its nine months
+    // and year, no half. The second and third quarters were null, not derivable, before this rule.
+    const ytd = [q324("2024-01-01", "2024-09-30", 300), k24("2024-01-01", "2024-12-31", 400)];
+    const { periods, history } = derive({ NetCashProvidedByUsedInOperatingActivities: ytd, PaymentsForRepurchaseOfCommonStock: [q324("2024-01-01", "2024-09-30", 0)] });
+    for (const [start, end] of [["2024-04-01", "2024-06-30"], ["2024-07-01", "2024-09-30"]] as const) {
+      const row = find(periods, start, end);
+      expect(row.cash_flow!.share_repurchases, end).toMatchObject({ value: 0, derived: true, source_accession: "0000001234-24-000007" });
+      expect(row.unavailable.some((u) => u.metric === "share_repurchases"), end).toBe(false);
+      // From the 10-Q that tagged the nine months, not before.
+      const i = periods.indexOf(row);
+      expect(financialAsOf(row, history[i]!, "2024-10-31", false)?.cash_flow?.share_repurchases ?? null).toBeNull();
+    }
+    // The operating cash flow of those quarters stays unknown: only a payout's zero holds for every part.
+    expect(find(periods, "2024-07-01", "2024-09-30").cash_flow!.operating_cash_flow).toBeNull();
+    // Nothing known of the fourth quarter's repurchases: the year tags none.
+    expect(find(periods, "2024-10-01", "2024-12-31").cash_flow!.share_repurchases).toBeNull();
+    expect(checkFinancials(periods).filter((v) => !v.marked)).toEqual([]);
+  });
+
   it("an annual report's too: the year is zero from that report, never where a shorter span of the year had a payout", () => {
     // As Disney's 10-K for fiscal 2023 (0001744489-23-000216): no dividends line, none paid since 2020; its 10-K for
     // 2022 had tagged the year as 0. Here the 10-K for 2023 tags 0, and the 10-Qs and 10-K of 2024 have no line.

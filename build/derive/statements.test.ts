@@ -686,6 +686,17 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     }
   });
 
+  it("Snowflake's third quarter of fiscal 2020 and Alphabet's of 2014: 0 repurchases within years to date of zero no half precedes", () => {
+    // Snowflake's first 10-K (0001640147-21-000073, filed 2021-03-31) tags fiscal 2020's repurchases (to 2020-01-31) as
+    // 0; no filing gives that year's half, so the quarter to 2019-10-31 cannot be differenced.
+    expect(row("0001640147", "2019-08-01", "2019-10-31").p.cash_flow!.share_repurchases).toMatchObject({ value: 0, derived: true, source_accession: "0001640147-21-000073" });
+    // Alphabet's first 10-Q (0001652044-15-000005) tags 2014's nine months of dividends as 0, its 10-Ks the year too
+    // (the latest, 0001652044-17-000008); no filing under its CIK gives 2014's half.
+    const q3 = row("0001652044", "2014-07-01", "2014-09-30");
+    expect(q3.p.cash_flow!.dividends_paid).toMatchObject({ value: 0, derived: true, source_accession: "0001652044-17-000008" });
+    expect(q3.h.metrics.dividends_paid!.map((e) => [e.accession, e.effective_from ?? e.filed_at])[0]).toEqual(["0001652044-15-000005", "2015-10-29"]);
+  });
+
   it("Disney's and SUNation's Part III 10-K/As restate nothing: no net income from their pay-versus-performance tables, no later cover count", () => {
     // Disney's 10-K/A of 2024-01-24 (0001744489-24-000064) states no balance sheet; its company facts are the cover
     // (1,834,285,760 shares as of 2024-01-17) and the pay-versus-performance table's net income for fiscal 2021–2023.
