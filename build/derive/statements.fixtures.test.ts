@@ -332,7 +332,7 @@ describe("a payout line a 10-Q's cash flow statement leaves out", () => {
     expect(repurchases([...year, q224("2024-01-01", "2024-06-30", 5)], "2024-01-01", "2024-06-30")).toMatchObject({ value: 5, derived: false });
   });
 
-  it("is zero for a quarter within a span of zero where no year to date before it is known to difference from", () => {
+  it("is zero for a quarter within a span of zero where no two years to date of its fiscal year give it as their difference", () => {
     // A company whose first report is its third quarter's 10-Q (as Snowflake's, 0001640147-20-000023): its nine months
     // and year, no half. The second and third quarters were null, not derivable, before this rule.
     const ytd = [q324("2024-01-01", "2024-09-30", 300), k24("2024-01-01", "2024-12-31", 400)];

@@ -686,7 +686,7 @@ describeEdgar("hand-checked statements, each against its filing", () => {
     }
   });
 
-  it("Snowflake's third quarter of fiscal 2020 and Alphabet's of 2014: 0 repurchases within years to date of zero no half precedes", () => {
+  it("Snowflake's third quarter of fiscal 2020 and Alphabet's of 2014: 0 payouts within spans of zero, with no half to difference from", () => {
     // Snowflake's first 10-K (0001640147-21-000073, filed 2021-03-31) tags fiscal 2020's repurchases (to 2020-01-31) as
     // 0; no filing gives that year's half, so the quarter to 2019-10-31 cannot be differenced.
     expect(row("0001640147", "2019-08-01", "2019-10-31").p.cash_flow!.share_repurchases).toMatchObject({ value: 0, derived: true, source_accession: "0001640147-21-000073" });
