@@ -58,7 +58,8 @@ export const EarningsQuery = z.object({
     .meta({
       description:
         "annual (fiscal years), quarterly (three-month periods, Q4 included), interim (all quarterly-report periods), " +
-        "2023 or FY2023 (that fiscal year and its quarters), CY2023Q4 / CY2023 (the SEC calendar frame).",
+        "2023 or FY2023 (that fiscal year and its quarters), CY2023Q4 / CY2023 (the SEC calendar frame). Omitted: every period " +
+        "the company has reported, often hundreds of kilobytes; a year or a frame gives a handful of rows.",
       example: "quarterly",
     }),
   as_of: IsoDate.optional().meta({
@@ -91,7 +92,8 @@ export const FinancialsQuery = z.object({
     .meta({
       description:
         "As on /earnings/summary (annual, quarterly, interim, 2023/FY2023, CY2023Q4/CY2023), plus ttm: the trailing-twelve-month rows " +
-        "(one per quarter end; at a fiscal year end the year itself). Without ttm no TTM rows are returned.",
+        "(one per quarter end; at a fiscal year end the year itself). Without ttm no TTM rows are returned. Omitted: every other " +
+        "period the company has reported, often hundreds of kilobytes; a year or a frame gives a handful of rows.",
       example: "ttm",
     }),
   as_of: EarningsQuery.shape.as_of,
