@@ -84,11 +84,10 @@ export function addPayoutsWithinZero(years: ReadonlyMap<number, readonly Row[]>)
 
 /** Whether a row is a quarter after the first that is no difference of two years to date of its fiscal year's rows. */
 function undifferenced(group: readonly Row[], row: Row): boolean {
-  const before = BEFORE_QUARTER_MONTHS[row.base.fiscal_quarter];
+  const end = MONTHS_TO_END[row.base.fiscal_quarter];
   const toDate = (months: number) => group.some((r) => r.months === months && fromYearStart(r));
-  return row.months === 3 && before > 0 && !(toDate(before) && toDate(before + 3));
+  return row.months === 3 && end > 3 && !(toDate(end - 3) && toDate(end));
 }
-const BEFORE_QUARTER_MONTHS: Readonly<Record<FiscalQuarter, number>> = { Q1: 0, Q2: 3, Q3: 6, Q4: 9, FY: 0 };
 
 /**
  * Whether a filing by `by` gave a shorter span within the row a payout: then the whole is no zero (a payout is never
@@ -101,9 +100,10 @@ function paidWithin(group: readonly Row[], row: Row, name: string, by: string): 
 
 /** Whether a row runs from its fiscal year's start, as filings report cash flows: Q1, the half, nine months, the year. */
 function fromYearStart(row: Row): boolean {
-  return row.months === YEAR_TO_DATE_MONTHS[row.base.fiscal_quarter];
+  return row.base.fiscal_quarter !== "Q4" && row.months === MONTHS_TO_END[row.base.fiscal_quarter];
 }
-const YEAR_TO_DATE_MONTHS: Readonly<Record<FiscalQuarter, number>> = { Q1: 3, Q2: 6, Q3: 9, Q4: 0, FY: 12 }; // no fourth quarter does
+/** Months from a fiscal year's start to the end of each period label: its year to date's length. */
+const MONTHS_TO_END: Readonly<Record<FiscalQuarter, number>> = { Q1: 3, Q2: 6, Q3: 9, Q4: 12, FY: 12 };
 
 /**
  * The report that first gave the year to date's cash flows (its operating cash flow), filed soon after its end: a
