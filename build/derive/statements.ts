@@ -61,7 +61,7 @@ export interface FinancialsSeries {
  * explain its null) and the balance sheet (instants).
  */
 const FLOW_SERIES: Readonly<Record<string, StatementSpec>> = { ...CASH_FLOW_PARTS, ...CASH_FLOW_SERIES };
-const STATEMENT_SERIES: Readonly<Record<string, StatementSpec>> = { ...FLOW_SERIES, ...BALANCE_SERIES };
+export const STATEMENT_SERIES: Readonly<Record<string, StatementSpec>> = { ...FLOW_SERIES, ...BALANCE_SERIES };
 /** The flows each fiscal year serves in one concept and vintage: the cash flows, and the EPS numerators (TTM EPS reads them whole). */
 const SERVED_FLOWS = [...FLOWS, ...(Object.keys(EPS_NUMERATORS) as EpsNumerator[])];
 /** Balance series checked for scale, steady ones first; shares outstanding (the cover count) among them. */
