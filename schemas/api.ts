@@ -102,7 +102,7 @@ export const ROUTES = [
       "year uses one concept per metric; years whose quarters do not add up are marked (reconciled: false); unit-scale " +
       "slips are corrected and marked; a period with figures from both sides of a reverse merger is marked (one_entity). " +
       "Every value names its concept, unit and source accession. as_of answers as of a " +
-      "date; history=true lists every value each metric had.",
+      "date; history=true lists every value each metric had; limit=N keeps the newest N rows (every period: hundreds of kilobytes).",
     query: EarningsQuery,
     payload: z.array(EarningsPeriod),
     price: "$0.02",
@@ -136,7 +136,8 @@ export const ROUTES = [
       "end), with the periods and accessions summed, null with the reason where a quarter is missing, a year does not add up " +
       "or the quarters straddle a reverse merger. " +
       "Same labels, vintages and marks as /earnings/summary; every value names its concept (the terms of a computed one) and accession. " +
-      "as_of answers as of a date; history=true lists every value each metric had.",
+      "as_of answers as of a date; history=true lists every value each metric had; limit=N keeps the newest N rows (every period: " +
+      "hundreds of kilobytes).",
     query: FinancialsQuery,
     payload: z.array(FinancialPeriod),
     price: "$0.03",

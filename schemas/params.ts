@@ -4,17 +4,37 @@ import { z } from "zod";
 import { IsoDate, TickerInput } from "./primitives.ts";
 
 /**
- * `limit`: 1..100, default 20 (spec 4.3, 8). Query strings must be plain digits (`1e2` or ` 5` are refused);
- * MCP clients may send a number. Documented as an integer.
+ * A whole number from 1 to `max`. Query strings must be plain digits (`1e2` or ` 5` are refused); MCP clients may send
+ * a number. Documented as an integer.
  */
-const LIMIT_ERROR = "limit must be a whole number from 1 to 100";
-const Limit = z
-  .preprocess(
-    (v) => (typeof v === "string" && /^\d{1,3}$/.test(v) ? Number(v) : v),
-    z.number({ error: LIMIT_ERROR }).int(LIMIT_ERROR).min(1, "limit must be at least 1").max(100, "limit must be at most 100"),
-  )
+function wholeNumber(max: number) {
+  const error = `limit must be a whole number from 1 to ${max}`;
+  return z.preprocess(
+    (v) => (typeof v === "string" && /^\d{1,4}$/.test(v) ? Number(v) : v),
+    z.number({ error }).int(error).min(1, "limit must be at least 1").max(max, `limit must be at most ${max}`),
+  );
+}
+
+/** `limit` of /filings/latest: 1..100, default 20 (spec 4.3, 8). */
+const Limit = wholeNumber(100)
   .default(20)
   .meta({ description: "Maximum number of filings returned, 1 to 100.", default: 20, example: 20, override: { default: 20 } });
+
+/** The most rows `limit` asks of the period endpoints: more than any company has (a century of quarters and years). */
+const MAX_PERIOD_ROWS = 1000;
+
+/**
+ * `limit` of the period endpoints (an extension of spec 4.4, like `as_of`): the newest rows of those the other
+ * parameters select; omitted, all of them — an agent's tool call needs a bound its host accepts.
+ */
+const PeriodLimit = wholeNumber(MAX_PERIOD_ROWS)
+  .optional()
+  .meta({
+    description:
+      `The newest N rows of those the other parameters select (rows come newest first), 1 to ${MAX_PERIOD_ROWS}. Omitted: all of them. ` +
+      "With period=quarterly, 4 gives the latest four quarters; with period=annual, the latest N fiscal years.",
+    example: 4,
+  });
 
 /** The period forms of spec 4.4. */
 export const PERIOD_PATTERN = /^(annual|quarterly|interim|(FY)?\d{4}|CY\d{4}(Q[1-4])?)$/i;
@@ -59,9 +79,10 @@ export const EarningsQuery = z.object({
       description:
         "annual (fiscal years), quarterly (three-month periods, Q4 included), interim (all quarterly-report periods), " +
         "2023 or FY2023 (that fiscal year and its quarters), CY2023Q4 / CY2023 (the SEC calendar frame). Omitted: every period " +
-        "the company has reported, often hundreds of kilobytes; a year or a frame gives a handful of rows.",
+        "the company has reported, often hundreds of kilobytes; a year, a frame or limit gives a handful of rows.",
       example: "quarterly",
     }),
+  limit: PeriodLimit,
   as_of: IsoDate.optional().meta({
     description:
       "Point in time (YYYY-MM-DD): the answer as it stood then — only values from filings accepted on or before that day, the " +
@@ -93,9 +114,10 @@ export const FinancialsQuery = z.object({
       description:
         "As on /earnings/summary (annual, quarterly, interim, 2023/FY2023, CY2023Q4/CY2023), plus ttm: the trailing-twelve-month rows " +
         "(one per quarter end; at a fiscal year end the year itself). Without ttm no TTM rows are returned. Omitted: every other " +
-        "period the company has reported, often hundreds of kilobytes; a year or a frame gives a handful of rows.",
+        "period the company has reported, often hundreds of kilobytes; a year, a frame or limit gives a handful of rows.",
       example: "ttm",
     }),
+  limit: EarningsQuery.shape.limit,
   as_of: EarningsQuery.shape.as_of,
   history: History,
 });

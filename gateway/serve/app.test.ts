@@ -118,6 +118,9 @@ describeEdgar("gateway over a real snapshot", () => {
     ["/filings/latest?ticker=..%2Fetc%2Fpasswd", "ticker"],
     ["/filings/latest?ticker=AAPL%00", "ticker"],
     ["/earnings/summary?ticker=AAPL&period=FY23", "period"],
+    ["/earnings/summary?ticker=AAPL&limit=0", "limit"],
+    ["/earnings/summary?ticker=AAPL&limit=1001", "limit"],
+    ["/earnings/summary?ticker=AAPL&limit=2.5", "limit"],
     ["/insiders?ticker=AAPL&since=2023-02-30", "since"],
     ["/insiders?ticker=AAPL&since=yesterday", "since"],
   ])("%s → 400 naming %s, before any payment", async (path, mention) => {
@@ -237,6 +240,22 @@ describeEdgar("gateway over a real snapshot", () => {
     const frame = await get("CY2023Q3");
     expect(frame).toHaveLength(1);
     expect(frame[0]).toMatchObject({ months: 3, calendar_frame: "CY2023Q3", period_end: "2023-09-30" });
+  });
+
+  it("limit keeps the newest rows of those the period selects (none given: every row)", async () => {
+    const get = async (query: string) => (await (await gw.get(`/earnings/summary?ticker=AAPL&${query}`, auth())).json()).data;
+    for (const period of ["annual", "quarterly", "interim"]) {
+      const all = await get(`period=${period}`);
+      expect(all.length, period).toBeGreaterThan(4);
+      expect(await get(`period=${period}&limit=4`), period).toEqual(all.slice(0, 4));
+      expect(await get(`period=${period}&limit=1000`), period).toEqual(all);
+    }
+    const everything = await get("history=false");
+    expect(await get("limit=1")).toEqual(everything.slice(0, 1));
+    // Point in time: the newest rows as they stood then (Apple's 10-Q of 2020-07-31 was its newest filing that day).
+    const then = await get("period=quarterly&as_of=2020-08-15");
+    expect(then[0]).toMatchObject({ period_end: "2020-06-27", months: 3 });
+    expect(await get("period=quarterly&as_of=2020-08-15&limit=2")).toEqual(then.slice(0, 2));
   });
 
   it("filters insider rows on transaction date", async () => {

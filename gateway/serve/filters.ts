@@ -17,11 +17,14 @@ export interface FilterQuery {
   statement?: Statement | "all" | undefined;
 }
 
-/** Indices of the rows an answer keeps, in document order (newest first). */
+/**
+ * Indices of the rows an answer keeps, in document order (newest first): the first `limit` that pass the filters (the
+ * filings' default 20; the period endpoints' none, every row).
+ */
 export function selectRows(kind: DocumentKind, rows: Record<string, unknown>[], query: FilterQuery): number[] {
   const keep = predicate(kind, query);
   const out: number[] = [];
-  const limit = kind === "filings" ? (query.limit ?? 20) : Infinity;
+  const limit = query.limit ?? (kind === "filings" ? 20 : Infinity);
   for (let i = 0; i < rows.length && out.length < limit; i++) if (keep(rows[i]!)) out.push(i);
   return out;
 }

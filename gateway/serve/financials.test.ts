@@ -177,7 +177,7 @@ describeEdgar("GET /financials and get_financials", () => {
   });
 
   it("bad parameters are 400 naming them; an uncovered ticker is 404; no payment is 402 at USD 0.03 — none of them charged", async () => {
-    for (const [query, name] of [["statement=ledger", "statement"], ["period=ttm4", "period"], ["as_of=2024-13-01", "as_of"], ["history=maybe", "history"], ["limit=5", "limit"]] as const) {
+    for (const [query, name] of [["statement=ledger", "statement"], ["period=ttm4", "period"], ["as_of=2024-13-01", "as_of"], ["history=maybe", "history"], ["limit=0", "limit"], ["limit=1001", "limit"], ["limit=1e2", "limit"], ["limit=four", "limit"], ["limt=4", "limt"]] as const) {
       const res = await get(`/financials?ticker=AAPL&${query}`);
       expect(res.status).toBe(400);
       expect((await res.json()).error).toMatchObject({ code: "invalid_parameter", message: expect.stringContaining(name) });
@@ -199,13 +199,33 @@ describeEdgar("GET /financials and get_financials", () => {
     expect(probe.pricing.endpoints["/financials"]).toMatchObject({ usd: "$0.03", amount: "30000" });
   });
 
+  it("limit: the newest rows of those the other parameters select, as of a date and with history alike", async () => {
+    for (const query of ["ticker=AAPL&period=quarterly", "ticker=AAPL&period=ttm", "ticker=WMT&statement=balance", "ticker=DIS&as_of=2019-06-30", "ticker=HD&period=annual&history=true"]) {
+      const all = await financials(query);
+      expect(all.length, query).toBeGreaterThan(4);
+      expect(await financials(`${query}&limit=4`), query).toEqual(all.slice(0, 4));
+      expect(await financials(`${query}&limit=1000`), query).toEqual(all);
+    }
+    // Apple's latest four quarters, newest first, each three months (its fiscal year ends on the last Saturday of September).
+    const quarters = await financials("ticker=AAPL&period=quarterly&limit=4");
+    expect(quarters.map((p) => p.months)).toEqual([3, 3, 3, 3]);
+    expect(quarters.map((p) => p.period_end)).toEqual([...quarters.map((p) => p.period_end)].sort().reverse());
+    expect(new Set(quarters.map((p) => p.period_end)).size).toBe(4);
+  });
+
   it("get_financials: the same answer as HTTP, its input from the same schema, its result past the SDK's output check", async () => {
     const client = new Client({ name: "statements-agent", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${started.key}` } } }));
     const tool = (await client.listTools()).tools.find((t) => t.name === "get_financials")!;
-    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(["as_of", "history", "period", "statement", "ticker"]);
+    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(["as_of", "history", "limit", "period", "statement", "ticker"]);
+    expect(tool.inputSchema.properties!.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 1000 });
     expect(tool.description).toContain("$0.03");
-    for (const args of [{ ticker: "WMT", statement: "balance", period: "2025" }, { ticker: "HD", period: "ttm" }, { ticker: "AAPL", statement: "cash_flow", as_of: "2017-11-03", history: true }]) {
+    for (const args of [
+      { ticker: "WMT", statement: "balance", period: "2025" },
+      { ticker: "HD", period: "ttm" },
+      { ticker: "AAPL", statement: "cash_flow", as_of: "2017-11-03", history: true },
+      { ticker: "AAPL", period: "quarterly", limit: 4 },
+    ]) {
       const result = (await client.callTool({ name: "get_financials", arguments: args })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       const query = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)])).toString();

@@ -116,11 +116,15 @@ describeEdgar("earnings as of a date, and each value's history", () => {
     const client = new Client({ name: "pit-agent", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${started.key}` } } }));
     const tool = (await client.listTools()).tools.find((t) => t.name === "get_earnings_summary")!;
-    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["as_of", "history"]));
+    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["as_of", "history", "limit"]));
     const result = (await client.callTool({ name: "get_earnings_summary", arguments: { ticker: "UA", as_of: "2024-05-28", history: true, period: "2021" } })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     const year = fy2021((result.structuredContent as { data: EarningsPeriod[] }).data)!;
     expect(year.metrics.net_income).toMatchObject({ value: 360_060_000, history: [expect.objectContaining({ filed_at: "2022-02-23" }), expect.objectContaining({ filed_at: "2023-05-24" })] });
+    // limit: the newest rows, as over HTTP.
+    const latest = (await client.callTool({ name: "get_earnings_summary", arguments: { ticker: "UA", period: "quarterly", limit: 2 } })) as CallToolResult;
+    expect(latest.isError).toBeFalsy();
+    expect((latest.structuredContent as { data: EarningsPeriod[] }).data).toEqual((await earnings("ticker=UA&period=quarterly")).slice(0, 2));
     await client.close();
   });
 });
