@@ -34,7 +34,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-    const { parseSeconds, mb } = await timeBareParse(source);
+    const { parseSeconds, readSeconds, readCpuSeconds, mb } = await timeBareParse(source);
     return {
       companies,
       covered: summary.covered,
@@ -46,6 +46,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       seconds: round(seconds),
       parse_seconds: round(parseSeconds),
       ratio: round(seconds / parseSeconds, 2),
+      // Reading the same entries out of the archives (inflating them), one after another, against JSON.parse, in time
+      // and in CPU time (every thread's, zlib's included): part of every build's floor.
+      read_seconds: round(readSeconds),
+      read_ratio: round(readSeconds / parseSeconds, 2),
+      read_cpu_ratio: round(readCpuSeconds / parseSeconds, 2),
       // Whether the build kept the cores busy (1.0: every core all the time), and its CPU time against JSON.parse's.
       cpu_seconds: round(cpuSeconds),
       cores_busy: round(cpuSeconds / seconds / availableParallelism(), 2),
@@ -57,21 +62,28 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   }
 }
 
-/** Sums the time of JSON.parse alone over every company's two entries (inflating them is not timed). */
-async function timeBareParse(source: ReturnType<typeof createBulkSource>): Promise<{ parseSeconds: number; mb: number }> {
+/**
+ * Sums the time of JSON.parse alone over every company's two entries, and apart the time of reading them out of the
+ * archives (its CPU time: the whole loop's less JSON.parse's, which is all CPU).
+ */
+async function timeBareParse(source: ReturnType<typeof createBulkSource>): Promise<{ parseSeconds: number; readSeconds: number; readCpuSeconds: number; mb: number }> {
   const ciks = [...parseCompanyTickers(await source.getText(TICKERS_PATH)).byTicker.values()].map((e) => e.cik);
-  let ms = 0;
+  const cpu0 = process.cpuUsage();
+  let [parseMs, readMs] = [0, 0];
   let bytes = 0;
   for (const cik of ciks) {
     for (const path of [companyFactsPath(cik), submissionsPath(cik)]) {
+      const t0 = performance.now();
       const text = await source.getText(path);
-      bytes += text.length;
-      const t = performance.now();
+      const t1 = performance.now();
       JSON.parse(text);
-      ms += performance.now() - t;
+      parseMs += performance.now() - t1;
+      readMs += t1 - t0;
+      bytes += text.length;
     }
   }
-  return { parseSeconds: ms / 1000, mb: bytes / 1e6 };
+  const cpu = process.cpuUsage(cpu0);
+  return { parseSeconds: parseMs / 1000, readSeconds: readMs / 1000, readCpuSeconds: (cpu.user + cpu.system) / 1e6 - parseMs / 1000, mb: bytes / 1e6 };
 }
 
 function round(n: number, digits = 1): number {
