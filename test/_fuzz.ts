@@ -44,7 +44,7 @@ const paramName = fc.oneof(fc.constantFrom("ticker", "form", "limit", "period", 
 const PARAM_VALUES: Record<string, fc.Arbitrary<string>> = {
   ticker: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("AAPL", "aapl", "JNJ", "WMT", "HD", "DIS", "UA", "TSM", "BRK-B", "brk.b", "MSFT", "ZZZZ") }, { weight: 1, arbitrary: text }),
   form: fc.oneof(fc.constantFrom("10-K", "10-Q", "8-K", "4", "10-k", "10-K/A", "DEF 14A"), text),
-  limit: fc.oneof(fc.constantFrom("1", "2", "20", "100"), fc.constantFrom("0", "101", "-1", "1e2", "2.5", "abc"), text),
+  limit: fc.oneof(fc.constantFrom("1", "2", "20", "100", "1000"), fc.constantFrom("0", "101", "1001", "10000", "-1", "1e2", "2.5", "abc"), text),
   period: fc.oneof(fc.constantFrom("annual", "quarterly", "interim", "ttm", "2023", "FY2023", "CY2023Q4", "CY2023"), fc.constantFrom("FY1800", "CY2023Q5", "x"), text),
   since: fc.oneof(fc.constantFrom("2024-01-01", "2026-01-01", "2000-01-01"), fc.constantFrom("2026-02-30", "2024-13-01", "yesterday"), text),
   statement: fc.oneof(fc.constantFrom("income", "balance", "cash_flow", "all"), fc.constantFrom("Balance", "cashflow", ""), text),
