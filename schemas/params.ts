@@ -31,8 +31,9 @@ const PeriodLimit = wholeNumber(MAX_PERIOD_ROWS)
   .optional()
   .meta({
     description:
-      `The newest N rows of those the other parameters select (rows come newest first), 1 to ${MAX_PERIOD_ROWS}. Omitted: all of them. ` +
-      "With period=quarterly, 4 gives the latest four quarters; with period=annual, the latest N fiscal years.",
+      `The newest N rows of those the other parameters select, 1 to ${MAX_PERIOD_ROWS} (rows come by period end, newest first, and at one ` +
+      "end the shortest first: a quarter before its year to date). Omitted: all of them. With period=quarterly, 4 gives the latest " +
+      "four quarters; with period=annual, the latest N fiscal years.",
     example: 4,
   });
 
