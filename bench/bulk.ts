@@ -46,8 +46,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       seconds: round(seconds),
       parse_seconds: round(parseSeconds),
       ratio: round(seconds / parseSeconds, 2),
-      // Reading the same entries out of the archives (inflating them), one after another, against JSON.parse, in time
-      // and in CPU time (every thread's, zlib's included): part of every build's floor.
+      // Reading the same entries out of the archives (inflating and decoding them), one after another, against
+      // JSON.parse, in time and in CPU time (every thread's, zlib's included): part of every build's floor.
       read_seconds: round(readSeconds),
       read_ratio: round(readSeconds / parseSeconds, 2),
       read_cpu_ratio: round(readCpuSeconds / parseSeconds, 2),

@@ -4,19 +4,20 @@ import { z } from "zod";
 import { IsoDate, TickerInput } from "./primitives.ts";
 
 /**
- * A whole number from 1 to `max`. Query strings must be plain digits (`1e2` or ` 5` are refused); MCP clients may send
- * a number. Documented as an integer.
+ * A `limit` from 1 to `max`. Query strings must be plain digits, no more than `max` has (`1e2` or ` 5` are refused); MCP
+ * clients may send a number. Documented as an integer.
  */
-function wholeNumber(max: number) {
+function limitUpTo(max: number) {
   const error = `limit must be a whole number from 1 to ${max}`;
+  const digits = new RegExp(`^\\d{1,${String(max).length}}$`);
   return z.preprocess(
-    (v) => (typeof v === "string" && /^\d{1,4}$/.test(v) ? Number(v) : v),
+    (v) => (typeof v === "string" && digits.test(v) ? Number(v) : v),
     z.number({ error }).int(error).min(1, "limit must be at least 1").max(max, `limit must be at most ${max}`),
   );
 }
 
 /** `limit` of /filings/latest: 1..100, default 20 (spec 4.3, 8). */
-const Limit = wholeNumber(100)
+const Limit = limitUpTo(100)
   .default(20)
   .meta({ description: "Maximum number of filings returned, 1 to 100.", default: 20, example: 20, override: { default: 20 } });
 
@@ -27,7 +28,7 @@ const MAX_PERIOD_ROWS = 1000;
  * `limit` of the period endpoints (an extension of spec 4.4, like `as_of`): the newest rows of those the other
  * parameters select; omitted, all of them — an agent's tool call needs a bound its host accepts.
  */
-const PeriodLimit = wholeNumber(MAX_PERIOD_ROWS)
+const PeriodLimit = limitUpTo(MAX_PERIOD_ROWS)
   .optional()
   .meta({
     description:

@@ -4,7 +4,7 @@ import type { Meta } from "../../schemas/envelope.ts";
 import type { DocumentKind } from "../../schemas/snapshot.ts";
 import { projection, selectRows, type FilterQuery } from "./filters.ts";
 import type { Answer, PreparedDocument } from "./document.ts";
-import { pointInTimeRows } from "./point-in-time.ts";
+import { pointInTimeReader } from "./point-in-time.ts";
 import type { LoadedSnapshot } from "./snapshot.ts";
 const FILTER_KEYS = new WeakMap<FilterQuery, string>();
 const OPEN = Buffer.from('{"data":[');
@@ -26,18 +26,18 @@ export function answerFor(doc: PreparedDocument, kind: DocumentKind, query: Filt
 }
 
 function makeAnswer(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): Answer {
-  // A point-in-time answer (as_of, history) is made from the document's history section and a financials answer of
-  // one statement from its rows, serialised here, once per filter; the default answer joins the rows' stored JSON.
-  const asOf = pointInTimeRows(doc, kind, query);
+  // A point-in-time answer (as_of, history) is made from the document's history section, row by row until the filters
+  // have what they keep, and a financials answer of one statement from its rows, serialised here, once per filter; the
+  // default answer joins the rows' stored JSON.
+  const asOf = pointInTimeReader(doc, kind, query);
   const project = projection(kind, query);
-  const rows = asOf ?? doc.rows;
-  const indices = selectRows(kind, rows, query);
+  const selected = selectRows(kind, doc.rows.length, asOf ?? ((i) => doc.rows[i]!), query);
   let data = "";
-  for (let i = 0; i < indices.length; i++) {
-    const row = rows[indices[i]!]!;
-    data += (i ? "," : "") + (project ? JSON.stringify(project(row)) : asOf ? JSON.stringify(row) : doc.rowJson[indices[i]!]);
+  for (let k = 0; k < selected.length; k++) {
+    const { index, row } = selected[k]!;
+    data += (k ? "," : "") + (project ? JSON.stringify(project(row)) : asOf ? JSON.stringify(row) : doc.rowJson[index]);
   }
-  return { bytes: Buffer.from(data), rows: indices.length };
+  return { bytes: Buffer.from(data), rows: selected.length };
 }
 
 /** The filter's key, made once per query object (the query memo in params.ts hands out the same object). */

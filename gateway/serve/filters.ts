@@ -17,15 +17,25 @@ export interface FilterQuery {
   statement?: Statement | "all" | undefined;
 }
 
+/** A row an answer keeps: its index in the document and the row itself (as of a date, for a point-in-time answer). */
+export interface SelectedRow {
+  index: number;
+  row: Record<string, unknown>;
+}
+
 /**
- * Indices of the rows an answer keeps, in document order (newest first): the first `limit` that pass the filters (the
- * filings' default 20; the period endpoints' none, every row).
+ * The rows an answer keeps, in document order (newest first): the first `limit` of the `count` rows `rowAt` gives that
+ * pass the filters (the filings' default 20; the period endpoints' none, every row). `rowAt` is asked in order and no
+ * further than needed; a null is a row the answer does not have (a period not yet reported on `as_of`).
  */
-export function selectRows(kind: DocumentKind, rows: Record<string, unknown>[], query: FilterQuery): number[] {
+export function selectRows(kind: DocumentKind, count: number, rowAt: (i: number) => Record<string, unknown> | null, query: FilterQuery): SelectedRow[] {
   const keep = predicate(kind, query);
-  const out: number[] = [];
+  const out: SelectedRow[] = [];
   const limit = query.limit ?? (kind === "filings" ? 20 : Infinity);
-  for (let i = 0; i < rows.length && out.length < limit; i++) if (keep(rows[i]!)) out.push(i);
+  for (let index = 0; index < count && out.length < limit; index++) {
+    const row = rowAt(index);
+    if (row && keep(row)) out.push({ index, row });
+  }
   return out;
 }
 

@@ -15,17 +15,16 @@ import type { PreparedDocument } from "./document.ts";
 type Reader = (row: number, date: string, withHistory: boolean) => Record<string, unknown> | null;
 const READERS = new WeakMap<PreparedDocument, Reader>();
 
-/** The rows of a point-in-time answer (periods not yet reported on `as_of` left out), or null for the default answer. */
-export function pointInTimeRows(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): Record<string, unknown>[] | null {
+/**
+ * Each row of a point-in-time answer by its index in the document (null: a period not yet reported on `as_of`), or null
+ * for the default answer.
+ */
+export function pointInTimeReader(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): ((row: number) => Record<string, unknown> | null) | null {
   if ((kind !== "earnings" && kind !== "financials") || (query.as_of === undefined && !query.history)) return null;
   const read = readerOf(doc, kind);
   const date = query.as_of ?? LATEST;
-  const rows: Record<string, unknown>[] = [];
-  for (let i = 0; i < doc.rows.length; i++) {
-    const row = read(i, date, query.history === true);
-    if (row) rows.push(row);
-  }
-  return rows;
+  const withHistory = query.history === true;
+  return (i) => read(i, date, withHistory);
 }
 
 function readerOf(doc: PreparedDocument, kind: "earnings" | "financials"): Reader {
