@@ -2,7 +2,14 @@
 // Secrets (facilitator credentials, Stripe keys) never reach `describeConfig`, which is what gets logged.
 import { z } from "zod";
 import { parseEnv } from "../schemas/env.ts";
+import type { ConnectionLimits } from "./serve/connections.ts";
 import { storageEnvOf, StorageVariables, type StorageEnv } from "../storage/open.ts";
+
+/**
+ * Pipelining depth: answers under way on one connection, and requests it may send ahead of them. Browsers do not
+ * pipeline and HTTP clients that do keep a few requests ahead; a client hundreds ahead is not reading its answers.
+ */
+const CONNECTION_DEFAULTS = { inFlight: 4, ahead: 64 };
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
 
@@ -26,9 +33,16 @@ const Env = z.object({
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   FREE_RATE_PER_MINUTE: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).default(120),
   FREE_BURST: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).default(30),
-  TRUST_PROXY: z.enum(["0", "1", "false", "true"]).transform((v) => v === "1" || v === "true").default(false),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(\d{1,2}|true|false)$/, "must be the number of trusted proxies in front of the gateway (0, 1, 2, …; true is 1)")
+    .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v)))
+    .default(0),
   HEADERS_TIMEOUT_MS: z.string().regex(/^\d+$/).transform(Number).default(10_000),
   REQUEST_TIMEOUT_MS: z.string().regex(/^\d+$/).transform(Number).default(30_000),
+  WRITE_TIMEOUT_MS: z.string().regex(/^\d+$/, "must be a whole number of milliseconds").transform(Number).default(10_000),
+  MAX_BUFFERED_MB: z.string().regex(/^\d+$/, "must be a whole number of megabytes").transform(Number).default(64),
+  MAX_CONNECTIONS: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).default(10_000),
 });
 
 /** Stripe settings: all three variables or none (then the subscription routes answer 503). */
@@ -60,10 +74,12 @@ export interface GatewayConfig {
   stripe: StripeSettings | null;
   /** Free endpoints per client address: a token bucket (0 per minute turns it off). */
   freeRate: { perMinute: number; burst: number };
-  /** Read the client address from X-Forwarded-For (only behind a proxy that sets it). */
-  trustProxy: boolean;
+  /** Proxies in front of the gateway whose X-Forwarded-For entries are trusted (0: the socket's peer is the client). */
+  trustedHops: number;
   /** Slow clients: time to send the headers, and the whole request. */
   timeouts: { headersMs: number; requestMs: number };
+  /** What connections may make the gateway hold (serve/connections.ts), and how many may be open at once. */
+  connections: ConnectionLimits & { max: number };
 }
 
 /** Reads and validates the environment; throws one message listing every bad variable. */
@@ -97,8 +113,14 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: {
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID, api: apiBase(e.STRIPE_API_BASE) }
       : null,
     freeRate: { perMinute: e.FREE_RATE_PER_MINUTE, burst: Math.max(1, e.FREE_BURST) },
-    trustProxy: e.TRUST_PROXY,
+    trustedHops: e.TRUST_PROXY,
     timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS },
+    connections: {
+      ...CONNECTION_DEFAULTS,
+      writeStallMs: e.WRITE_TIMEOUT_MS,
+      bufferedBytes: e.MAX_BUFFERED_MB * 1024 * 1024,
+      max: e.MAX_CONNECTIONS,
+    },
   };
 }
 

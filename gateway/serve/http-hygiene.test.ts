@@ -8,6 +8,8 @@ import { raw } from "../../test/_raw-http.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { addressOf, ANVIL_KEYS, decodePaymentRequired, decodePaymentResponse, payerClient } from "../../test/_x402.ts";
 import { serveHttp } from "./listen.ts";
+import { loadConfig } from "../config.ts";
+import { memoryLogger } from "../../test/_logger.ts";
 import { createUsdcLedger, type UsdcLedger } from "../payment/dev-chain/ledger.ts";
 import { createLocalFacilitator } from "../payment/dev-chain/facilitator.ts";
 
@@ -43,7 +45,7 @@ describeEdgar("HTTP hygiene on a real port", () => {
     };
     gw = testGateway(data.dataDir, { facilitator });
     key = (await gw.keys.create("hygiene")).key;
-    server = await serveHttp(gw.app, { port: 0, host: "127.0.0.1", timeouts: { headersMs: 5_000, requestMs: 10_000 } });
+    server = await serveHttp(gw.app, { port: 0, host: "127.0.0.1", timeouts: { headersMs: 5_000, requestMs: 10_000 }, connections: loadConfig({}).connections }, memoryLogger().log);
     base = server.url!.replace(/\/$/, "");
     port = Number(new URL(base).port);
   });
@@ -119,6 +121,21 @@ describeEdgar("HTTP hygiene on a real port", () => {
     expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
     expect(answer).toMatch(/\r\nAllow: GET, HEAD, POST, OPTIONS\r\n/);
     expect(JSON.parse(answer.split("\r\n\r\n")[1]!).error).toMatchObject({ code: "method_not_allowed", message: expect.stringContaining("CONNECT"), hint: expect.any(String) });
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+  });
+
+  it("a client aborting a POST mid-body is its own affair: no error-level line, no stack, and the server keeps serving", async () => {
+    // Issue 39: 100 aborted POSTs to /mcp logged 100 error-level `unhandled` lines with a stack each.
+    const before = gw.logs.length;
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        raw(port, "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":", 150),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = gw.logs.slice(before);
+    expect(lines.filter((l) => l.level === "error")).toEqual([]);
+    expect(lines.filter((l) => l.event === "client_aborted").length).toBeGreaterThan(0);
     expect((await fetch(`${base}/health`)).status).toBe(200);
   });
 

@@ -1,11 +1,12 @@
 // Starting the gateway on a port: load the snapshot, start watching current.json, listen, stop cleanly on signals.
 // The HTTP rules of the port itself live here too: limits and deadlines, reason phrases, what Node answers alone.
-import { ServerResponse, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
+import { ServerResponse, STATUS_CODES, type Server as HttpServer, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
 import type { Socket } from "node:net";
 import { serve, type H3 } from "h3";
-import { createLogger } from "../../logging/log.ts";
+import { createLogger, type EventLog } from "../../logging/log.ts";
 import type { GatewayConfig } from "../config.ts";
 import { errorBody } from "../http/errors.ts";
+import { guardConnections } from "./connections.ts";
 import { createGateway } from "./server.ts";
 
 /** Request headers beyond this are refused with 431 (Node's own default, stated). */
@@ -18,7 +19,7 @@ export async function listen(config: GatewayConfig, pollMs = config.snapshotPoll
   const gateway = createGateway(config, { log });
   await gateway.snapshots.refresh().catch((error: Error) => log("warn", "no_snapshot_yet", { error: error.message }));
   gateway.snapshots.watch(pollMs);
-  const server = await serveHttp(gateway.app, config);
+  const server = await serveHttp(gateway.app, config, log);
   const url = server.url ?? `http://${config.host}:${config.port}`;
   log("info", "listening", { url, public_base_url: config.publicBaseUrl, snapshot: gateway.snapshots.held?.pointer.build_id ?? null });
   const close = async () => {
@@ -30,10 +31,15 @@ export async function listen(config: GatewayConfig, pollMs = config.snapshotPoll
 }
 
 /**
- * Serves an app on `config.port` with the port's HTTP rules: header size and deadlines, a reason phrase on every
- * status line, and the error body on what Node answers before any handler (malformed or slow requests, CONNECT).
+ * Serves an app on `config.port` with the port's HTTP rules: header size and deadlines, what connections may make it
+ * hold (connections.ts), a reason phrase on every status line, and the error body on what Node answers before any
+ * handler (malformed or slow requests, CONNECT).
  */
-export async function serveHttp(app: H3, config: Pick<GatewayConfig, "port" | "host" | "timeouts">): Promise<ReturnType<typeof serve>> {
+export async function serveHttp(
+  app: H3,
+  config: Pick<GatewayConfig, "port" | "host" | "timeouts" | "connections">,
+  log: EventLog,
+): Promise<ReturnType<typeof serve>> {
   const server = serve(app, {
     port: config.port,
     hostname: config.host,
@@ -47,6 +53,11 @@ export async function serveHttp(app: H3, config: Pick<GatewayConfig, "port" | "h
       ServerResponse: ReasonPhraseResponse,
     },
   });
+  const node = server.node!.server as HttpServer;
+  // Before the first connection: serve() listens on a later turn of the event loop.
+  const unguard = guardConnections(node, config.connections, log);
+  node.maxConnections = config.connections.max;
+  node.once("close", unguard);
   await server.ready();
   server.node?.server?.on("clientError", answerClientError);
   // Without a listener Node drops a CONNECT's socket unanswered; this is no proxy.

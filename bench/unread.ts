@@ -1,0 +1,88 @@
+// Benchmark: clients that never read their answers (issue 39). The gateway as deployed (its own process) serves a
+// normal keyed client throughout while non-reading clients pipeline requests at it, first without a key (402s),
+// then with one (large answers); then a minute with the normal client alone. Goals: the gateway's RSS ≤ 400 MB
+// throughout and after, the keyed client's p99 ≤ 50 ms during the attacks, RSS back within 10 % of its start a
+// minute after the attacks stop.
+import { spawn } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import autocannon from "autocannon";
+import { KeyStore } from "../gateway/payment/keys.ts";
+import { openStorage } from "../storage/open.ts";
+import { startGatewayProcess } from "../test/_gateway-process.ts";
+import { buildTestData } from "../test/_gateway.ts";
+import { flag } from "./_server-process.ts";
+import { loadAverage, round2 } from "./_stats.ts";
+
+/** The normal client's question: an answer of a few kilobytes. */
+const NORMAL_PATH = "/earnings/summary?ticker=WMT&period=annual";
+/** The keyed attack's question: Apple's statements with every value they have had (about 1.7 MB). */
+const LARGE_PATH = "/financials?ticker=AAPL&history=true";
+/** The unkeyed attack's: a paid route without payment (a 402 with its PAYMENT-REQUIRED header). */
+const UNPAID_PATH = "/earnings/summary?ticker=AAPL";
+
+/** `--attack-seconds N` per attack (default 20), `--after-seconds N` (default 60), `--sockets N` unkeyed (default 50). */
+export async function run(args: string[]): Promise<Record<string, unknown>> {
+  const attackSeconds = Number(flag(args, "--attack-seconds") ?? 20);
+  const afterSeconds = Number(flag(args, "--after-seconds") ?? 60);
+  const sockets = Number(flag(args, "--sockets") ?? 50);
+  const { dataDir, mirror } = await buildTestData();
+  const { key } = await new KeyStore(openStorage(dataDir)).create("bench-unread");
+  const gateway = await startGatewayProcess({ DATA_URL: dataDir });
+  const pid = gateway.child.pid!;
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rss())), 100);
+  const port = new URL(gateway.url).port;
+  const normal = (seconds: number) =>
+    autocannon({ url: `${gateway.url}${NORMAL_PATH}`, connections: 10, overallRate: 500, duration: seconds, headers: { authorization: `Bearer ${key}` } });
+  try {
+    // The start is a gateway that has served what the attacks ask for, read: the large answer's document is in its
+    // cache and its allocator has the size that answer gives it, as after any normal traffic.
+    const [warm] = await Promise.all([
+      normal(10),
+      autocannon({ url: `${gateway.url}${LARGE_PATH}`, connections: 4, duration: 5, headers: { authorization: `Bearer ${key}` } }),
+      autocannon({ url: `${gateway.url}${UNPAID_PATH}`, connections: 4, duration: 5 }),
+    ]);
+    const start = rss();
+    peak = start;
+    const unkeyed = await Promise.all([normal(attackSeconds), attacker(port, UNPAID_PATH, sockets, attackSeconds)]);
+    const keyed = await Promise.all([normal(attackSeconds), attacker(port, LARGE_PATH, 10, attackSeconds, key)]);
+    const duringPeak = peak;
+    const after = await normal(afterSeconds);
+    const end = rss();
+    const phase = ([result, attack]: [autocannon.Result, Record<string, unknown>]) => ({
+      p99_ms: result.latency.p99,
+      rps: Math.round(result.requests.average),
+      errors: result.errors + result.timeouts + result.non2xx,
+      attack,
+    });
+    return {
+      load_average: loadAverage(),
+      rss_start_mb: Math.round(start),
+      rss_peak_mb: Math.round(Math.max(duringPeak, peak)),
+      rss_after_mb: Math.round(end),
+      rss_after_ratio: round2(end / start),
+      p99_alone_ms: warm.latency.p99,
+      unkeyed: phase(unkeyed),
+      keyed: phase(keyed),
+      p99_after_ms: after.latency.p99,
+      goal: "rss_peak_mb <= 400, unkeyed and keyed p99_ms <= 50, rss_after_ratio <= 1.1",
+    };
+  } finally {
+    clearInterval(sampler);
+    gateway.child.kill("SIGKILL");
+    for (const dir of [dataDir, mirror]) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs bench/_unread-client.ts in its own process and returns what it printed. */
+function attacker(port: string, path: string, sockets: number, seconds: number, key?: string): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, ["bench/_unread-client.ts", port, path, String(sockets), String(seconds), ...(key ? [key] : [])], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as Record<string, unknown>) : reject(new Error(`attacker exited with ${code}`))));
+  });
+}

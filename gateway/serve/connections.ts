@@ -1,0 +1,158 @@
+// What one connection, and all of them together, may make the gateway hold (issue 39): answers are computed only as
+// fast as each client reads them, requests read ahead of their answers are bounded, and a socket that stops reading
+// is closed. Node computes every pipelined request of a chunk at once and buffers each answer until it is read.
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { EventLog } from "../../logging/log.ts";
+
+/** The limits of one gateway's connections (GatewayConfig.connections). */
+export interface ConnectionLimits {
+  /** Answers one connection may have under way (computed or being written) at once. */
+  inFlight: number;
+  /** Requests one connection may send ahead of those under way; one more closes it. */
+  ahead: number;
+  /** A connection whose written answer made no progress this long is closed (ms). */
+  writeStallMs: number;
+  /** Answer bytes waiting in the gateway's memory for all connections together; past it, stalled ones are closed. */
+  bufferedBytes: number;
+}
+
+/** A socket's writes past this many unsent bytes hold its next answer until the client reads. */
+const SOCKET_HIGH_WATER = 64 * 1024;
+/** How often stalled sockets and the total held are checked (ms). */
+const TICK_MS = 250;
+/** Closed connections are logged as counts, at most this often (ms): an attack is one line, not one per socket. */
+const REPORT_MS = 10_000;
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+type Reason = "ahead" | "stalled" | "over_budget";
+
+/** One connection's answers under way, the requests waiting behind them, and its write progress. */
+interface Connection {
+  socket: Socket;
+  inFlight: number;
+  waiting: Array<[IncomingMessage, ServerResponse]>;
+  /** Bytes the socket has handed to the network so far, and when that last grew with bytes still waiting. */
+  sent: number;
+  progressAt: number;
+}
+
+/**
+ * Puts `server`'s request listeners behind a gate that enforces `limits` per connection and in total, and returns a
+ * function that stops its timer. Every request still reaches the listeners, in order, unless its connection is closed.
+ */
+export function guardConnections(server: Server, limits: ConnectionLimits, log: EventLog): () => void {
+  const listeners = server.listeners("request") as Listener[];
+  server.removeAllListeners("request");
+  const open = new Map<Socket, Connection>();
+  const closed: Record<Reason, number> = { ahead: 0, stalled: 0, over_budget: 0 };
+  let reportedAt = performance.now();
+  let overBudget = false;
+
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    if (socket.destroyed) return;
+    let conn = open.get(socket);
+    if (!conn) {
+      conn = { socket, inFlight: 0, waiting: [], sent: flushed(socket), progressAt: performance.now() };
+      open.set(socket, conn);
+      const known = conn;
+      socket.once("close", () => open.delete(socket));
+      socket.on("drain", () => pump(known));
+    }
+    // The usual request, on a connection with nothing under way, is answered at once. One sent while another is
+    // under way (pipelined) waits until an answer has been written: a chunk of pipelined requests is parsed whole
+    // before any answer is, so a client far ahead is closed before its requests cost anything.
+    if (conn.inFlight === 0 && conn.waiting.length === 0) return dispatch(conn, req, res);
+    if (conn.waiting.length >= limits.ahead) return close(conn, "ahead");
+    conn.waiting.push([req, res]);
+  });
+
+  function dispatch(conn: Connection, req: IncomingMessage, res: ServerResponse): void {
+    conn.inFlight++;
+    let done = false;
+    const settle = () => {
+      if (done) return;
+      done = true;
+      conn.inFlight--;
+      pump(conn);
+    };
+    res.once("finish", settle);
+    res.once("close", settle);
+    for (const listener of listeners) listener.call(server, req, res);
+  }
+
+  /** Hands waiting requests to the listeners while the connection has room and its client is reading. */
+  function pump(conn: Connection): void {
+    while (conn.waiting.length > 0 && !conn.socket.destroyed && hasRoom(conn)) {
+      const [req, res] = conn.waiting.shift()!;
+      dispatch(conn, req, res);
+    }
+  }
+
+  /** Room for one more answer: the client reads what it was sent, and pipelines within the limits. */
+  function hasRoom(conn: Connection): boolean {
+    if (conn.socket.writableLength >= SOCKET_HIGH_WATER) return false;
+    return conn.inFlight === 0 || (conn.inFlight < limits.inFlight && !overBudget);
+  }
+
+  function close(conn: Connection, reason: Reason): void {
+    closed[reason]++;
+    conn.waiting.length = 0;
+    ignoreRest(conn.socket);
+    conn.socket.destroy();
+    open.delete(conn.socket);
+  }
+
+  // Write progress, stalls and the total held, on a timer: per request it would cost a walk over every socket.
+  const timer = setInterval(() => {
+    const now = performance.now();
+    let total = 0;
+    const held: Connection[] = [];
+    for (const conn of open.values()) {
+      const pending = conn.socket.writableLength;
+      const sent = flushed(conn.socket);
+      if (pending === 0 || sent > conn.sent) conn.progressAt = now;
+      conn.sent = sent;
+      if (pending === 0) continue;
+      if (now - conn.progressAt >= limits.writeStallMs) close(conn, "stalled");
+      else {
+        total += pending;
+        held.push(conn);
+      }
+    }
+    if (total > limits.bufferedBytes) {
+      // The connections holding most, among those that made no progress this tick, go first.
+      held.sort((a, b) => b.socket.writableLength - a.socket.writableLength);
+      for (const conn of held) {
+        if (total <= limits.bufferedBytes) break;
+        if (conn.progressAt === now) continue;
+        total -= conn.socket.writableLength;
+        close(conn, "over_budget");
+      }
+    }
+    overBudget = total > limits.bufferedBytes;
+    if (now - reportedAt >= REPORT_MS && closed.ahead + closed.stalled + closed.over_budget > 0) {
+      log("warn", "connections_closed", { ...closed, window_s: Math.round((now - reportedAt) / 1000) });
+      closed.ahead = closed.stalled = closed.over_budget = 0;
+      reportedAt = now;
+    }
+  }, TICK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Node parses a chunk's every pipelined request before any is answered, and aborts each one it did not answer when
+ * the socket closes, with an error whose stack it formats: a client closed for being far ahead would cost thousands
+ * of both. Its parser (Node's own `socket.parser`, whose `onIncoming` takes each parsed request) drops the rest.
+ */
+function ignoreRest(socket: Socket): void {
+  const parser = (socket as Socket & { parser?: { onIncoming?: unknown } | null }).parser;
+  if (parser && typeof parser.onIncoming === "function") parser.onIncoming = () => 0;
+}
+
+/** Bytes the socket has handed to the network: those accepted for writing, less those still waiting. */
+function flushed(socket: Socket): number {
+  return socket.bytesWritten - socket.writableLength;
+}
