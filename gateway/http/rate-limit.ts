@@ -1,7 +1,8 @@
 // Per-client rate limit for the free endpoints and unauthenticated MCP requests: a token bucket per address (429 with
 // Retry-After when empty). Paid requests draw from it only when their payment is refused (payment/refusal-limit.ts):
 // every answer is paid for, and an unpaid request stops at a cached 402.
-import { getRequestIP, type H3Event } from "h3";
+import type { H3Event } from "h3";
+import { clientAddress } from "./client-address.ts";
 import { ApiError } from "./errors.ts";
 
 /** Addresses remembered at once; the least recently seen are forgotten first (a forgotten address starts full). */
@@ -11,13 +12,13 @@ const MAX_CLIENTS = 50_000;
 export class ClientRateLimit {
   readonly #perMs: number;
   readonly #burst: number;
-  readonly #trustProxy: boolean;
+  readonly #trustedHops: number;
   readonly #buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(options: { perMinute: number; burst: number; trustProxy: boolean }) {
+  constructor(options: { perMinute: number; burst: number; trustedHops: number }) {
     this.#perMs = options.perMinute / 60_000;
     this.#burst = options.burst;
-    this.#trustProxy = options.trustProxy;
+    this.#trustedHops = options.trustedHops;
   }
 
   /** Takes one token for the request's client, or throws 429 rate_limited with Retry-After. */
@@ -29,7 +30,7 @@ export class ClientRateLimit {
   /** Takes one token for the request's client: null when it had one, else the seconds to wait (nothing thrown: a flood is cheap). */
   admit(event: H3Event, now = performance.now()): number | null {
     if (this.#perMs === 0) return null;
-    const client = getRequestIP(event, { xForwardedFor: this.#trustProxy }) ?? "unknown";
+    const client = clientAddress(event, this.#trustedHops);
     const held = this.#buckets.get(client);
     const bucket = held ?? { tokens: this.#burst, at: now };
     bucket.tokens = Math.min(this.#burst, bucket.tokens + (now - bucket.at) * this.#perMs);

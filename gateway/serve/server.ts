@@ -45,7 +45,7 @@ export function createGateway(config: GatewayConfig, options: { log: EventLog; f
   const answers = new IdempotentAnswers(storage, log);
   const payments = new PaymentCore({ keys, facilitator, server, offers, answers, log });
   const billing = config.stripe ? new Billing(config.stripe, keys, storage, config.publicBaseUrl, log) : null;
-  const limiter = new ClientRateLimit({ ...config.freeRate, trustProxy: config.trustProxy });
+  const limiter = new ClientRateLimit({ ...config.freeRate, trustedHops: config.trustedHops });
   const app = createApp({ snapshots, payments, publicBaseUrl: config.publicBaseUrl, limiter, log, billing });
   log("info", "gateway_configured", describeConfig(config));
   return { app, snapshots, keys, payments, close: () => snapshots.close() };
