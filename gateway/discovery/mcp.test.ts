@@ -495,6 +495,36 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
     });
   });
 
+  it("a refused call whose payment found its address's allowance spent is held like any refused traffic", async () => {
+    // Issue 39: any `_meta["x402/payment"]` skipped the one-second hold on refused traffic (300 answered in 0.3 s).
+    const limited = await served(data.dataDir, { env: { FREE_RATE_PER_MINUTE: "1", FREE_BURST: "2" }, facilitator: createLocalFacilitator(ledger) });
+    try {
+      const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_insider_transactions", arguments: { ticker: "JNJ" }, _meta: { "x402/payment": 0 } } };
+      for (let i = 0; i < 2; i++) await rpc(limited.base, call); // the allowance, spent on refused payments
+      const started = performance.now();
+      const replies = await Promise.all(Array.from({ length: 10 }, () => rpc(limited.base, call)));
+      expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+      for (const reply of replies) {
+        expect(reply.headers.get("retry-after")).toMatch(/^\d+$/);
+        const { result } = (await reply.json()) as { result: CallToolResult };
+        expect(errorOf(result).code).toBe("rate_limited");
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("tool arguments nested 10,000 deep are invalid_parameter naming the argument, never internal_error", async () => {
+    // Written as text: no client library can serialise it (the SDK's own overflows), but the wire carries it.
+    const deep = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
+    for (const tool of ["get_latest_filings", "probe_coverage"]) {
+      const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool}","arguments":{"ticker":${deep}}}}`;
+      const reply = await fetch(`${main.base}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, authorization: `Bearer ${key}` }, body });
+      const error = errorOf(((await reply.json()) as { result: CallToolResult }).result);
+      expect([error.code, error.message], tool).toEqual(["invalid_parameter", expect.stringContaining('"ticker"')]);
+    }
+  });
+
   it("transport limits: a batch over the cap, GET and a wrong Accept are refused as the SDK's transport would", async () => {
     const list = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list" });
     const capped = await rpc(main.base, Array.from({ length: MAX_BATCH }, (_, i) => list(i)));

@@ -118,9 +118,11 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     );
     // The usual keyed call is answered at once: no trip through the microtask queue for it.
     const replies = answers.some((answer) => answer instanceof Promise) ? await Promise.all(answers) : (answers as Parts[]);
-    const wait = limited.values().next().value;
+    // Refused by the per-address limit before the call, or by the refused-payment limit within it (a payment in _meta
+    // skips the first): a reply that only refuses is held either way (issue 39).
+    const wait = limited.values().next().value ?? sender.limited?.wait;
     const out: Record<string, string> = wait === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "retry-after": String(wait) };
-    if (limited.size === requests.length) await hold(REFUSAL_HOLD_MS);
+    if (limited.size + (sender.limited?.calls ?? 0) === requests.length) await hold(REFUSAL_HOLD_MS);
     return replyResponse(batch ? batchParts(replies) : replies[0]!, out);
   };
 }

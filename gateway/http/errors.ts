@@ -30,6 +30,12 @@ export function asApiError(error: unknown): ApiError {
   return error instanceof ApiError ? error : new ApiError("internal_error", "The service failed to answer this request.");
 }
 
+/** A failure of the client's own making: it closed the connection or aborted the request while the gateway read it. */
+export function clientAborted(error: unknown): boolean {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  return code === "ECONNRESET" || name === "AbortError";
+}
+
 /** Echoes a client's text safely in a message: printable ASCII only, bounded. */
 export function printable(text: string): string {
   const clean = text.replace(/[^\x20-\x7e]/g, "?");

@@ -9,6 +9,8 @@ import { rateLimited, type ClientRateLimit } from "../http/rate-limit.ts";
 export interface Sender {
   limiter: ClientRateLimit;
   event: H3Event;
+  /** Set when this limit refused the sender's calls for want of a token: how many, and the seconds to wait. */
+  limited?: { calls: number; wait: number };
 }
 
 /** Peers remembered at once; the oldest are forgotten first (they only lose the check before verification). */
@@ -41,6 +43,7 @@ export class RefusalLimit {
   #take(sender: Sender, peer: string, now: number): void {
     const wait = sender.limiter.admit(sender.event);
     if (wait === null) return;
+    sender.limited = { calls: (sender.limited?.calls ?? 0) + 1, wait };
     this.#suspect(peer, now + wait * 1000);
     throw rateLimited(wait);
   }

@@ -4,7 +4,7 @@ import { H3, HTTPResponse, type H3Event, type HTTPError } from "h3";
 import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES } from "../../schemas/api.ts";
 import { billingHandlers, billingHeads } from "../subscriptions/routes.ts";
 import { ALLOW_ORIGIN, withCors } from "../http/cors.ts";
-import { ApiError, errorResponse } from "../http/errors.ts";
+import { ApiError, clientAborted, errorResponse } from "../http/errors.ts";
 import type { FreeRoute } from "./free.ts";
 import { withoutBody } from "./head.ts";
 import { buildLlmsTxt } from "../discovery/llms.ts";
@@ -75,6 +75,11 @@ export function createApp(deps: AppDeps): H3 {
     if (cause instanceof ApiError) return errorResponse(cause);
     if (error.status === 404) return errorResponse(new ApiError("not_found", `No endpoint at ${event.url.pathname.slice(0, 80)}.`));
     if (error.status === 400) return errorResponse(new ApiError("invalid_parameter", "The request URL is malformed."));
+    if (clientAborted(cause)) {
+      // Nobody reads this answer; a client's abort is its own business, not the service's error (issue 39).
+      deps.log("info", "client_aborted", { path: event.url.pathname.slice(0, 80) });
+      return errorResponse(new ApiError("invalid_parameter", "The request was aborted before its body was read."));
+    }
     deps.log("error", "unhandled", { path: event.url.pathname, error: String((cause as Error)?.stack ?? cause) });
     return errorResponse(cause);
   }

@@ -25,10 +25,15 @@ export function queryReader<T extends z.ZodObject>(schema: T): (event: H3Event) 
 export function argumentReader<T extends z.ZodObject>(schema: T): (raw: Record<string, unknown>) => z.infer<T> {
   const memo = new Map<string, z.infer<T>>();
   return (raw) => {
+    // Every argument is one value, as a query parameter is: an object or array is refused before anything walks it
+    // (arguments nested 10,000 deep overflowed the stack here; issue 39).
+    for (const name of Object.keys(raw)) {
+      requireKnown(name, schema);
+      requireScalar(name, raw[name]);
+    }
     const text = JSON.stringify(raw);
     const known = memo.get(text);
     if (known) return known;
-    for (const name of Object.keys(raw)) requireKnown(name, schema);
     const parsed = validate(raw, schema);
     if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
     memo.set(text, parsed);
@@ -45,6 +50,11 @@ function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schema: T): 
     raw[name] = values[0]!;
   }
   return validate(raw, schema);
+}
+
+function requireScalar(name: string, value: unknown): void {
+  if (value === null || typeof value !== "object") return;
+  throw invalid(name, `argument "${printable(name)}" must be a single value, not ${Array.isArray(value) ? "an array" : "an object"}`);
 }
 
 function requireKnown(name: string, schema: z.ZodObject): void {
