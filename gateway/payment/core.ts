@@ -16,6 +16,7 @@ import { IDEMPOTENCY_WINDOW_MS, IdempotentAnswers } from "./idempotency.ts";
 import { PAYMENT_REQUIRED, type PaymentOffers, type Transport } from "./offers.ts";
 import type { PaymentReading, PresentedPayment } from "./payload.ts";
 import { RefusalLimit, type Sender } from "./refusal-limit.ts";
+import { windowRefusal } from "./window.ts";
 
 /** What the core needs of an answer: its bytes, and how many rows its `data` holds (none: nothing is charged). */
 export interface PaidAnswer {
@@ -230,6 +231,9 @@ export class PaymentCore {
     }
     const echo = this.#server.validateExtensions(offer, payment.payload);
     if (!echo.valid) throw this.#refuse(request, echo.invalidReason ?? "extension_echo_mismatch");
+    // Ours to check, whichever facilitator is configured: the stock one accepts a window of any length (issue 39).
+    const outside = windowRefusal(payment.window, matched.maxTimeoutSeconds, Math.floor(Date.now() / 1000));
+    if (outside !== null) throw this.#refuse(request, outside);
     const declared = offer.extensions ?? {};
     // A sender whose refused payments emptied its bucket waits here, before the facilitator is asked.
     this.#refusals.beforeVerify(request.credentials.sender);
