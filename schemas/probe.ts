@@ -22,7 +22,14 @@ export const Health = z.object({
   status: z.literal("ok"),
   snapshot: z.string().nullable(),
   built_at: IsoDateTime.nullable(),
+  keys_stale_since: IsoDateTime.nullable().meta({
+    description:
+      "Since when the store could not be read for API keys: each key is judged by its state last read (a key known " +
+      "revoked stays refused; a key never seen is answered 503), and revocations made since are not seen yet. Null " +
+      "while keys are read fresh (every 10 s per key in use).",
+  }),
 });
+export type Health = z.infer<typeof Health>;
 
 /** Whether the follower (`dataset follow`) publishes to this store now. */
 export const FollowerState = z.enum(["running", "paused", "stopped", "off"]).meta({

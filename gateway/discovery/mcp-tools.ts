@@ -108,7 +108,7 @@ async function pipeline(deps: PaidDeps, route: PaidRoute, query: PaidQuery, { he
 function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Handler {
   const readArguments = argumentReader(route.query);
   return async ({ args }) => {
-    const text = await freeAnswer(route, readArguments(args), deps.snapshots);
+    const text = await freeAnswer(route, readArguments(args), deps);
     return answerResult([text], [JSON.stringify(text)]);
   };
 }

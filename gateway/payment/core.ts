@@ -16,6 +16,7 @@ import { IDEMPOTENCY_WINDOW_MS, IdempotentAnswers } from "./idempotency.ts";
 import { PAYMENT_REQUIRED, type PaymentOffers, type Transport } from "./offers.ts";
 import type { PaymentReading, PresentedPayment } from "./payload.ts";
 import { RefusalLimit, type Sender } from "./refusal-limit.ts";
+import { windowRefusal } from "./window.ts";
 
 /** What the core needs of an answer: its bytes, and how many rows its `data` holds (none: nothing is charged). */
 export interface PaidAnswer {
@@ -81,6 +82,8 @@ export class PaymentCore {
   /** Authorizations (payer and nonce) being verified, answered or settled right now on this replica. */
   readonly #inFlight = new Set<string>();
   readonly #refusals = new RefusalLimit();
+  /** Since when keys were last logged as judged by their last states; null when last logged fresh. */
+  #keysStale: Date | null = null;
   #ready: Promise<void> | null = null;
 
   constructor(deps: {
@@ -103,6 +106,11 @@ export class PaymentCore {
   /** True when the key was verified moments ago and is still usable: memory only, no await (the hot path). */
   trusted(key: string, now: number): boolean {
     return this.#keys.trusted(key, now);
+  }
+
+  /** Since when API keys are judged by their last states, the store not answering for them; null while read fresh. */
+  keysStaleSince(): Date | null {
+    return this.#keys.staleSince();
   }
 
   /** Serves a paid request: checks the key or the payment, makes the answer with `produce`, settles when it has data. */
@@ -230,6 +238,9 @@ export class PaymentCore {
     }
     const echo = this.#server.validateExtensions(offer, payment.payload);
     if (!echo.valid) throw this.#refuse(request, echo.invalidReason ?? "extension_echo_mismatch");
+    // Ours to check, whichever facilitator is configured: the stock one accepts a window of any length (issue 39).
+    const outside = windowRefusal(payment.window, matched.maxTimeoutSeconds, Math.floor(Date.now() / 1000));
+    if (outside !== null) throw this.#refuse(request, outside);
     const declared = offer.extensions ?? {};
     // A sender whose refused payments emptied its bucket waits here, before the facilitator is asked.
     this.#refusals.beforeVerify(request.credentials.sender);
@@ -280,8 +291,19 @@ export class PaymentCore {
     } catch (error) {
       this.#log("error", "key_check_failed", { error: (error as Error)?.message ?? String(error) });
       throw new ApiError("storage_unavailable", "The API key could not be checked right now.", { headers: { "retry-after": "5" } });
+    } finally {
+      this.#noteKeyStaleness();
     }
     if (!ok) throw new ApiError("invalid_api_key", "The API key is not valid.", { headers: { "www-authenticate": 'Bearer realm="filing-data"' } });
+  }
+
+  /** One log line when keys start being judged by their last states (the store not answering), and one when they are read fresh again. */
+  #noteKeyStaleness(): void {
+    const now = this.#keys.staleSince();
+    const before = this.#keysStale;
+    if (now !== null && before === null) this.#log("warn", "key_states_stale", { since: now.toISOString() });
+    else if (now === null && before !== null) this.#log("info", "key_states_fresh", { stale_since: before.toISOString() });
+    this.#keysStale = now;
   }
 
   /** What the facilitator did with the extensions (e.g. bazaar cataloguing), when it says: one log line. */

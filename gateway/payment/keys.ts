@@ -1,5 +1,6 @@
 // API keys: stored hashed (SHA-256) under keys/ in the same storage, compared in constant time; a subscription
-// key also carries its Stripe subscription's state, honoured on every call. Nothing here stores or logs a key.
+// key also carries its Stripe subscription's state, honoured on every call; a key's last state read outlives a store
+// that cannot be read. Nothing here stores or logs a key.
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Storage } from "unstorage";
 import { z } from "zod";
@@ -36,25 +37,35 @@ const USABLE_STATUSES = new Set(["active", "trialing", "past_due"]);
 /** Stripe statuses a subscription never leaves: a late, older event must not revive the key. */
 const TERMINAL_STATUSES = new Set(["canceled", "incomplete_expired"]);
 const PREFIX = "fds_";
-/** How long a verified key is trusted from memory before storage is asked again (so a revocation lands within it). */
-const VERIFIED_TTL_MS = 10_000;
+/** How long a key's state is trusted from memory before storage is asked again (so a revocation lands within it). */
+const REFRESH_MS = 10_000;
+/** A key's last state is dropped once it has not been asked for this long: memory holds the keys in use. */
+const KEEP_MS = 24 * 3_600_000;
 
-/** A key verified lately: the key, its hash (to forget it on revocation) and until when it is trusted. */
-interface Verdict {
-  key: string;
+/** A key's state as last read from storage: the key (as bytes, compared in constant time), its record, and until when it is trusted. */
+interface KeyState {
+  bytes: Buffer;
+  /** Where sameKey writes a presented key (as long as `bytes`): the hot path allocates nothing. */
+  scratch: Buffer;
   hash: string;
+  record: KeyRecord;
+  /** Until when a usable key is trusted without storage (0 for a refused one: asked again at its next call). */
   until: number;
+  /** When it was last asked for (verify): states unasked for KEEP_MS are swept. */
+  asked: number;
 }
 
 /** Creates, revokes, lists and verifies keys, and keeps subscription keys in step with Stripe. */
 export class KeyStore {
   readonly #storage: Storage;
   /**
-   * Keys verified lately, held as they were presented, so that a hit needs no SHA-256 (most of a keyed request's
-   * own cost), by `slot()`. Only usable keys enter; an expired entry is dropped at the next verification
-   * (docs/threat-model.md weighs holding keys in memory).
+   * Keys with a record, held as they were presented, so that a hit needs no SHA-256 (most of a keyed request's own
+   * cost), by `slot()`, in the order they were last asked for. While storage cannot be read, a key's last state
+   * (usable, revoked or lapsed) decides it (docs/threat-model.md weighs holding keys in memory).
    */
-  readonly #verified = new Map<number, Verdict>();
+  readonly #states = new Map<number, KeyState>();
+  /** Since when reading a key's record fails (Unix ms), null while it succeeds: last states decide meanwhile. */
+  #staleSince: number | null = null;
 
   constructor(storage: Storage) {
     this.#storage = storage;
@@ -84,8 +95,9 @@ export class KeyStore {
   async revoke(keyOrId: string, now = new Date()): Promise<boolean> {
     const record = await this.#find(keyOrId);
     if (!record) return false;
-    await writeJson(this.#storage, recordKey(record.hash), KeyRecord, { ...record, revoked_at: record.revoked_at ?? now.toISOString() });
-    this.#forget(record.hash);
+    const revoked = { ...record, revoked_at: record.revoked_at ?? now.toISOString() };
+    await writeJson(this.#storage, recordKey(record.hash), KeyRecord, revoked);
+    this.#learn(revoked); // refused at once by this process, and still refused if storage then fails
     return true;
   }
 
@@ -95,8 +107,9 @@ export class KeyStore {
     const held = record?.subscription;
     if (!record || !held || held.id !== state.id) return false;
     if (state.synced_at < held.synced_at || (TERMINAL_STATUSES.has(held.status) && !TERMINAL_STATUSES.has(state.status))) return false;
-    await writeJson(this.#storage, recordKey(keyHash), KeyRecord, { ...record, subscription: state });
-    this.#forget(keyHash); // this process stops trusting its cached verdict at once
+    const updated = { ...record, subscription: state };
+    await writeJson(this.#storage, recordKey(keyHash), KeyRecord, updated);
+    this.#learn(updated); // this process judges the key by its new state from its next call
     return true;
   }
 
@@ -112,45 +125,82 @@ export class KeyStore {
 
   /** The record of a known, unrevoked key, whatever its subscription's state; null otherwise. */
   async lookup(key: string): Promise<KeyRecord | null> {
-    if (!wellFormed(key)) return null;
-    const hash = hashKey(key);
-    const record = await readJson(this.#storage, recordKey(hash), KeyRecord);
-    const ok = record !== null && record.revoked_at === null && timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"));
-    return ok ? record : null;
+    const record = wellFormed(key) ? await this.#read(key) : null;
+    return record !== null && record.revoked_at === null ? record : null;
   }
 
-  /** True when the key was verified within the last seconds and is still usable: no storage, no hash. */
+  /** True when the key's state was read within the last seconds and it is usable: no storage, no hash. */
   trusted(key: string, now = Date.now()): boolean {
-    const verdict = this.#verified.get(slot(key));
-    return verdict !== undefined && verdict.key === key && verdict.until > now;
+    const state = this.#states.get(slot(key));
+    return state !== undefined && state.until > now && sameKey(state, key);
   }
 
-  /** True for a known, unrevoked key whose subscription (if any) is usable now. Storage errors propagate (503, never a free pass). */
+  /**
+   * True for a known, unrevoked key whose subscription (if any) is usable now. When its record cannot be read, the
+   * key's last state read decides (a revoked key stays refused) and is trusted for another REFRESH_MS; a key never
+   * read before cannot be verified then, and the storage error propagates (503, never a free pass).
+   */
   async verify(key: string, now = new Date()): Promise<boolean> {
     if (!wellFormed(key)) return false;
-    if (this.trusted(key, now.getTime())) return true;
-    this.#sweep(now.getTime());
-    const record = await this.lookup(key);
-    const ok = record !== null && keyUsable(record, now);
-    if (ok) {
-      const at = slot(key);
-      this.#verified.delete(at); // set again at the newest end: the map stays in the order keys were verified
-      this.#verified.set(at, { key, hash: record.hash, until: Math.min(now.getTime() + VERIFIED_TTL_MS, usableUntil(record) ?? Infinity) });
+    const t = now.getTime();
+    if (this.trusted(key, t)) return true;
+    this.#sweep(t);
+    const at = slot(key);
+    const held = this.#states.get(at);
+    const last = held !== undefined && sameKey(held, key) ? held : null;
+    let record: KeyRecord | null;
+    try {
+      record = await this.#read(key);
+    } catch (error) {
+      this.#staleSince ??= t;
+      if (last === null) throw error;
+      return this.#hold(at, last, last.record, now);
     }
-    return ok;
+    this.#staleSince = null;
+    if (record === null) {
+      if (last !== null) this.#states.delete(at);
+      return false;
+    }
+    return this.#hold(at, last ?? { bytes: ownBytes(key), scratch: Buffer.alloc(key.length), hash: record.hash }, record, now);
   }
 
-  /** Drops expired verdicts from the oldest on (the map is in the order keys were verified). */
+  /** Since when key records cannot be read (their last states decide meanwhile, revocations made since unseen); null while they can. */
+  staleSince(): Date | null {
+    return this.#staleSince === null ? null : new Date(this.#staleSince);
+  }
+
+  /** Reads a key's record, revoked or not; null when there is none. */
+  async #read(key: string): Promise<KeyRecord | null> {
+    const hash = hashKey(key);
+    const record = await readJson(this.#storage, recordKey(hash), KeyRecord);
+    return record !== null && timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex")) ? record : null;
+  }
+
+  /** Holds a key's state at the newest end of the map (the order keys were last asked for) and says whether it is usable now. */
+  #hold(at: number, key: Pick<KeyState, "bytes" | "scratch" | "hash">, record: KeyRecord, now: Date): boolean {
+    const t = now.getTime();
+    const usable = keyUsable(record, now);
+    this.#states.delete(at);
+    const until = usable ? Math.min(t + REFRESH_MS, usableUntil(record) ?? Infinity) : 0;
+    this.#states.set(at, { bytes: key.bytes, scratch: key.scratch, hash: key.hash, record, until, asked: t });
+    return usable;
+  }
+
+  /** Drops the states not asked for in KEEP_MS, from the oldest on. */
   #sweep(now: number): void {
-    for (const [at, verdict] of this.#verified) {
-      if (verdict.until > now) break;
-      this.#verified.delete(at);
+    for (const [at, state] of this.#states) {
+      if (state.asked > now - KEEP_MS) break;
+      this.#states.delete(at);
     }
   }
 
-  /** Stops trusting a key at once (revoked, or its subscription changed), found by its hash. */
-  #forget(hash: string): void {
-    for (const [at, verdict] of this.#verified) if (verdict.hash === hash) this.#verified.delete(at);
+  /** Takes a record this process wrote (revoked, or its subscription changed) as its key's state, asked again at its next call. */
+  #learn(record: KeyRecord): void {
+    for (const state of this.#states.values()) {
+      if (state.hash !== record.hash) continue;
+      state.record = record;
+      state.until = 0;
+    }
   }
 
   async #find(keyOrId: string): Promise<KeyRecord | null> {
@@ -190,6 +240,26 @@ function slot(key: string): number {
   let n = 0;
   for (let i = PREFIX.length; i < PREFIX.length + 7 && i < key.length; i++) n = (n * 31 + key.charCodeAt(i)) & 0x3fffffff;
   return n;
+}
+
+/**
+ * Whether a presented key is the state's, in constant time (crypto.timingSafeEqual over the keys' bytes): `===` stops
+ * at the first differing character, telling a guesser how much of a key it has right (issue 39). The lengths are
+ * compared first, as timingSafeEqual needs; every key has the same, public length. The key is written into the
+ * state's own scratch bytes, not hashed: no allocation, ~0.2 µs where a SHA-256 would cost ~1.5 µs a call. Latin-1
+ * is exact for whatever reaches here: a header value is a string of bytes.
+ */
+function sameKey(state: KeyState, key: string): boolean {
+  if (key.length !== state.bytes.length) return false;
+  state.scratch.write(key, "latin1");
+  return timingSafeEqual(state.scratch, state.bytes);
+}
+
+/** A key's bytes (Latin-1, as sameKey writes them) in memory of their own, not a slice of Buffer's shared 8 KiB pool that they would keep alive. */
+function ownBytes(key: string): Buffer {
+  const bytes = Buffer.alloc(key.length);
+  bytes.write(key, "latin1");
+  return bytes;
 }
 
 /** Could be one of our keys (prefix, bounded length): anything else is refused before storage or memory is asked. */

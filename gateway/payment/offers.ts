@@ -13,7 +13,7 @@ export type Transport = "http" | "mcp";
 /** Why the first call of a payment flow is refused (`PaymentRequired.error`). */
 export const PAYMENT_REQUIRED = "Payment required";
 
-/** A signature older than this is refused by the exact scheme (validBefore = signing time + this). */
+/** How long an authorization may stay valid, in seconds: the client signs validBefore = now + this; longer is refused (window.ts). */
 const MAX_TIMEOUT_SECONDS = 300;
 /** The argument example discovery shows (every paid route takes a ticker). */
 const EXAMPLE = { ticker: "AAPL" };

@@ -14,6 +14,8 @@ export interface PresentedPayment {
   payer: string;
   /** Payer and EIP-3009 nonce: the authorization itself, whatever else the payload carries. */
   authorization: string;
+  /** The authorization's validity window (Unix seconds, in decimal), for the core's own check (window.ts). */
+  window: { validAfter: string; validBefore: string };
   /** SHA-256 of the payload as presented: an idempotent retry sends this very payload again. */
   digest: string;
   /** The payment-identifier extension's id (x402 specs/extensions/payment_identifier.md); null when none. */
@@ -55,13 +57,14 @@ export function readPayment(value: unknown): PaymentReading {
       reason: `invalid_payment_identifier: an id is ${PAYMENT_ID_MIN_LENGTH}-${PAYMENT_ID_MAX_LENGTH} letters, digits, "-" or "_"`,
     };
   }
-  const { from, nonce } = parsed.data.payload.authorization;
+  const { from, nonce, validAfter, validBefore } = parsed.data.payload.authorization;
   return {
     kind: "payment",
     payment: {
       payload,
       payer: from.toLowerCase(),
       authorization: `${from.toLowerCase()}:${nonce.toLowerCase()}`,
+      window: { validAfter, validBefore },
       digest: createHash("sha256").update(JSON.stringify(value)).digest("hex"),
       id: raw,
     },

@@ -13,7 +13,9 @@ import { describeEdgar } from "../../test/_edgar.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { addressOf, ANVIL_KEYS, counting, decodePaymentRequired, decodePaymentResponse, malformedPayments, payerClient, payingFetch, quietConsole, startLoopbackFacilitator, type LoopbackFacilitator, withFailingSettlement } from "../../test/_x402.ts";
-import { createUsdcLedger } from "./dev-chain/ledger.ts";
+import { eip3009ABI } from "@x402/evm";
+import type { Hex } from "viem";
+import { BASE_USDC, createUsdcLedger } from "./dev-chain/ledger.ts";
 import { createLocalFacilitator } from "./dev-chain/facilitator.ts";
 import { DEV_PAY_TO } from "../serve/server.ts";
 
@@ -212,6 +214,34 @@ describeEdgar("x402 payments through the gateway", () => {
       }
       expect(t.ledger.balanceOf(PAYER)).toBe(balance);
       expect(t.gw.logs.filter((l) => l.level === "error")).toEqual([]);
+    });
+
+    it("an authorization valid past the offer's maxTimeoutSeconds (validBefore in the year 3000) is refused before the facilitator: nothing settled, its nonce unspent", async () => {
+      const url = `${t.base}/insiders?ticker=JNJ`;
+      const required = decodePaymentRequired((await fetch(url)).headers.get("payment-required"));
+      const offered = required.accepts[0]!;
+      expect(offered.maxTimeoutSeconds).toBe(300);
+      // The real client signs validBefore = now + maxTimeoutSeconds: asked for a window to the year 3000, it signs one,
+      // and the payload then names the very requirements offered (`accepted` is not part of what is signed).
+      const year3000 = Math.floor(Date.UTC(3000, 0, 1) / 1000) - Math.floor(Date.now() / 1000);
+      const long = await payerClient(ANVIL_KEYS.payer).createPaymentPayload({ ...required, accepts: [{ ...offered, maxTimeoutSeconds: year3000 }] });
+      const payload = { ...long, accepted: offered };
+      const authorization = payload.payload.authorization as { validBefore: string; nonce: Hex };
+      expect(Number(authorization.validBefore)).toBeGreaterThanOrEqual(Date.UTC(3000, 0, 1) / 1000 - 5);
+      const [balance, verifies, settles] = [t.ledger.balanceOf(PAYER), t.counted!.verifies, t.counted!.settles];
+      const res = await fetch(url, { headers: { "payment-signature": encodePaymentSignatureHeader(payload) } });
+      expect(res.status).toBe(402);
+      expect((await res.json()).error).toMatchObject({ code: "payment_required", message: expect.stringMatching(/maxTimeoutSeconds allows 300/) });
+      expect(decodePaymentRequired(res.headers.get("payment-required")).error).toMatch(/^invalid_exact_evm_payload_authorization_valid_before: /);
+      expect([t.counted!.verifies - verifies, t.counted!.settles - settles]).toEqual([0, 0]);
+      expect(t.ledger.balanceOf(PAYER)).toBe(balance);
+      const used = { address: BASE_USDC, abi: eip3009ABI, functionName: "authorizationState", args: [PAYER, authorization.nonce] };
+      expect(await t.ledger.readContract(used)).toBe(false);
+      // A window as the offer asks still pays.
+      const normal = await fetch(url, { headers: { "payment-signature": encodePaymentSignatureHeader(await payerClient(ANVIL_KEYS.payer).createPaymentPayload(required)) } });
+      expect(normal.status).toBe(200);
+      expect(decodePaymentResponse(normal.headers.get("payment-response")).success).toBe(true);
+      expect(t.ledger.balanceOf(PAYER)).toBe(balance - 10_000n);
     });
 
     it("the same signed payload 20 times pipelined on one socket: one answer with data, one verification, one settlement", async () => {

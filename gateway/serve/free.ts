@@ -6,17 +6,19 @@ import type { DocumentKind } from "../../schemas/snapshot.ts";
 import { isoNow } from "./clock.ts";
 import { envelopeOf } from "./envelope.ts";
 import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
+import type { PaymentCore } from "../payment/core.ts";
+import type { PaidDeps } from "./paid.ts";
 import type { LoadedSnapshot, SnapshotStore } from "./snapshot.ts";
 import { coveredTickers } from "./tickers.ts";
 
 /** A route of the table that is not paid. */
 export type FreeRoute = Exclude<RouteEntry, { document: DocumentKind }>;
 
-type Answer = (query: { ticker?: string }, snapshots: SnapshotStore) => Promise<string>;
+type Answer = (query: { ticker?: string }, snapshots: SnapshotStore, payments: PaymentCore) => Promise<string>;
 
 const ANSWERS: Record<FreeRoute["path"], Answer> = {
-  // Health reads memory only: what is held, or that nothing is.
-  "/health": async (_query, snapshots) => envelopeOf(healthPayload(snapshots.held), meta("hit")),
+  // Health reads memory only: what is held, or that nothing is; and whether keys are read fresh.
+  "/health": async (_query, snapshots, payments) => envelopeOf(healthPayload(snapshots.held, payments.keysStaleSince()), meta("hit")),
   "/probe": async (query, snapshots) => {
     const { snapshot, cache } = await readSnapshot(snapshots);
     const data = query.ticker ? tickerProbe(snapshot, query.ticker, snapshots.writer) : serviceProbe(snapshot, snapshots.writer);
@@ -29,8 +31,8 @@ const ANSWERS: Record<FreeRoute["path"], Answer> = {
 };
 
 /** A free route's envelope `{data, meta}` as JSON text, for a query already validated against the route's schema. */
-export function freeAnswer(route: FreeRoute, query: { ticker?: string }, snapshots: SnapshotStore): Promise<string> {
-  return ANSWERS[route.path](query, snapshots);
+export function freeAnswer(route: FreeRoute, query: { ticker?: string }, deps: PaidDeps): Promise<string> {
+  return ANSWERS[route.path](query, deps.snapshots, deps.payments);
 }
 
 /** The snapshot served, and whether memory held it ("hit") or this call read it from storage ("miss"). */

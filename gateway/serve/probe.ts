@@ -1,6 +1,6 @@
 // The free endpoints' payloads: /health, and /probe with and without a ticker (spec 4.1, 4.2).
 import { NETWORK, PAID_ROUTES, ROUTES, SUBSCRIPTION, USDC_BASE, usdToAtomic } from "../../schemas/api.ts";
-import { summarizeFreshness, type FollowerProbe, type FreshnessSummary, type Pricing } from "../../schemas/probe.ts";
+import { summarizeFreshness, type FollowerProbe, type FreshnessSummary, type Health, type Pricing } from "../../schemas/probe.ts";
 import { uncoveredBecause } from "./coverage.ts";
 import type { LoadedSnapshot, WriterView } from "./snapshot.ts";
 
@@ -16,9 +16,14 @@ export const PRICING: Pricing = {
   },
 };
 
-/** /health. */
-export function healthPayload(snapshot: LoadedSnapshot | null) {
-  return { status: "ok" as const, snapshot: snapshot?.pointer.build_id ?? null, built_at: snapshot?.pointer.built_at ?? null };
+/** /health: the snapshot held, and since when API keys are judged by their last states (null: read fresh). */
+export function healthPayload(snapshot: LoadedSnapshot | null, keysStaleSince: Date | null): Health {
+  return {
+    status: "ok",
+    snapshot: snapshot?.pointer.build_id ?? null,
+    built_at: snapshot?.pointer.built_at ?? null,
+    keys_stale_since: keysStaleSince?.toISOString() ?? null,
+  };
 }
 
 /** /probe without a ticker: the service summary. */

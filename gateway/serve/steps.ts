@@ -79,7 +79,7 @@ export async function freeStep(deps: AppDeps, event: H3Event, route: FreeRoute, 
     const { snapshot, cache } = await readSnapshot(deps.snapshots);
     return tickersResponse(event.req.headers, snapshot, cache);
   }
-  return new FastResponse(await freeAnswer(route, query, deps.snapshots), { status: 200, headers: FREE_HEADERS });
+  return new FastResponse(await freeAnswer(route, query, deps), { status: 200, headers: FREE_HEADERS });
 }
 
 /**
