@@ -198,13 +198,19 @@ export const SUBSCRIPTION_ROUTES = [
     method: "GET",
     path: "/subscribe",
     summary: `Subscribe: USD ${SUBSCRIPTION.usd_per_month} a month, unlimited calls with one API key`,
-    description: "Opens a Stripe Checkout page (card payment). After payment Stripe returns the browser to /subscribe/success, which shows the key once.",
+    description:
+      "Opens a Stripe Checkout page (card payment). After payment Stripe returns the browser to /subscribe/success, which shows the key once. " +
+      "A browser that comes back (its cookie) is sent to the Checkout Session it already has while it is open.",
     query: z.object({}),
     header: null,
     auth: "none",
     responses: {
-      "303": { description: "Redirect to the Stripe Checkout page.", headers: { Location: "The Checkout Session URL." } },
+      "303": {
+        description: "Redirect to the Stripe Checkout page.",
+        headers: { Location: "The Checkout Session URL.", "Set-Cookie": "When a new session was created: `fds_checkout`, naming it until shortly before it expires." },
+      },
       "405": WRONG_METHOD,
+      "429": { description: "Too many requests from this address (`rate_limited`), as on the free endpoints.", json: "error", headers: { "Retry-After": "Seconds to wait." } },
       "503": UNAVAILABLE,
     },
   },
@@ -239,9 +245,12 @@ export const SUBSCRIPTION_ROUTES = [
     auth: "stripe-signature",
     responses: {
       "200": { description: "Processed (or already processed: `duplicate`).", json: WebhookAck },
-      "400": { description: "Unsigned, wrongly signed, stale or malformed (`invalid_parameter`).", json: "error" },
+      "400": { description: "Unsigned, wrongly signed, stale, malformed or cut short (`invalid_parameter`).", json: "error" },
       "405": WRONG_METHOD,
-      "503": { description: "Not configured, storage or Stripe unavailable; Stripe retries later.", json: "error" },
+      "503": {
+        description: "Not configured (`subscriptions_unavailable`), Stripe's API or the store did not answer (`stripe_unavailable`, `storage_unavailable`); Stripe retries later.",
+        json: "error",
+      },
     },
   },
   {

@@ -20,6 +20,10 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, hint: "Slow down and retry after the number of seconds in Retry-After." },
   storage_unavailable: { status: 503, hint: "The data store is unreachable; retry shortly. Nothing was charged." },
   subscriptions_unavailable: { status: 503, hint: "Subscriptions are not configured here or Stripe did not answer; retry later, or pay per call with x402." },
+  stripe_unavailable: {
+    status: 503,
+    hint: "Stripe's API did not answer (or refused) the gateway's call while it applied this event; Stripe delivers the event again later.",
+  },
   facilitator_unavailable: { status: 503, hint: "The payment facilitator did not answer; retry shortly. Nothing was charged." },
   internal_error: { status: 500, hint: "Retry; if it persists, report the time of the request. Nothing was charged." },
 } as const;

@@ -26,6 +26,17 @@ export const KeyPending = z
   .object({ status: z.literal("pending"), message: z.string() })
   .meta({ id: "KeyPending" });
 
+/**
+ * What the checkout cookie carries, sealed (gateway/subscriptions/checkout-cookie.ts): the browser's open Checkout
+ * Session, its URL and when Stripe expires it (unix seconds), so that GET /subscribe sends it back there (issue 39).
+ */
+export const CheckoutCookie = z.object({
+  id: StripeId,
+  url: z.url({ protocol: /^https$/ }),
+  expires_at: z.number().int(),
+});
+export type CheckoutCookie = z.infer<typeof CheckoutCookie>;
+
 /** A Stripe Billing Portal session link (cancel, change card, invoices). */
 export const PortalSession = z.object({ url: z.url() }).meta({ id: "PortalSession" });
 

@@ -16,10 +16,10 @@ import { addressOf, ANVIL_KEYS, decodePaymentRequired, payerClient } from "./_x4
 
 /**
  * The only 5xx a client can meet here, by design: subscriptions not configured, or a signed Stripe event that cannot
- * be applied now (Stripe unreachable for it, or a shape we cannot read), answered 503 so that Stripe delivers it
- * again (docs/threat-model.md §6).
+ * be applied now (Stripe's API does not give its subscription), answered 503 so that Stripe delivers it again
+ * (docs/threat-model.md §6).
  */
-export const DOCUMENTED_5XX: ReadonlySet<ErrorCode> = new Set(["subscriptions_unavailable"]);
+export const DOCUMENTED_5XX: ReadonlySet<ErrorCode> = new Set(["subscriptions_unavailable", "stripe_unavailable"]);
 
 /** Every route with its method and the names of its parameters (a route's own names reach past validation). */
 const ALL_ROUTES: { path: string; method: string; params: string[] }[] = [

@@ -20,6 +20,11 @@ export interface StripeStandIn {
   env: Record<string, string>;
   requests: RecordedRequest[];
   subscriptions: Map<string, Record<string, unknown>>;
+  /**
+   * Stripe's latency at will: the next read of subscription `id` answers its state as of the read, but only once
+   * `release` is called; `read` resolves when that read has arrived.
+   */
+  holdNextRead(id: string): { read: Promise<void>; release(): void };
   stop(): Promise<void>;
 }
 
@@ -27,6 +32,7 @@ export interface StripeStandIn {
 export async function startStripe(): Promise<StripeStandIn> {
   const requests: RecordedRequest[] = [];
   const subscriptions = new Map<string, Record<string, unknown>>();
+  const holds = new Map<string, { read(): void; released: Promise<void> }>();
   let sessions = 0;
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -37,13 +43,21 @@ export async function startStripe(): Promise<StripeStandIn> {
     if (req.headers.authorization !== `Bearer ${STRIPE_TEST_ENV.STRIPE_SECRET_KEY}`) return fail(res, 401, "authentication_error", "Invalid API Key provided.");
     if (req.method === "POST" && url.pathname === "/v1/checkout/sessions") {
       const id = `cs_test_${++sessions}${"a".repeat(20)}`;
-      return answer(res, { id, object: "checkout.session", mode: form.get("mode"), status: "open", payment_status: "unpaid", customer: null, subscription: null, success_url: form.get("success_url"), cancel_url: form.get("cancel_url"), url: `https://checkout.stripe.com/c/pay/${id}#fidkdWxOYHwnPyd1blpxYHZxWjA0` });
+      const created = Math.floor(Date.now() / 1000);
+      return answer(res, { id, object: "checkout.session", created, expires_at: created + 86_400, mode: form.get("mode"), status: "open", payment_status: "unpaid", customer: null, subscription: null, success_url: form.get("success_url"), cancel_url: form.get("cancel_url"), url: `https://checkout.stripe.com/c/pay/${id}#fidkdWxOYHwnPyd1blpxYHZxWjA0` });
     }
     if (req.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
       return answer(res, { id: `bps_test_${requests.length}`, object: "billing_portal.session", customer: form.get("customer"), return_url: form.get("return_url"), livemode: false, url: `https://billing.stripe.com/p/session/test_${requests.length}` });
     }
     const sub = /^\/v1\/subscriptions\/(sub_\w+)$/.exec(url.pathname);
-    if (req.method === "GET" && sub && subscriptions.has(sub[1]!)) return answer(res, subscriptions.get(sub[1]!)!);
+    if (req.method === "GET" && sub && subscriptions.has(sub[1]!)) {
+      const state = subscriptions.get(sub[1]!)!;
+      const hold = holds.get(sub[1]!);
+      holds.delete(sub[1]!);
+      hold?.read();
+      await hold?.released;
+      return answer(res, state);
+    }
     return fail(res, 404, "invalid_request_error", `Unrecognized request URL (${req.method}: ${url.pathname}).`);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -52,6 +66,12 @@ export async function startStripe(): Promise<StripeStandIn> {
     env: { ...STRIPE_TEST_ENV, STRIPE_API_BASE: `http://127.0.0.1:${port}` },
     requests,
     subscriptions,
+    holdNextRead(id) {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const read = new Promise<void>((resolve) => holds.set(id, { read: resolve, released }));
+      return { read, release };
+    },
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

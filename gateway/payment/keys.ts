@@ -13,7 +13,7 @@ export const SubscriptionState = z.object({
   status: z.string(),
   current_period_end: z.iso.datetime().nullable(),
   cancel_at_period_end: z.boolean(),
-  /** Unix seconds of the Stripe event this state came from: an older event never overwrites a newer state. */
+  /** Unix seconds when this state was read from Stripe (each event reads it afresh rather than trusting its payload). */
   synced_at: z.number().int(),
 });
 export type SubscriptionState = z.infer<typeof SubscriptionState>;
@@ -101,12 +101,15 @@ export class KeyStore {
     return true;
   }
 
-  /** Records a subscription's new state on its key, unless the key already holds a newer one; false when ignored. */
+  /**
+   * Records a subscription's current state (as just read from Stripe) on its key; false when ignored: no such key,
+   * another subscription's, or one that ended (Stripe never revives it, so a state read before the end is stale).
+   */
   async updateSubscription(keyHash: string, state: SubscriptionState): Promise<boolean> {
     const record = await readJson(this.#storage, recordKey(keyHash), KeyRecord);
     const held = record?.subscription;
     if (!record || !held || held.id !== state.id) return false;
-    if (state.synced_at < held.synced_at || (TERMINAL_STATUSES.has(held.status) && !TERMINAL_STATUSES.has(state.status))) return false;
+    if (TERMINAL_STATUSES.has(held.status) && !TERMINAL_STATUSES.has(state.status)) return false;
     const updated = { ...record, subscription: state };
     await writeJson(this.#storage, recordKey(keyHash), KeyRecord, updated);
     this.#learn(updated); // this process judges the key by its new state from its next call

@@ -59,7 +59,7 @@ export function createApp(deps: AppDeps): H3 {
   };
   register(openapiRoute, discovery(openapi, JSON_TYPE));
   register(llmsRoute, discovery(llms, { "content-type": "text/plain; charset=utf-8", ...ALLOW_ORIGIN }));
-  const billing = billingHandlers(deps.billing);
+  const billing = billingHandlers(deps);
   // The subscription pages answer HEAD themselves: a GET there creates a Checkout Session or shows a key once.
   const billingHead = billingHeads(deps.billing);
   for (const route of SUBSCRIPTION_ROUTES) {

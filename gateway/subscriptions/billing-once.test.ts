@@ -69,8 +69,9 @@ describe.each(backends)("shown once and applied once, across two gateway process
     const keys = await new KeyStore(store()).list();
     expect(keys).toHaveLength(1);
     expect(keys[0]!.subscription).toMatchObject({ id: "sub_once0", customer: "cus_once0", status: "active" });
-    // Stripe was asked for the subscription once: the losing deliveries did no work.
-    expect(stripe.requests.filter((r) => r.path === "/v1/subscriptions/sub_once0")).toHaveLength(1);
+    // Stripe was asked for the subscription twice (to issue the key, then to check it did not change meanwhile), by
+    // the one delivery that applied the event: the losing deliveries did no work.
+    expect(stripe.requests.filter((r) => r.path === "/v1/subscriptions/sub_once0")).toHaveLength(2);
     expect(await readJson(store(), billingKey("events", "evt_once_checkout0"), EventClaim)).toMatchObject({ processed_at: expect.any(String) });
   });
 
@@ -137,19 +138,22 @@ describe.each(backends)("shown once and applied once, across two gateway process
     const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => (await (await deliver(i, body, signature)).json()) as { duplicate?: boolean }));
     expect(answers.filter((a) => a.duplicate === false)).toHaveLength(1);
     expect(answers.filter((a) => a.duplicate === true)).toHaveLength(19);
-    // The one that took over asked Stripe; none of the others did any of the work.
-    expect(stripe.requests.filter((r) => r.path === "/v1/subscriptions/sub_once13")).toHaveLength(1);
+    // The one that took over asked Stripe (twice, as above); none of the others did any of the work.
+    expect(stripe.requests.filter((r) => r.path === "/v1/subscriptions/sub_once13")).toHaveLength(2);
     expect((await visit(0, "cs_test_once13")).status).toBe(200);
   });
 
   it("a subscription event delivered 20 times at once to both replicas is applied once", async () => {
     const end = Math.floor(Date.now() / 1000) + 5 * 86_400;
     const update = subscriptionObject("sub_once1", "cus_once1", { cancel_at_period_end: true, period_end: end });
+    stripe.subscriptions.set("sub_once1", update);
+    const before = stripe.requests.length;
     const { body, signature } = signedEvent("evt_once_cancel1", "customer.subscription.updated", update, ++clock);
     const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => (await (await deliver(i, body, signature)).json()) as { duplicate?: boolean }));
     expect(answers.filter((a) => a.duplicate === false)).toHaveLength(1);
     expect(answers.filter((a) => a.duplicate === true)).toHaveLength(19);
     const record = (await new KeyStore(store()).list()).find((k) => k.subscription?.id === "sub_once1");
     expect(record?.subscription).toMatchObject({ cancel_at_period_end: true, current_period_end: new Date(end * 1000).toISOString() });
+    expect(stripe.requests.slice(before).filter((r) => r.path === "/v1/subscriptions/sub_once1")).toHaveLength(2); // read, then checked, once
   });
 });

@@ -8,6 +8,7 @@ import { SessionRecord, ShownClaim } from "../../schemas/subscription.ts";
 import type { StripeSettings } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import type { KeyStore } from "../payment/keys.ts";
+import { checkoutCookie, openCheckoutCookie } from "./checkout-cookie.ts";
 import { Sealer } from "./seal.ts";
 import type { EventLog } from "../../logging/log.ts";
 import { receiveWebhook, type WebhookDeps } from "./stripe-webhook.ts";
@@ -28,8 +29,16 @@ export class Billing {
     this.#publicBaseUrl = publicBaseUrl;
   }
 
-  /** Creates a Checkout Session for the monthly price; its URL, to redirect the browser to. */
-  async checkoutUrl(): Promise<string> {
+  /**
+   * Where GET /subscribe sends a browser: the open Checkout Session its cookie names (no Stripe call), or a new one
+   * for the monthly price with the cookie naming it. A browser that clicks twice, or comes back an hour later, pays
+   * in the session it has; one whose session completed (its key recorded), or is about to expire, gets a new one.
+   * The cookie, not the address, is the client: a session reached by everyone behind one address would hand the
+   * key on its success page to whichever of them arrived first.
+   */
+  async checkout(cookie: string | undefined, now = new Date()): Promise<{ url: string; cookie: string | null }> {
+    const held = cookie === undefined ? null : openCheckoutCookie(this.#deps.sealer, cookie, now);
+    if (held && !(await this.#completed(held.id))) return { url: held.url, cookie: null };
     const session = await this.#stripe(() =>
       this.#deps.stripe.checkout.sessions.create({
         mode: "subscription",
@@ -39,7 +48,13 @@ export class Billing {
       }),
     );
     if (!session.url) throw new ApiError("subscriptions_unavailable", "Stripe returned a Checkout Session without a URL.");
-    return session.url;
+    const secure = this.#publicBaseUrl.startsWith("https:");
+    return { url: session.url, cookie: checkoutCookie(this.#deps.sealer, { id: session.id, url: session.url, expires_at: session.expires_at }, now, secure) };
+  }
+
+  /** Whether a checkout's key was recorded (its webhook applied); a store that does not answer counts as not yet. */
+  #completed(sessionId: string): Promise<boolean> {
+    return this.#deps.storage.hasItem(billingKey("sessions", sessionId)).catch(() => false);
   }
 
   /** Verifies and processes a Stripe webhook delivery (see stripe-webhook.ts). */

@@ -1,13 +1,16 @@
 // The subscription routes over h3 (issue 7): thin handlers that validate, call Billing, and render JSON or a
 // small HTML page; HEAD on the two pages answers without their GET's effect. Without Stripe configured every one
 // answers 503 subscriptions_unavailable.
-import type { H3Event } from "h3";
+import { getCookie, type H3Event } from "h3";
 import { SUBSCRIPTION_ROUTES } from "../../schemas/api.ts";
 import type { Billing, Reveal } from "./billing.ts";
+import { CHECKOUT_COOKIE } from "./checkout-cookie.ts";
+import type { EventLog } from "../../logging/log.ts";
 import { ApiError } from "../http/errors.ts";
 import { withoutBody } from "../serve/head.ts";
 import { queryReader } from "../serve/params.ts";
 import { presentedKey } from "../payment/http.ts";
+import type { AppDeps } from "../serve/steps.ts";
 
 type SubscriptionPath = (typeof SUBSCRIPTION_ROUTES)[number]["path"];
 type Handler = (event: H3Event) => Promise<Response>;
@@ -20,22 +23,24 @@ const JSON_TYPE = { "content-type": "application/json; charset=utf-8", ...NO_STO
 const HTML_TYPE = { "content-type": "text/html; charset=utf-8", ...NO_STORE, "referrer-policy": "no-referrer", "x-content-type-options": "nosniff" };
 
 /** One handler per subscription route, over `billing` (null when Stripe is not configured). */
-export function billingHandlers(billing: Billing | null): Record<SubscriptionPath, Handler> {
+export function billingHandlers({ billing, limiter, log }: Pick<AppDeps, "billing" | "limiter" | "log">): Record<SubscriptionPath, Handler> {
   const subscribeQuery = readerOf("/subscribe");
   const successQuery = readerOf("/subscribe/success");
   const portalQuery = readerOf("/billing/portal");
   return {
     "/subscribe": async (event) => {
+      // Each new Checkout Session is a write to Stripe's API, whose rate limit webhooks and portals share (issue 39).
+      limiter.take(event);
       subscribeQuery(event);
-      const url = await configured(billing).checkoutUrl();
-      return new Response(null, { status: 303, headers: { location: url, ...NO_STORE } });
+      const checkout = await configured(billing).checkout(getCookie(event, CHECKOUT_COOKIE));
+      return new Response(null, { status: 303, headers: { location: checkout.url, ...NO_STORE, ...(checkout.cookie ? { "set-cookie": checkout.cookie } : {}) } });
     },
     "/subscribe/success": async (event) => {
       const { session_id } = successQuery(event);
       return renderReveal(await configured(billing).reveal(session_id), wantsJson(event));
     },
     "/webhooks/stripe": async (event) => {
-      const result = await configured(billing).webhook(await rawBody(event), event.req.headers.get("stripe-signature"));
+      const result = await configured(billing).webhook(await rawBody(event, log), event.req.headers.get("stripe-signature"));
       return new Response(JSON.stringify({ received: true, duplicate: result.duplicate }), { status: 200, headers: JSON_TYPE });
     },
     "/billing/portal": async (event) => {
@@ -115,12 +120,21 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The exact bytes Stripe signed (a re-serialised body would not verify), bounded. */
-async function rawBody(event: H3Event): Promise<Buffer> {
+/**
+ * The exact bytes Stripe signed (a re-serialised body would not verify), bounded. A body cut short (the sender closed
+ * the connection) is the sender's doing: a 400, logged as info, never an error (issue 39).
+ */
+async function rawBody(event: H3Event, log: EventLog): Promise<Buffer> {
   const declared = Number(event.req.headers.get("content-length") ?? 0);
   const tooLarge = () => new ApiError("invalid_parameter", `The body is larger than ${MAX_WEBHOOK_BYTES} bytes; not a Stripe event.`);
   if (declared > MAX_WEBHOOK_BYTES) throw tooLarge();
-  const bytes = Buffer.from(await event.req.arrayBuffer());
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(await event.req.arrayBuffer());
+  } catch (error) {
+    log("info", "stripe_webhook_body_incomplete", { declared_bytes: declared, error: String((error as Error)?.message ?? error) });
+    throw new ApiError("invalid_parameter", "The request body ended before it was complete (the connection was closed).", { hint: "Only Stripe calls this endpoint; Stripe delivers an event again." });
+  }
   if (bytes.length > MAX_WEBHOOK_BYTES) throw tooLarge();
   return bytes;
 }

@@ -1,5 +1,5 @@
-// Sealing a new subscription key until its one display: AES-256-GCM under a key derived (HKDF-SHA256) from
-// STRIPE_WEBHOOK_SECRET, bound to the checkout session id. Never logs or stores the plaintext.
+// Sealing a new subscription key until its one display (and the checkout cookie): AES-256-GCM under a key derived
+// (HKDF-SHA256) from STRIPE_WEBHOOK_SECRET, bound to a context (the checkout session id). Never logs or stores the plaintext.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
 const INFO = "filing-data-service/subscription-key-seal/v1";

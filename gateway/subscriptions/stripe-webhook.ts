@@ -10,7 +10,7 @@ import { ApiError } from "../http/errors.ts";
 import { mintKey, type KeyStore, type SubscriptionState } from "../payment/keys.ts";
 import type { Sealer } from "./seal.ts";
 import type { EventLog } from "../../logging/log.ts";
-import { readCheckout, readEvent, readInvoiceSubscription, readSubscription } from "./stripe-events.ts";
+import { readEvent, readSubscription, type CompletedCheckout, type EventAction } from "./stripe-events.ts";
 
 /** What the webhook needs: the Stripe client (to read a subscription's current state), keys, storage. */
 export interface WebhookDeps {
@@ -24,11 +24,14 @@ export interface WebhookDeps {
 
 /**
  * A claim still unprocessed after this long belongs to a replica that died while acting (an event takes seconds:
- * one Stripe call, a few writes); the next delivery takes it over. What events do is idempotent (a session's key is
- * decided by its own claim, states are ordered by event time), so even a take-over racing the dead one's last
+ * two Stripe calls, a few writes); the next delivery takes it over. What events do is idempotent (a session's key is
+ * decided by its own claim, a key takes Stripe's current state), so even a take-over racing the dead one's last
  * write changes nothing twice.
  */
 const CLAIM_LEASE_MS = 120_000;
+/** How often a delivery reads back a subscription that keeps changing before it gives up (503: Stripe retries). */
+const MAX_SETTLE_ROUNDS = 3;
+const RETRY_LATER = { headers: { "retry-after": "30" } };
 
 /** Verifies and processes one delivery; `duplicate` when the event was claimed already. Throws ApiError (400, 503). */
 export async function receiveWebhook(deps: WebhookDeps, raw: Buffer, signature: string | null, now = new Date()): Promise<{ duplicate: boolean }> {
@@ -44,15 +47,10 @@ export async function receiveWebhook(deps: WebhookDeps, raw: Buffer, signature: 
   }
   const claimKey = billingKey("events", event.id);
   const claim: EventClaim = { type: event.type, claimed_at: now.toISOString(), processed_at: null };
-  if (!(await unavailableIfThrows(deps, () => claimEvent(deps.storage, event.id, claim, now)))) return { duplicate: true };
-  try {
-    await handle(deps, event.type, event.data.object, event.created, now);
-  } catch (error) {
-    deps.log("error", "stripe_webhook_failed", { event: event.id, type: event.type, error: String((error as Error)?.message ?? error) });
-    await deps.storage.removeItem(claimKey).catch(() => {}); // Stripe's retry acts instead (after the lease if this fails too)
-    throw unavailable();
-  }
-  await unavailableIfThrows(deps, () => writeJson(deps.storage, claimKey, EventClaim, { ...claim, processed_at: new Date().toISOString() }));
+  if (!(await failsAs503(deps, event, () => claimEvent(deps.storage, event.id, claim, now)))) return { duplicate: true };
+  // On failure the claim is removed: Stripe's retry acts instead (after the lease if the removal fails too).
+  await failsAs503(deps, event, () => handle(deps, event.action, now), () => deps.storage.removeItem(claimKey));
+  await failsAs503(deps, event, () => writeJson(deps.storage, claimKey, EventClaim, { ...claim, processed_at: new Date().toISOString() }));
   return { duplicate: false };
 }
 
@@ -79,46 +77,40 @@ async function claimEvent(storage: Storage, eventId: string, claim: EventClaim, 
   return true;
 }
 
-function unavailable(): ApiError {
-  return new ApiError("subscriptions_unavailable", "The event could not be processed now; Stripe will deliver it again.", { headers: { "retry-after": "30" } });
-}
-
-async function unavailableIfThrows<T>(deps: WebhookDeps, step: () => Promise<T>): Promise<T> {
+/**
+ * Runs one step of a delivery. A failure is logged with the event's type and id and answered 503 saying what failed:
+ * Stripe's API (its failures reach here as stripe_unavailable, from currentState) or else the store (issue 39).
+ */
+async function failsAs503<T>(deps: WebhookDeps, event: { id: string; type: string }, step: () => Promise<T>, undo?: () => Promise<unknown>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    deps.log("error", "stripe_webhook_storage_failed", { error: String((error as Error)?.message ?? error) });
-    throw unavailable();
+    const failure =
+      error instanceof ApiError ? error : new ApiError("storage_unavailable", "The store did not answer; the event was not applied, and Stripe delivers it again.", RETRY_LATER);
+    deps.log("error", "stripe_webhook_failed", { event_id: event.id, type: event.type, code: failure.code, error: String((error as Error)?.message ?? error) });
+    await undo?.().catch(() => {});
+    throw failure;
   }
 }
 
-/** The four events the README tells operators to enable; any other type is acknowledged and ignored. */
-async function handle(deps: WebhookDeps, type: string, object: unknown, created: number, now: Date): Promise<void> {
-  if (type === "checkout.session.completed") {
-    const checkout = readCheckout(object);
-    if (checkout) await issueKey(deps, checkout, created, now);
-  } else if (type === "customer.subscription.updated" || type === "customer.subscription.deleted") {
-    // A deleted subscription has ended, whatever status the payload carries.
-    await applyState(deps, readSubscription(object, created, type === "customer.subscription.deleted" ? "canceled" : undefined));
-  } else if (type === "invoice.payment_failed") {
-    // The invoice does not say where Stripe's retries stand; the subscription's status does (past_due → unpaid/canceled).
-    const subscriptionId = readInvoiceSubscription(object);
-    if (subscriptionId) await applyState(deps, readSubscription(await deps.stripe.subscriptions.retrieve(subscriptionId), created));
-  }
+/** checkout.session.completed issues a key; subscription and failed-invoice events make the key follow Stripe. */
+async function handle(deps: WebhookDeps, action: EventAction, now: Date): Promise<void> {
+  if (action.kind === "issue") await issueKey(deps, action.checkout, now);
+  else if (action.kind === "follow") await followKey(deps, action.subscriptionId);
 }
 
 /**
  * checkout.session.completed: one key per session. The session record, created only if absent, decides which key
  * (two replicas may both mint one; the one whose record lands is the key, the other is dropped unstored); the key's
  * record and the subscription's link follow it and are written again if a failure lost them. The key stays sealed
- * until its one display.
+ * until its one display. Subscription events that came before the link changed nothing: settle() catches up.
  */
-async function issueKey(deps: WebhookDeps, checkout: { sessionId: string; customer: string; subscriptionId: string }, created: number, now: Date): Promise<void> {
+async function issueKey(deps: WebhookDeps, checkout: CompletedCheckout, now: Date): Promise<void> {
   const sessionKey = billingKey("sessions", checkout.sessionId);
   const linkKey = billingKey("subscriptions", checkout.subscriptionId);
   let record = await readJson(deps.storage, sessionKey, SessionRecord);
   if (record && (await deps.keys.has(record.key_hash)) && (await deps.storage.hasItem(linkKey))) return; // issued already
-  const state = readSubscription(await deps.stripe.subscriptions.retrieve(checkout.subscriptionId), created);
+  const state = await currentState(deps, checkout.subscriptionId);
   if (!record) {
     const minted = mintKey();
     const fresh: SessionRecord = {
@@ -137,20 +129,67 @@ async function issueKey(deps: WebhookDeps, checkout: { sessionId: string; custom
       if (!record) throw new Error(`session record ${checkout.sessionId} was created and is gone`);
     }
   }
-  await deps.keys.register(record.key_hash, now, state);
+  // A key recorded by an earlier, failed delivery takes the state read now.
+  if (!(await deps.keys.register(record.key_hash, now, state))) await recordState(deps, record.key_hash, state);
   await writeJson(deps.storage, linkKey, SubscriptionLink, { key_hash: record.key_hash, session_id: checkout.sessionId });
+  await settle(deps, record.key_hash, state);
 }
 
-/** Records a subscription's new state on its key; events for a subscription without a key (yet) change nothing. */
-async function applyState(deps: WebhookDeps, state: SubscriptionState): Promise<void> {
-  const link = await readJson(deps.storage, billingKey("subscriptions", state.id), SubscriptionLink);
+/**
+ * customer.subscription.updated/deleted and invoice.payment_failed: the key takes the subscription's state as Stripe
+ * holds it now, never the payload's (Stripe's advice for events delivered out of order), so a burst applied in any
+ * order, or at once, ends in the subscription's real state (issue 39). A subscription without a key (another
+ * product's, or one whose checkout is not applied yet) changes nothing and costs no Stripe call.
+ */
+async function followKey(deps: WebhookDeps, subscriptionId: string): Promise<void> {
+  const link = await readJson(deps.storage, billingKey("subscriptions", subscriptionId), SubscriptionLink);
   if (!link) {
-    deps.log("info", "stripe_subscription_without_key", { subscription: state.id, status: state.status });
+    deps.log("info", "stripe_subscription_without_key", { subscription: subscriptionId });
     return;
   }
-  const applied = await deps.keys.updateSubscription(link.key_hash, state);
-  deps.log("info", applied ? "subscription_key_updated" : "subscription_key_update_stale", {
-    key_id: link.key_hash.slice(0, 12),
+  const state = await currentState(deps, subscriptionId);
+  await recordState(deps, link.key_hash, state);
+  await settle(deps, link.key_hash, state);
+}
+
+/**
+ * After `state` was recorded on a key, reads the subscription from Stripe again and records it again if it changed
+ * meanwhile. The store has no compare-and-set to order writes, so of two deliveries applied at once a state read
+ * before a change could land after one read after it; with this check every delivery's last write is one Stripe
+ * confirmed after it was made, so the last write of all holds the subscription's real state.
+ */
+async function settle(deps: WebhookDeps, keyHash: string, recorded: SubscriptionState): Promise<void> {
+  let state = recorded;
+  for (let round = 0; round < MAX_SETTLE_ROUNDS; round++) {
+    const current = await currentState(deps, state.id);
+    if (sameState(current, state)) return;
+    state = current;
+    await recordState(deps, keyHash, state);
+  }
+  throw new ApiError("stripe_unavailable", `Subscription ${state.id} kept changing at Stripe while it was applied; Stripe delivers the event again.`, RETRY_LATER);
+}
+
+/** The subscription as Stripe holds it now; any failure (unreachable, refused, an answer we cannot read) is 503 stripe_unavailable. */
+async function currentState(deps: WebhookDeps, subscriptionId: string): Promise<SubscriptionState> {
+  try {
+    return readSubscription(await deps.stripe.subscriptions.retrieve(subscriptionId), Math.floor(Date.now() / 1000));
+  } catch (error) {
+    const e = error as { type?: string; statusCode?: number };
+    const why = e.statusCode ? `${e.type}, HTTP ${e.statusCode}` : (e.type ?? "an answer that is not a subscription");
+    throw new ApiError("stripe_unavailable", `Stripe's API did not give subscription ${subscriptionId} (${why}); the event was not applied.`, RETRY_LATER);
+  }
+}
+
+/** Whether two readings of a subscription say the same, whenever each was read. */
+function sameState(a: SubscriptionState, b: SubscriptionState): boolean {
+  return a.status === b.status && a.cancel_at_period_end === b.cancel_at_period_end && a.current_period_end === b.current_period_end && a.customer === b.customer;
+}
+
+/** Records a subscription's state on its key (an ended subscription's key is never revived: keys.ts). */
+async function recordState(deps: WebhookDeps, keyHash: string, state: SubscriptionState): Promise<void> {
+  const applied = await deps.keys.updateSubscription(keyHash, state);
+  deps.log("info", applied ? "subscription_key_updated" : "subscription_key_not_updated", {
+    key_id: keyHash.slice(0, 12),
     subscription: state.id,
     status: state.status,
     cancel_at_period_end: state.cancel_at_period_end,

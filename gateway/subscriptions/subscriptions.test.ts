@@ -144,7 +144,9 @@ describeEdgar("subscriptions through Stripe: the whole life of a key", () => {
 
   it("cancel at period end keeps the key working; the operator sees it in `keys list`", async () => {
     const end = Math.floor(Date.now() / 1000) + 10 * 86_400;
-    const res = await deliver("evt_cancel_alpha", "customer.subscription.updated", subscriptionObject("sub_alpha", "cus_alpha", { cancel_at_period_end: true, period_end: end }));
+    const cancelling = subscriptionObject("sub_alpha", "cus_alpha", { cancel_at_period_end: true, period_end: end });
+    stripe.subscriptions.set("sub_alpha", cancelling); // the webhook reads the subscription's state from Stripe
+    const res = await deliver("evt_cancel_alpha", "customer.subscription.updated", cancelling);
     expect(res.status).toBe(200);
     expect(await paidStatuses(keyOf.alpha!)).toEqual([200, 200, 200, 200]);
     const out: string[] = [];
@@ -157,6 +159,7 @@ describeEdgar("subscriptions through Stripe: the whole life of a key", () => {
 
   it("customer.subscription.deleted refuses the key at once (401), even though it was just verified", async () => {
     const ended = { ...subscriptionObject("sub_alpha", "cus_alpha", { status: "canceled", cancel_at_period_end: true }), ended_at: clock };
+    stripe.subscriptions.set("sub_alpha", ended);
     expect((await deliver("evt_deleted_alpha", "customer.subscription.deleted", ended)).status).toBe(200);
     const res = await gw.get("/insiders?ticker=JNJ", withKey(keyOf.alpha!));
     expect(res.status).toBe(401);
@@ -206,7 +209,7 @@ describeEdgar("subscriptions through Stripe: the whole life of a key", () => {
   it("a webhook that cannot be processed (Stripe unreachable for the subscription) is 503, so Stripe retries it", async () => {
     const event = () => deliver("evt_checkout_gamma", "checkout.session.completed", checkout("cs_test_gamma", "sub_gamma", "cus_gamma"));
     const failed = await event();
-    expect([failed.status, (await failed.json()).error.code]).toEqual([503, "subscriptions_unavailable"]);
+    expect([failed.status, (await failed.json()).error.code]).toEqual([503, "stripe_unavailable"]);
     stripe.subscriptions.set("sub_gamma", subscriptionObject("sub_gamma", "cus_gamma"));
     expect(await (await event()).json()).toEqual({ received: true, duplicate: false });
     expect((await gw.get("/subscribe/success?session_id=cs_test_gamma", { headers: { accept: "application/json" } })).status).toBe(200);
