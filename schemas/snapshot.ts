@@ -6,10 +6,12 @@ import { EarningsPeriod, INVARIANTS } from "./earnings.ts";
 import { FINANCIAL_INVARIANTS, FinancialPeriod } from "./financials.ts";
 import { FilingItem } from "./filing.ts";
 import { InsiderTransaction } from "./insider.ts";
+import { CrossManifest, ScreenCompanyDocument } from "./cross.ts";
+import { DocumentMeta } from "./document-meta.ts";
 import { Accession, Cik, IsoDate, IsoDateTime, Ticker } from "./primitives.ts";
 
-/** The documents every covered ticker has, one per paid endpoint. */
-export const DOCUMENT_KINDS = ["filings", "earnings", "insiders", "financials"] as const;
+/** The documents every covered ticker has: one per paid per-ticker endpoint, and its timelines for the cross-company screens. */
+export const DOCUMENT_KINDS = ["filings", "earnings", "insiders", "financials", "screen"] as const;
 export const DocumentKind = z.enum(DOCUMENT_KINDS);
 export type DocumentKind = z.infer<typeof DocumentKind>;
 
@@ -20,17 +22,6 @@ export const CoverageReason = z.enum([
 ]);
 export type CoverageReason = z.infer<typeof CoverageReason>;
 
-/**
- * Provenance of a per-ticker document. `built_at` is when its content was made: an unchanged document is never
- * written again, so it is also when the content last changed.
- */
-export const DocumentMeta = z.object({
-  source_api: z.string(),
-  source_accession: Accession.nullable(),
-  filed_at: IsoDate.nullable(),
-  built_at: IsoDateTime,
-});
-export type DocumentMeta = z.infer<typeof DocumentMeta>;
 
 function document<T extends z.ZodType>(row: T) {
   return z.object({ data: z.array(row), meta: DocumentMeta });
@@ -59,13 +50,14 @@ export const DOCUMENT_SCHEMAS = {
   earnings: EarningsDocument,
   insiders: InsidersDocument,
   financials: FinancialsDocument,
+  screen: ScreenCompanyDocument,
 } as const;
 
 /**
- * Kinds a snapshot published before them does not hold (financials: issue 18). A ticker carried forward from such a
+ * Kinds a snapshot published before them does not hold (financials: issue 18; screen: issue 40). A ticker carried forward from such a
  * snapshot keeps its other documents; its manifest entry says the endpoint does not answer.
  */
-export const LATER_KINDS: ReadonlySet<DocumentKind> = new Set(["financials"]);
+export const LATER_KINDS: ReadonlySet<DocumentKind> = new Set(["financials", "screen"]);
 
 export const Counts = z.object({
   filings: z.number().int().nonnegative(),
@@ -244,6 +236,7 @@ export const Manifest = z.object({
   }),
   builds: z.array(BuildRecord).optional().meta({ description: "The builds published so far, newest first (at most 20): retention keeps the newest of them." }),
   follow: FollowState.optional(),
+  cross: CrossManifest.optional().meta({ description: "The cross-company documents of the last full build (issue 40); absent before the first." }),
   superseded: z.array(Superseded).optional().meta({ description: "Documents recently dropped from the manifest (and the follower's manifests replaced), kept a while for readers of an older one." }),
   tickers: z.record(Ticker, ManifestTicker),
 });

@@ -29,6 +29,13 @@ export function documentKeyOf(manifest: Manifest, ticker: string, kind: Document
   return manifest.tickers[ticker]?.documents?.[kind]?.key ?? documentKey(manifest.build_id, ticker, kind);
 }
 
+/** A build's cross-company documents (issue 40): a screen by frame and metric, a market feed's day, their index. */
+export function crossKey(buildId: string, part: { screen: [frame: string, metric: string] } | { feed: "filings" | "insiders"; day: string } | "index"): string {
+  const at = `${snapshotPrefix(buildId)}/cross`;
+  if (part === "index") return `${at}/index.json`;
+  return "screen" in part ? `${at}/screens/${part.screen[0]}/${part.screen[1]}.json` : `${at}/${part.feed}/${part.day}.json`;
+}
+
 /** Marks a build's folder while it runs, so that pruning leaves documents it has written and not yet published. */
 export function buildingKey(buildId: string): string {
   return `${snapshotPrefix(buildId)}/building.json`;

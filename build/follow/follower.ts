@@ -478,15 +478,15 @@ class Follower {
           const tickers = added.get(cik)?.map((t) => t.ticker) ?? this.#tickersOf(cik);
           const builtAt = this.#o.now().toISOString();
           const ctx = { source: this.#o.source, compute: this.#compute, storage: this.#o.storage, builtAt, form4Since: this.#base.manifest.form4_since, predecessors: this.#o.predecessors };
+          const names = new Map(tickers.map((t) => [t, this.#base.manifest.tickers[t]?.name ?? added.get(cik)?.find((e) => e.ticker === t)?.name ?? ""]));
           let rebuilt: Rebuilt | null;
           try {
-            rebuilt = await rebuild(ctx, cik, work.scope, this.#base.manifest.tickers[tickers[0]!], work.filings.map((p) => p.filing));
+            rebuilt = await rebuild(ctx, cik, { tickers, name: names.get(tickers[0]!)! }, work.scope, this.#base.manifest.tickers[tickers[0]!], work.filings.map((p) => p.filing));
           } catch (error) {
             this.#o.log.log("warn", "follow_company_failed", { cik, tickers, accessions: work.filings.map((p) => p.filing.accession), error: (error as Error).message });
             for (const pending of work.filings) this.#retry(pending, `CIK ${cik}: ${(error as Error).message}`);
             return;
           }
-          const names = new Map(tickers.map((t) => [t, this.#base.manifest.tickers[t]?.name ?? added.get(cik)?.find((e) => e.ticker === t)?.name ?? ""]));
           if (rebuilt === null) {
             for (const pending of work.filings) pending.ciks.delete(cik);
             return;

@@ -4,7 +4,7 @@
 // filings what was read does not show yet: the follower tries those again.
 import type { FilingItem } from "../../schemas/filing.ts";
 import type { ManifestTicker } from "../../schemas/snapshot.ts";
-import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, type CompanyContext } from "../pipeline/company.ts";
+import { buildCompany, loadFilings, loadInsiders, NOT_COVERED, type CompanyContext, type CompanyNames } from "../pipeline/company.ts";
 import { companyCiks } from "../predecessors.ts";
 import type { FilingsResult } from "../pipeline/documents.ts";
 import { INSIDER_FORMS, PERIODIC_FORM } from "../forms.ts";
@@ -53,7 +53,7 @@ export type Rebuilt = (
  * whole only for a periodic report, which may make it covered. Form 4s the submissions may not list yet are read
  * from their full submission text.
  */
-export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, previous: ManifestTicker | undefined, filings: FeedFiling[]): Promise<Rebuilt | null> {
+export async function rebuild(ctx: CompanyContext, cik: number, names: CompanyNames, scope: Scope, previous: ManifestTicker | undefined, filings: FeedFiling[]): Promise<Rebuilt | null> {
   // Of its Form 4s, only the new ones are fetched: one not cached and not named now was missing or unreadable before.
   // A company new to the universe has no cache yet: every Form 4 its submissions list in the look-back is fetched.
   const ciks = companyCiks(cik, ctx.predecessors);
@@ -61,7 +61,7 @@ export async function rebuild(ctx: CompanyContext, cik: number, scope: Scope, pr
   if (scope === "all" || !previous?.covered) {
     if (scope !== "all" && previous !== undefined) return null; // a Form 4 or an 8-K does not make a company covered
     const read = recording(ctx.source, ciks);
-    const outcome = await buildCompany({ ...ctx, source: read.source, incrementalFor: () => incremental }, cik);
+    const outcome = await buildCompany({ ...ctx, source: read.source, incrementalFor: () => incremental }, cik, names);
     if (outcome.kind === "not_covered") {
       return {
         kind: "not_covered",

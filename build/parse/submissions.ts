@@ -39,6 +39,9 @@ const SubmissionsFile = z.looseObject({
   name: z.string().nullable().optional(),
   entityType: z.string().nullable().optional(),
   tickers: z.array(z.string()).optional(),
+  exchanges: z.array(z.string().nullable()).optional(),
+  sic: z.string().nullable().optional(),
+  sicDescription: z.string().nullable().optional(),
   fiscalYearEnd: z.string().nullable().optional(),
   filings: z.object({
     recent: FilingsBlock,
@@ -52,6 +55,11 @@ export interface Submissions {
   name: string;
   entityType: string | null;
   tickers: string[];
+  /** Each ticker's exchange, aligned with `tickers` (null where EDGAR gives none). */
+  exchanges: (string | null)[];
+  /** The Standard Industrial Classification code (four digits), and its description; null when EDGAR gives none. */
+  sic: string | null;
+  sicDescription: string | null;
   /** MMDD, e.g. "0926" for Apple; null for individuals. */
   fiscalYearEnd: string | null;
   filings: FilingItem[];
@@ -79,6 +87,9 @@ export function parseSubmissions(input: string | unknown, subject: ParseSubject 
     name: file.name ?? "",
     entityType: file.entityType ?? null,
     tickers: file.tickers ?? [],
+    exchanges: file.exchanges ?? [],
+    sic: file.sic && /^\d{4}$/.test(file.sic) ? file.sic : null,
+    sicDescription: file.sicDescription || null,
     fiscalYearEnd: file.fiscalYearEnd || null,
     filings: sortNewestFirst(readBlock(file.filings.recent, cik, { ...subject, cik })),
     olderPages: (file.filings.files ?? []).map((f, i) => olderPage(f, i, subject)),

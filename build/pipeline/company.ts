@@ -1,11 +1,16 @@
 // One company of the universe, end to end: fetch its EDGAR files, have them made into its documents
 // (documents.ts, through compute), with counts and freshness. Nothing here writes a snapshot (that is publish/).
 import type { Storage } from "unstorage";
+import { CompanyInfo } from "../../schemas/cross.ts";
+import { DocumentMeta } from "../../schemas/document-meta.ts";
 import type { FilingItem } from "../../schemas/filing.ts";
+import type { InsiderTransaction } from "../../schemas/insider.ts";
+import { normalizeTicker } from "../../schemas/primitives.ts";
+import { encodeJson } from "../../storage/json.ts";
 import type { Counts, Endpoints, ExceptionCounts, FinancialExceptionCounts, Freshness } from "../../schemas/snapshot.ts";
 import type { Compute } from "./compute.ts";
 import { applyAmendments } from "../derive/insiders.ts";
-import { maxBy, type DocumentOrigin, type FactsResult, type FilingsResult, type SubmissionsText } from "./documents.ts";
+import { feedFrom, maxBy, type DocumentOrigin, type FactsResult, type FilingsResult, type SubmissionsText } from "./documents.ts";
 import { describeSubject, NoXbrlHistoryError } from "../errors.ts";
 import { earlierCiks, type Predecessor } from "../predecessors.ts";
 import { loadForm4s, mergeLoads, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
@@ -31,6 +36,8 @@ export type CompanyOutcome =
       without_xbrl: string[];
       /** The predecessors (build/predecessors.ts) whose company facts or submissions the source had and the documents read. */
       earlier_ciks: number[];
+      /** What the build's cross-company documents take from it (build/cross/assemble.ts). */
+      cross: CompanyCross;
     }
   | { kind: "not_covered"; reason: "no_xbrl_history"; evidence: string };
 
@@ -40,6 +47,21 @@ export const NOT_COVERED = {
   freshness: { newest_filing: null, newest_period_end: null, newest_form4: null, built_at: null },
   endpoints: { "/filings/latest": false, "/earnings/summary": false, "/insiders": false, "/financials": false },
 } as const satisfies { counts: Counts; freshness: Freshness; endpoints: Endpoints };
+
+/** A company's part in a build's cross-company documents: who it is, its frames' timelines, its feeds' rows. */
+export interface CompanyCross {
+  company: CompanyInfo;
+  /** Each frame's timelines as JSON text (FactsResult.frames). */
+  frames: Record<string, string>;
+  filings: FilingItem[];
+  insiders: InsiderTransaction[];
+}
+
+/** Who a company is in the universe: its tickers (the main one first) and its name, from company_tickers.json. */
+export interface CompanyNames {
+  tickers: string[];
+  name: string;
+}
 
 /** Inputs shared by every company of a build. */
 export interface CompanyContext {
@@ -72,7 +94,7 @@ async function predecessorFacts(ctx: CompanyContext, cik: number): Promise<{ cik
  * post-reorganisation shell rule (spec 1.6, pitfall 28) — and costs no further requests. Source, parse and schema
  * errors propagate: the ticker failed.
  */
-export async function buildCompany(ctx: CompanyContext, cik: number): Promise<CompanyOutcome> {
+export async function buildCompany(ctx: CompanyContext, cik: number, names: CompanyNames): Promise<CompanyOutcome> {
   const origin = (path: string) => ({ source_api: ctx.source.describe(path), built_at: ctx.builtAt });
   const factsPath = companyFactsPath(cik);
   let facts: FactsResult;
@@ -93,9 +115,13 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
 
   const filings = await loadFilings(ctx, cik);
   const insiders = await loadInsiders(ctx, cik, filings, ctx.incrementalFor?.(cik));
+  const company = companyInfo(cik, names, filings.company);
+  // Each state names its own filing: the document as a whole has none to name.
+  const screen = screenDocument(company, facts.frames, { ...origin(factsPath), source_accession: null, filed_at: null });
   return {
     kind: "covered",
-    documents: { filings: filings.bytes, earnings: earnings.bytes, insiders: insiders.bytes, financials: financials.bytes },
+    documents: { filings: filings.bytes, earnings: earnings.bytes, insiders: insiders.bytes, financials: financials.bytes, screen },
+    cross: { company, frames: facts.frames, filings: filings.recent, insiders: insiders.recent },
     counts: { filings: filings.filings, earnings_periods: earnings.periods, insider_transactions: insiders.rows, financials_periods: financials.rows },
     earnings_exceptions: earnings.exceptions,
     financials_exceptions: financials.exceptions,
@@ -117,6 +143,8 @@ export async function buildCompany(ctx: CompanyContext, cik: number): Promise<Co
 export interface InsidersResult {
   bytes: Uint8Array;
   rows: number;
+  /** The rows of the market feed's window (feedFrom: by transaction date), newest first. */
+  recent: InsiderTransaction[];
   newest_form4: string | null;
   form4: Omit<Form4Load, "filings">;
 }
@@ -154,7 +182,31 @@ export async function loadInsiders(ctx: CompanyContext, cik: number, filings: Fi
   const newestForm4 = maxBy(insiders, (t) => `${t.filed_at ?? ""}|${t.source_accession}`);
   const meta = { source_api: ctx.source.describe(filerFolderPath(cik)), built_at: ctx.builtAt, source_accession: newestForm4?.source_accession ?? null, filed_at: newestForm4?.filed_at ?? null };
   const { filings: _parsed, ...stats } = form4;
-  return { bytes: await ctx.compute.encode("insiders", { data: insiders, meta }), rows: insiders.length, newest_form4: newestForm4?.filed_at ?? null, form4: stats };
+  const from = feedFrom(ctx.builtAt, "insiders");
+  const recent = insiders.filter((t) => t.transaction_date !== null && t.transaction_date >= from);
+  return { bytes: await ctx.compute.encode("insiders", { data: insiders, meta }), rows: insiders.length, recent, newest_form4: newestForm4?.filed_at ?? null, form4: stats };
+}
+
+/** The company as the cross-company answers name it: the universe's tickers and name, its submissions' SIC and exchange. */
+function companyInfo(cik: number, names: CompanyNames, own: FilingsResult["company"]): CompanyInfo {
+  const ticker = names.tickers[0]!;
+  const listed = own.tickers.findIndex((t) => normalizeTicker(t) === ticker);
+  return {
+    ticker,
+    tickers: names.tickers,
+    cik,
+    name: names.name,
+    sic: own.sic,
+    sic_description: own.sicDescription,
+    exchange: own.exchanges[listed >= 0 ? listed : 0] ?? null,
+  };
+}
+
+/** The screen document: the company and its frames' timelines (validated where made), spliced as they are. */
+function screenDocument(company: CompanyInfo, frames: Record<string, string>, meta: DocumentMeta): Uint8Array {
+  const parts = Object.entries(frames).map(([frame, json]) => `${JSON.stringify(frame)}:${json}`);
+  const head = encodeJson(CompanyInfo, company, "the screen document's company");
+  return new TextEncoder().encode(`{"company":${head},"frames":{${parts.join(",")}},"meta":${encodeJson(DocumentMeta, meta, "the screen document's meta")}}`);
 }
 
 function notCovered(evidence: string): CompanyOutcome {

@@ -13,7 +13,9 @@ import { INSIDER_FORMS, PERIODIC_FORM } from "../forms.ts";
 import { mergeCompanyFacts, readCompanyFacts } from "../derive/company-facts.ts";
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
-import { mergeFilings, parseSubmissions, parseSubmissionsPage } from "../parse/submissions.ts";
+import { mergeFilings, parseSubmissions, parseSubmissionsPage, type Submissions } from "../parse/submissions.ts";
+import { FEED_DAYS, FrameTimelines } from "../../schemas/cross.ts";
+import { frameTimelines } from "../cross/frames.ts";
 import { companyFactsPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
 
 /** Where a document's data came from and when it was built (the rest of its meta comes from the data). */
@@ -44,6 +46,8 @@ export interface FactsResult {
   earnings: EarningsResult;
   /** Null when there are no earnings (the company is then not covered). */
   financials: FinancialsResult | null;
+  /** Each frame's timelines as validated JSON text (build/cross/frames.ts): the screen document's and the screens' part. */
+  frames: Record<string, string>;
 }
 
 /** What the main submissions file needs next: the older pages reaching into the Form 4 look-back, by name. */
@@ -62,6 +66,10 @@ export interface FilingsResult {
   accepted: Record<string, string>;
   /** Periodic reports the submissions say carry no XBRL (a 10-K/A adding only Part III): company facts never show them. */
   without_xbrl: string[];
+  /** Who the company is, as its own submissions say (the cross-company answers name it so). */
+  company: Pick<Submissions, "tickers" | "exchanges" | "sic" | "sicDescription">;
+  /** The filings of the market feed's window (feedFrom), newest first. */
+  recent: FilingItem[];
 }
 
 /**
@@ -75,7 +83,7 @@ export function factsDocuments(text: string | null, cik: number, origin: Documen
   const base = deriveEarningsBase(facts);
   const { periods, history } = base.series;
   const exceptions = countExceptions(periods);
-  if (periods.length === 0) return { earnings: { bytes: null, periods: 0, newest_period_end: null, exceptions }, financials: null };
+  if (periods.length === 0) return { earnings: { bytes: null, periods: 0, newest_period_end: null, exceptions }, financials: null, frames: {} };
   const newest = maxBy(periods, (p) => `${p.filed_at}|${p.source_accession}`)!;
   const meta = { ...origin, source_accession: newest.source_accession, filed_at: newest.filed_at };
   const earnings: EarningsResult = {
@@ -95,7 +103,10 @@ export function factsDocuments(text: string | null, cik: number, origin: Documen
     rows: statements.periods.length,
     exceptions: countExceptions(statements.periods, FINANCIAL_INVARIANTS),
   };
-  return { earnings, financials };
+  const frames = Object.fromEntries(
+    Object.entries(frameTimelines(statements.periods, statements.history)).map(([frame, timelines]) => [frame, encodeJson(FrameTimelines, timelines, `the ${frame} screen timelines`)]),
+  );
+  return { earnings, financials, frames };
 }
 
 /**
@@ -159,7 +170,14 @@ export function filingsDocument(
     insider_filings: [...insiders].map(([filer, list]) => ({ cik: filer, filings: list })),
     accepted: Object.fromEntries(filings.filter((f) => f.accepted_at !== null).map((f) => [f.accession_number, f.accepted_at!])),
     without_xbrl: filings.filter((f) => !f.is_xbrl && PERIODIC_FORM.test(f.form.toUpperCase())).map((f) => f.accession_number),
+    company: { tickers: mains[0]!.tickers, exchanges: mains[0]!.exchanges, sic: mains[0]!.sic, sicDescription: mains[0]!.sicDescription },
+    recent: filings.filter((f) => f.filed_at >= feedFrom(origin.built_at, "filings")),
   };
+}
+
+/** The first day the market feeds of a build (or a follower's publish) at `builtAt` hold (schemas/cross.ts FEED_DAYS). */
+export function feedFrom(builtAt: string, feed: keyof typeof FEED_DAYS): string {
+  return new Date(Date.parse(builtAt) - FEED_DAYS[feed] * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**

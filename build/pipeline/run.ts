@@ -9,6 +9,7 @@ import type { CoverageReason, DocumentKind, FollowState, Manifest, ManifestTicke
 import type { LeaseRecord } from "../../storage/lease.ts";
 import { buildingKey, snapshotPrefix } from "../../storage/layout.ts";
 import { buildCompany, NOT_COVERED, type CompanyOutcome } from "./company.ts";
+import { CrossAssembler } from "../cross/assemble.ts";
 import { companyCiks, PREDECESSORS, type Predecessor } from "../predecessors.ts";
 import { describeSubject, MalformedInputError } from "../errors.ts";
 import { defaultWorkers, openCompute } from "./compute.ts";
@@ -132,6 +133,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     pruned: [],
   };
   let done = 0;
+  // A full build assembles the cross-company documents; a --tickers build keeps the last ones (the gateway lays the
+  // companies it rebuilt over them, as it does the follower's) unless there are none, or it publishes its universe.
+  const assembler = subset && !opts.universeOnly && previous?.manifest.cross ? null : new CrossAssembler();
   const concurrency = opts.concurrency ?? 4;
   const limit = pLimit(concurrency);
   const compute = openCompute(opts.workers ?? defaultWorkers(byCik.size, concurrency));
@@ -144,10 +148,11 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
           let refs: DocumentRefs = {};
           let reading = now().toISOString();
           try {
-            outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor, predecessors }, cik);
+            outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor, predecessors }, cik, { tickers: names, name: tickers[0]!.name });
             if (outcome.kind === "covered") {
               refs = await writer.writeDocuments(names, outcome.documents, outcome.accepted);
               summary.form4_fetched += outcome.form4.fetched;
+              assembler?.add(outcome.cross, refs);
             }
           } catch (error) {
             outcome = { kind: "failed", error: (error as Error).message };
@@ -169,8 +174,14 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     await compute.close();
   }
 
-  if (summary.covered === 0 && summary.kept_previous === 0) {
-    throw new Error(`nothing could be built: ${summary.failed} of ${universe.length} tickers failed, none covered (snapshot ${buildId} not published)`);
+  let cross: Manifest["cross"];
+  try {
+    if (summary.covered === 0 && summary.kept_previous === 0) {
+      throw new Error(`nothing could be built: ${summary.failed} of ${universe.length} tickers failed, none covered (snapshot ${buildId} not published)`);
+    }
+    cross = await assembler?.write(storage, buildId, builtAt, previous?.manifest.cross);
+  } finally {
+    assembler?.dispose();
   }
   // Without an index read, this run discovered from submissions as of today: the next one reads from today on.
   const form4_index = form4Index
@@ -213,6 +224,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
       form4_fetched: summary.form4_fetched,
       form4_index,
       ...(base?.follow ? { follow: reconciled(base.follow, entries, builtAt) } : {}),
+      ...((cross ?? base?.cross) ? { cross: cross ?? base!.cross! } : {}),
       tickers: sortKeys(tickers),
     } satisfies Manifest;
   });

@@ -15,6 +15,7 @@ const KIND_FIELDS: Record<DocumentKind, { counts: (keyof Counts)[]; freshness: (
   earnings: { counts: ["earnings_periods"], freshness: ["newest_period_end"], endpoints: ["/earnings/summary"], entry: ["earnings_exceptions"] },
   insiders: { counts: ["insider_transactions"], freshness: ["newest_form4"], endpoints: ["/insiders"], entry: ["form4"] },
   financials: { counts: ["financials_periods"], freshness: [], endpoints: ["/financials"], entry: ["financials_exceptions"] },
+  screen: { counts: [], freshness: [], endpoints: [], entry: [] },
 };
 
 /** A covered company's entry as a build writes it, without its documents (the publisher adds them). */

@@ -92,8 +92,10 @@ export async function buildHistory(storage: Storage, manifest: Manifest): Promis
   return history;
 }
 
+/** A per-ticker or cross-company document: a later manifest may still name it where its folder is gone otherwise. */
 function isDocument(key: string): boolean {
-  return key.split(":")[2] === "tickers";
+  const part = key.split(":")[2];
+  return part === "tickers" || part === "cross";
 }
 
 function asStoreKey(key: string): string {

@@ -77,7 +77,15 @@ export function refsOf(manifest: Manifest, ticker: string): DocumentRefs {
 export function referencedKeys(manifest: Manifest): Set<string> {
   const keys = new Set<string>();
   for (const ticker of Object.keys(manifest.tickers)) for (const ref of Object.values(refsOf(manifest, ticker))) keys.add(ref.key);
+  for (const key of crossKeys(manifest.cross)) keys.add(key);
   return keys;
+}
+
+/** The keys of a manifest's cross-company documents. */
+export function crossKeys(cross: Manifest["cross"]): string[] {
+  if (!cross) return [];
+  const screens = Object.values(cross.screens).flatMap((byMetric) => Object.values(byMetric).map((ref) => ref!.key));
+  return [cross.index.key, ...screens, ...Object.values(cross.market_filings).map((r) => r.key), ...Object.values(cross.market_insiders).map((r) => r.key)];
 }
 
 /** Writes one publish's documents; nothing it writes is served until a manifest naming them is published. */

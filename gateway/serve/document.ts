@@ -2,7 +2,7 @@
 // once, its provenance, and the memos of what was made from it — the answers by filter and the meta tails by
 // snapshot — which only its own methods change.
 import type { Meta } from "../../schemas/envelope.ts";
-import type { DocumentMeta } from "../../schemas/snapshot.ts";
+import type { DocumentMeta } from "../../schemas/document-meta.ts";
 
 /** Distinct filters remembered per document (a document's own LRU entry bounds the rest). */
 const ANSWERS_PER_DOCUMENT = 32;

@@ -3,7 +3,8 @@
 // byte-budgeted LRU by storage key. A new manifest names an unchanged document by the key it had, so what is
 // cached stays cached across publishes. Storage trouble never drops what is loaded: the last snapshot keeps being served.
 import type { Storage } from "unstorage";
-import { CurrentPointer, FollowerStatus, Manifest, type DocumentKind, type DocumentMeta, type ManifestTicker } from "../../schemas/snapshot.ts";
+import { CurrentPointer, FollowerStatus, Manifest, type DocumentKind, type ManifestTicker } from "../../schemas/snapshot.ts";
+import type { DocumentMeta } from "../../schemas/document-meta.ts";
 import { readJson, readText } from "../../storage/json.ts";
 import { CURRENT_KEY, documentKeyOf } from "../../storage/layout.ts";
 import { isLive, readLease, type LeaseRecord } from "../../storage/lease.ts";

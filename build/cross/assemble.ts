@@ -1,0 +1,132 @@
+// A full build's cross-company documents (issue 40): each company's part is spooled to local files as the company is
+// built (a frame's timelines, its feeds' rows, by day), then each screen (frame × metric) and each feed day is written
+// once, sorted, beside an index of the company documents they were made from. Memory holds one frame at a time.
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Storage } from "unstorage";
+import type { CompanyInfo, CrossIndex, CrossManifest, CrossRef, FrameTimelines, MarketFiling, MarketInsider } from "../../schemas/cross.ts";
+import type { FinancialMetricName } from "../../schemas/financials.ts";
+import { crossKey } from "../../storage/layout.ts";
+import type { CompanyCross } from "../pipeline/company.ts";
+import { feedFrom } from "../pipeline/documents.ts";
+import type { DocumentRefs } from "../publish/snapshot.ts";
+
+/** Spooled text held in memory before it is appended to its file. */
+const FLUSH_BYTES = 4 * 1024 * 1024;
+
+/** Collects a build's companies and writes their cross-company documents. */
+export class CrossAssembler {
+  readonly #dir = mkdtempSync(join(tmpdir(), "cross-spool-"));
+  readonly #pending = new Map<string, string[]>();
+  #pendingBytes = 0;
+  readonly #companies: CrossIndex["companies"] = {};
+
+  /** Spools a company built by this build (its documents' references name the hashes the index records). */
+  add(cross: CompanyCross, refs: DocumentRefs): void {
+    const { company } = cross;
+    this.#companies[company.ticker] = { ...company, screen: refs.screen?.sha256 ?? null, filings: refs.filings?.sha256 ?? null, insiders: refs.insiders?.sha256 ?? null };
+    for (const [frame, json] of Object.entries(cross.frames)) this.#spool(`frame-${frame}`, `${company.ticker}\t${json}\n`);
+    for (const filing of cross.filings) this.#spool(`filings-${filing.filed_at}`, `${JSON.stringify(marketFiling(filing, company))}\n`);
+    for (const row of cross.insiders) this.#spool(`insiders-${row.transaction_date}`, `${JSON.stringify({ ...row, ticker: company.ticker, name: company.name })}\n`);
+  }
+
+  /**
+   * Writes every screen and feed day, and the index, under `buildId`; a document whose content `previous` names is
+   * referenced where it was written. The parts were validated where they were made (the frames' timelines on the
+   * worker, the feeds' rows in their documents): these are their concatenation, sorted.
+   */
+  async write(storage: Storage, buildId: string, builtAt: string, previous: CrossManifest | undefined): Promise<CrossManifest> {
+    this.#flush();
+    const files = readdirSync(this.#dir);
+    const store = async (key: string, previousRef: CrossRef | undefined, text: string): Promise<CrossRef> => {
+      const sha256 = createHash("sha256").update(text).digest("hex").slice(0, 32);
+      if (previousRef?.sha256 === sha256) return previousRef;
+      await storage.setItemRaw(key, new TextEncoder().encode(text));
+      return { key, sha256 };
+    };
+    const screens: CrossManifest["screens"] = {};
+    for (const file of files.filter((f) => f.startsWith("frame-")).sort()) {
+      const frame = file.slice("frame-".length);
+      const byMetric = new Map<FinancialMetricName, string[]>();
+      for (const line of this.#lines(file).sort()) {
+        const tab = line.indexOf("\t");
+        const ticker = line.slice(0, tab);
+        for (const [metric, states] of Object.entries(JSON.parse(line.slice(tab + 1)) as FrameTimelines)) {
+          const entries = byMetric.get(metric as FinancialMetricName) ?? [];
+          entries.push(`{"ticker":${JSON.stringify(ticker)},"states":${JSON.stringify(states)}}`);
+          byMetric.set(metric as FinancialMetricName, entries);
+        }
+      }
+      const refs: CrossManifest["screens"][string] = {};
+      for (const [metric, entries] of byMetric) {
+        const text = `{"frame":${JSON.stringify(frame)},"metric":"${metric}","companies":[${entries.join(",")}]}`;
+        refs[metric] = { ...(await store(crossKey(buildId, { screen: [frame, metric] }), previous?.screens[frame]?.[metric], text)), rows: entries.length };
+      }
+      screens[frame] = refs;
+    }
+    const days = async <T>(feed: "filings" | "insiders", order: (a: T, b: T) => number, before: CrossManifest["market_filings"] | undefined) => {
+      const out: CrossManifest["market_filings"] = {};
+      const from = feedFrom(builtAt, feed);
+      for (const file of files.filter((f) => f.startsWith(`${feed}-`) && f.slice(feed.length + 1) >= from).sort()) {
+        const day = file.slice(feed.length + 1);
+        const rows = this.#lines(file)
+          .map((line) => ({ line, row: JSON.parse(line) as T }))
+          .sort((a, b) => order(a.row, b.row))
+          .map((r) => r.line);
+        const text = `{"day":"${day}","data":[${rows.join(",")}]}`;
+        out[day] = { ...(await store(crossKey(buildId, { feed, day }), before?.[day], text)), rows: rows.length };
+      }
+      return out;
+    };
+    const market_filings = await days("filings", newestFiling, previous?.market_filings);
+    const market_insiders = await days("insiders", newestInsider, previous?.market_insiders);
+    const companies = Object.fromEntries(Object.entries(this.#companies).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const index = await store(crossKey(buildId, "index"), previous?.index, JSON.stringify({ companies } satisfies CrossIndex));
+    return { build_id: buildId, built_at: builtAt, index, screens, filings_from: feedFrom(builtAt, "filings"), market_filings, insiders_from: feedFrom(builtAt, "insiders"), market_insiders };
+  }
+
+  /** Removes the spool. */
+  dispose(): void {
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+
+  #spool(file: string, line: string): void {
+    const list = this.#pending.get(file);
+    if (list) list.push(line);
+    else this.#pending.set(file, [line]);
+    this.#pendingBytes += line.length;
+    if (this.#pendingBytes >= FLUSH_BYTES) this.#flush();
+  }
+
+  #flush(): void {
+    for (const [file, lines] of this.#pending) appendFileSync(join(this.#dir, file), lines.join(""));
+    this.#pending.clear();
+    this.#pendingBytes = 0;
+  }
+
+  #lines(file: string): string[] {
+    return readFileSync(join(this.#dir, file), "utf8").split("\n").filter((l) => l !== "");
+  }
+}
+
+/** A filing of the market feed: the item and its company. */
+export function marketFiling(filing: MarketFiling | Omit<MarketFiling, "ticker" | "cik" | "name">, company: Pick<CompanyInfo, "ticker" | "cik" | "name">): MarketFiling {
+  return { ...filing, ticker: company.ticker, cik: company.cik, name: company.name };
+}
+
+/** Filings newest first: acceptance time, then accession (as /filings/latest orders a company's). */
+export function newestFiling(a: MarketFiling, b: MarketFiling): number {
+  return compareText(`${b.accepted_at ?? b.filed_at}|${b.accession_number}`, `${a.accepted_at ?? a.filed_at}|${a.accession_number}`);
+}
+
+/** Form 4 rows newest first: transaction date, filing date, accession; then in their filing's order (table I first). */
+export function newestInsider(a: MarketInsider, b: MarketInsider): number {
+  const newer = compareText(`${b.transaction_date}|${b.filed_at ?? ""}|${b.source_accession}`, `${a.transaction_date}|${a.filed_at ?? ""}|${a.source_accession}`);
+  return newer || Number(a.is_derivative) - Number(b.is_derivative) || a.row - b.row;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,176 @@
+// A company's screen timelines (issue 40): for each calendar frame and `ttm`, each metric's value as the company's own
+// /financials answer gave it from each date on. Read with the gateway's own point-in-time reading (financialAsOf) at
+// every date its inputs change, so a screen's value is byte for byte the company's answer, today and as of any day.
+import { LATEST } from "../../schemas/earnings-history.ts";
+import { PER_SHARE_METRICS } from "../../schemas/earnings.ts";
+import { storeState, type FrameTimelines, type ScreenMark, type ScreenValue } from "../../schemas/cross.ts";
+import { financialAsOf, financialsContext, type FinancialPeriodHistory, type FinancialReconciliationState, type FinancialsContext } from "../../schemas/financials-history.ts";
+import { labelKey } from "../../schemas/financials-ttm.ts";
+import { FINANCIAL_METRIC_NAMES, FLOW_METRICS, STATEMENT_METRICS, STATEMENTS, type FinancialMetricName, type FinancialPeriod, type Statement, type StatementMetric } from "../../schemas/financials.ts";
+
+/** The frame of the trailing twelve months: each company's latest TTM row. */
+export const TTM_FRAME = "ttm";
+
+const QUARTER_FRAME = /^CY\d{4}Q[1-4]$/;
+const YEAR_FRAME = /^CY\d{4}$/;
+const STATEMENT_OF = new Map<FinancialMetricName, Statement>(STATEMENTS.flatMap((s) => STATEMENT_METRICS[s].map((m) => [m as FinancialMetricName, s] as const)));
+const FLOWS: ReadonlySet<string> = new Set(FLOW_METRICS);
+const PER_SHARE: ReadonlySet<string> = new Set([...PER_SHARE_METRICS, "shares_outstanding"]);
+
+/**
+ * Every frame the company's rows file under, with each metric's states. A frame's value on a date is its first row
+ * (the document's order: newest period end first) that the company had reported by then — as `/financials?period=F`
+ * lists them — and that row's metric; `ttm` likewise over the TTM rows (`period=ttm`: the latest first).
+ */
+export function frameTimelines(rows: readonly FinancialPeriod[], histories: readonly FinancialPeriodHistory[]): Record<string, FrameTimelines> {
+  const context = financialsContext(rows, histories);
+  const byFrame = new Map<string, number[]>();
+  rows.forEach((row, i) => {
+    const frame = frameOf(row);
+    if (frame === null) return;
+    const list = byFrame.get(frame);
+    if (list) list.push(i);
+    else byFrame.set(frame, [i]);
+  });
+  // A TTM row's block is read from its quarters' and years' rows: every date the company's values changed counts.
+  const allDates = [...new Set(histories.flatMap(historyDates))].sort();
+  const out: Record<string, FrameTimelines> = {};
+  for (const [frame, indices] of byFrame) {
+    const ttm = frame === TTM_FRAME;
+    const dates = ttm ? allDates : frameDates(indices, rows, context);
+    const timelines = timelinesOf(ttm ? newestFirst(indices, allDates, context) : indices, dates, context);
+    if (Object.keys(timelines).length) out[frame] = timelines;
+  }
+  return out;
+}
+
+/**
+ * The frame's rows, newest first, each from the first of `dates` it was reported by: the rows a date's reading tries,
+ * cut to those reported by then. A reading once reported stays reported, so each row's first date is found by
+ * halving (a TTM row every quarter: trying each of them on each date cost most of a company's time).
+ */
+function newestFirst(indices: readonly number[], dates: readonly string[], context: FinancialsContext): Candidates {
+  const reported = (i: number, date: string) => financialAsOf(context.rows[i]!, context.histories[i]!, date, false, context) !== null;
+  const from = new Map<number, string>();
+  for (const i of indices) {
+    let [lo, hi] = [0, dates.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (reported(i, dates[mid]!)) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo < dates.length) from.set(i, dates[lo]!);
+  }
+  return { indices: indices.filter((i) => from.has(i)), from };
+}
+
+/** The frame a row files under: a quarter's or a fiscal year's calendar frame, `ttm` for a TTM row; null for the rest. */
+function frameOf(row: FinancialPeriod): string | null {
+  if (row.ttm !== null) return TTM_FRAME;
+  const frame = row.calendar_frame;
+  if (frame === null) return null;
+  if (row.months === 3 && QUARTER_FRAME.test(frame)) return frame;
+  if (row.months === 12 && YEAR_FRAME.test(frame)) return frame;
+  return null;
+}
+
+/** The dates a frame's reading may change on: its rows' own, and for a quarter its fiscal year's verdicts (unreconciled). */
+function frameDates(indices: readonly number[], rows: readonly FinancialPeriod[], context: FinancialsContext): string[] {
+  const dates = new Set<string>();
+  for (const i of indices) {
+    for (const d of historyDates(context.histories[i]!)) dates.add(d);
+    const year = yearRowOf(rows[i]!, context);
+    for (const s of year === undefined ? [] : (context.histories[year]!.reconciliation ?? [])) dates.add(s.from);
+  }
+  return [...dates].sort();
+}
+
+/** Every date a row's reading can change on: its values' filings and effective dates, its verdicts, splits and spans. */
+function historyDates(history: FinancialPeriodHistory): string[] {
+  const out: string[] = [];
+  for (const entries of Object.values(history.metrics)) for (const e of entries ?? []) out.push(e.effective_from ?? e.filed_at, e.filed_at);
+  for (const s of history.reconciliation ?? []) out.push(s.from);
+  for (const u of history.unavailable ?? []) out.push(u.from, ...(u.until === undefined ? [] : [u.until]));
+  out.push(...(history.splits ?? []), ...(history.splits_known ?? []));
+  for (const c of history.entity_changes ?? []) out.push(c.filed_at);
+  return out;
+}
+
+/** A frame's rows in the document's order, and (for TTM rows) the first date each was reported by. */
+type Candidates = readonly number[] | { indices: readonly number[]; from: ReadonlyMap<number, string> };
+
+/** Each metric's states over the dates: the value of the frame's first row reported by each date, when it changed. */
+function timelinesOf(rows: Candidates, dates: readonly string[], context: FinancialsContext): FrameTimelines {
+  const out: FrameTimelines = {};
+  const last = new Map<FinancialMetricName, string>();
+  const record = (date: string, values: Map<FinancialMetricName, ScreenValue | null>) => {
+    for (const metric of FINANCIAL_METRIC_NAMES) {
+      const value = values.get(metric) ?? null;
+      const text = value === null ? "null" : JSON.stringify(value);
+      if ((last.get(metric) ?? "null") === text) continue;
+      last.set(metric, text);
+      (out[metric] ??= []).push(storeState({ from: date, row: value }));
+    }
+  };
+  for (const date of dates) record(date, valuesOn(rows, date, context));
+  // Today's answer is the reading of every entry (LATEST): the last state, unless an entry takes effect later.
+  const today = valuesOn(rows, LATEST, context);
+  for (const metric of FINANCIAL_METRIC_NAMES) {
+    const text = today.get(metric) ? JSON.stringify(today.get(metric)) : "null";
+    if ((last.get(metric) ?? "null") !== text) throw new Error(`${metric}: the frame's last state is not today's answer`);
+  }
+  return out;
+}
+
+/** The frame's values on a date: its first row reported by then, each metric of it with its marks. */
+function valuesOn(rows: Candidates, date: string, context: FinancialsContext): Map<FinancialMetricName, ScreenValue | null> {
+  const values = new Map<FinancialMetricName, ScreenValue | null>();
+  const indices = "from" in rows ? rows.indices.filter((i) => rows.from.get(i)! <= date) : rows;
+  for (const i of indices) {
+    const row = financialAsOf(context.rows[i]!, context.histories[i]!, date, false, context);
+    if (!row) continue;
+    // The fiscal year's verdict on its quarters as the year's own reading gives it on the date (financialAsOf).
+    const year = yearRowOf(context.rows[i]!, context);
+    const verdict = year === undefined ? undefined : context.histories[year]!.reconciliation?.findLast((v) => v.from <= date);
+    for (const metric of FINANCIAL_METRIC_NAMES) values.set(metric, screenValue(row, metric, verdict));
+    break;
+  }
+  return values;
+}
+
+/** The fiscal-year row of a quarter or year (its verdict on the year's quarters), if the document has one. */
+function yearRowOf(row: FinancialPeriod, context: FinancialsContext): number | undefined {
+  return row.ttm === null ? context.byLabel.get(labelKey(row.fiscal_year, "FY", 12)) : undefined;
+}
+
+/** A row's metric as a screen serves it, with the marks its row and fiscal year put on it; null when the row has none. */
+function screenValue(row: FinancialPeriod, metric: FinancialMetricName, year: FinancialReconciliationState | undefined): ScreenValue | null {
+  const group = row[STATEMENT_OF.get(metric)!] as Partial<Record<string, StatementMetric | null>> | null | undefined;
+  const m = group?.[metric];
+  if (!m) return null;
+  const marks: ScreenMark[] = [];
+  if (m.scale_corrected) marks.push("scale_corrected");
+  for (const e of row.exceptions) {
+    if (e.metric !== metric && !(e.rule === "one_entity" && e.metric === null)) continue;
+    const mark: ScreenMark | null = e.rule === "scale" ? "scale_unclear" : e.rule === "sign" ? "sign" : e.rule === "one_entity" ? "entity_change" : null;
+    if (mark && !marks.includes(mark)) marks.push(mark);
+  }
+  if (FLOWS.has(metric) && year?.reconciled === false && year.reconciliation.some((r) => r.metric === metric)) marks.push("unreconciled");
+  if (PER_SHARE.has(metric) && (metric === "shares_outstanding" ? m.split_unadjusted === true : row.split_unadjusted)) marks.push("split_unadjusted");
+  return {
+    value: m.value,
+    unit: m.unit,
+    concept: m.concept,
+    fiscal_year: row.fiscal_year,
+    fiscal_quarter: row.fiscal_quarter,
+    months: row.months as 3 | 12,
+    period_start: row.period_start,
+    period_end: row.period_end,
+    derived: m.derived,
+    restated: m.restated,
+    original_value: m.original_value,
+    marks,
+    source_accession: m.source_accession,
+    filed_at: m.filed_at,
+  };
+}
