@@ -1,6 +1,7 @@
 // unstorage driver over S3-compatible object storage (AWS S3, R2, MinIO, s3rver) with @aws-sdk/client-s3.
 // Each PUT is atomic per object, which is all publishing needs (current.json is one object, written last);
-// create-if-absent is a conditional PUT (`If-None-Match: *`), which S3 decides atomically.
+// create-if-absent is a conditional PUT (`If-None-Match: *`), which S3 decides atomically. Its only temporaries are the
+// probes of conditional writes, which a writer killed mid-probe leaves.
 import { randomUUID } from "node:crypto";
 import {
   DeleteObjectsCommand,
@@ -16,6 +17,8 @@ import { defineDriver } from "unstorage";
 const DRIVER_NAME = "s3";
 /** S3 deletes at most 1,000 keys per DeleteObjects call. */
 const MAX_BULK_DELETE = 1000;
+/** Where the conditional-write probes are written (a key no caller uses: keys of the store are lowercase words). */
+export const PROBE_FOLDER = ".conditional-write-probe";
 /** Tries of a conditional PUT that S3 answers 409 ConditionalRequestConflict (another one in flight: "retry"). */
 const CONDITIONAL_TRIES = 5;
 
@@ -53,17 +56,22 @@ export const s3Driver = defineDriver((opts: S3DriverOptions) => {
     }
   }
 
-  async function list(keyBase: string): Promise<string[]> {
-    const keys: string[] = [];
+  /** The objects under a key base: their object keys and when each was last written. */
+  async function listObjects(keyBase: string): Promise<{ Key: string; LastModified?: Date }[]> {
+    const objects: { Key: string; LastModified?: Date }[] = [];
     let token: string | undefined;
     do {
       const out = await client.send(
         new ListObjectsV2Command({ Bucket, Prefix: objectKey(keyBase), ContinuationToken: token }),
       );
-      for (const o of out.Contents ?? []) if (o.Key) keys.push(o.Key.slice(prefix.length).replace(/\//g, ":"));
+      for (const o of out.Contents ?? []) if (o.Key) objects.push({ Key: o.Key, ...(o.LastModified ? { LastModified: o.LastModified } : {}) });
       token = out.IsTruncated ? out.NextContinuationToken : undefined;
     } while (token);
-    return keys;
+    return objects;
+  }
+
+  async function list(keyBase: string): Promise<string[]> {
+    return (await listObjects(keyBase)).map((o) => o.Key.slice(prefix.length).replace(/\//g, ":"));
   }
 
   let probed: Promise<void> | null = null;
@@ -103,6 +111,12 @@ export const s3Driver = defineDriver((opts: S3DriverOptions) => {
       const keys = await list(keyBase);
       await removeKeys(keys.map(objectKey));
     },
+    /** A PUT is whole or absent, so the only temporaries are probes a killed writer left (conditionalWrites). */
+    async removeTemporaries(before: Date) {
+      const stale = (await listObjects(`${PROBE_FOLDER}:`)).filter((o) => o.LastModified && o.LastModified < before).map((o) => o.Key);
+      await removeKeys(stale);
+      return stale.length;
+    },
     dispose() {
       client.destroy();
     },
@@ -127,7 +141,7 @@ export const s3Driver = defineDriver((opts: S3DriverOptions) => {
    */
   function conditionalWrites(): Promise<void> {
     probed ??= (async () => {
-      const probe = objectKey(`.conditional-write-probe:${randomUUID()}`);
+      const probe = objectKey(`${PROBE_FOLDER}:${randomUUID()}`);
       try {
         if (!(await putIfAbsent(probe, "1")) || (await putIfAbsent(probe, "2"))) {
           throw new Error(`[${DRIVER_NAME}] ${opts.endpoint ?? "the S3 endpoint"} ignores If-None-Match: * on PutObject: a store with conditional writes (AWS S3, R2) is needed`);

@@ -4,6 +4,7 @@ import { expect, it } from "vitest";
 import { createIfAbsent } from "./claim.ts";
 import { readJson, readText, writeJson } from "./json.ts";
 import { removePrefix } from "./remove.ts";
+import { removeTemporaries } from "./temporaries.ts";
 import { z } from "zod";
 
 /**
@@ -68,6 +69,15 @@ export function storageContract(fresh: () => string, openAt: (location: string) 
     expect(await readText(a, key)).toBe(`{"attempt":${won.indexOf(true)}}`);
     expect(await readText(b, key)).toBe(`{"attempt":${won.indexOf(true)}}`);
     expect(await a.getKeys("billing")).toEqual(["billing:events:evt_contract.json"]);
+  });
+
+  it("removing temporaries, however old the bound, never removes a key", async () => {
+    const storage = open();
+    const keys = ["current.json", "snapshots/b1/manifest.json", "snapshots/b1/tickers/AAPL/filings.json", "cache/form4/0000320193-26-000001.json"];
+    for (const key of keys) await storage.setItemRaw(key, bytes("{}"));
+    expect(await createIfAbsent(storage, "leases/writer/000000000001.json", bytes("{}"))).toBe(true);
+    expect(await removeTemporaries(storage, new Date(Date.now() + 86_400_000))).toBe(0);
+    for (const key of [...keys, "leases/writer/000000000001.json"]) expect(await readText(storage, key)).toBe("{}");
   });
 
   it("never overwrites a key written any other way, and creates it again once it is removed", async () => {

@@ -6,7 +6,11 @@ import { createStorage } from "unstorage";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeDir } from "../test/_s3.ts";
 import { useConditionalS3 } from "../test/_s3-suite.ts";
+import { stalledWriter } from "../test/_stalled.ts";
 import { createIfAbsent } from "./claim.ts";
+import { readText } from "./json.ts";
+import { PROBE_FOLDER } from "./s3-driver.ts";
+import { removeTemporaries } from "./temporaries.ts";
 import { describeLocation, openStorage, storageEnvOf, StorageVariables } from "./open.ts";
 import { storageContract } from "./storage.contract.ts";
 
@@ -26,12 +30,47 @@ describe("storage: local folder", () => {
     await storage.setItemRaw("current.json", new TextEncoder().encode("{}"));
     expect(readdirSync(dir)).toEqual(["current.json"]);
   });
+
+  it("removes the temp files of writers killed mid-write, at any depth, once last written before the bound", async () => {
+    const dir = fresh();
+    const storage = openStorage(dir);
+    const keys = ["current.json", "snapshots/b1/tickers/AAPL/filings.json"];
+    for (const key of keys) await storage.setItemRaw(key, new TextEncoder().encode('{"kept":true}'));
+    for (const key of keys) {
+      const writer = stalledWriter(dir, key);
+      await writer.inFlight;
+      await writer.kill();
+    }
+    const temporaries = () => (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".tmp")).sort();
+    expect(temporaries()).toEqual([expect.stringMatching(/^current\.json\.[0-9a-f]{12}\.tmp$/), expect.stringMatching(/^snapshots\/b1\/tickers\/AAPL\/filings\.json\.[0-9a-f]{12}\.tmp$/)]);
+    // Written since the bound: a writer may still be renaming them.
+    expect(await removeTemporaries(storage, new Date(Date.now() - 60_000))).toBe(0);
+    expect(temporaries()).toHaveLength(2);
+    expect(await removeTemporaries(storage, new Date(Date.now() + 1_000))).toBe(2);
+    expect(temporaries()).toEqual([]);
+    for (const key of keys) expect(await readText(storage, key)).toBe('{"kept":true}');
+  });
 });
 
 describe("storage: S3 (s3rver on loopback behind the conditional-write stand-in, @aws-sdk/client-s3 over HTTP)", () => {
   const suite = useConditionalS3();
   let n = 0;
   storageContract(() => `s3://${suite.s3.bucket}/run-${n++}`, (location) => openStorage(location, suite.conditional.env));
+
+  it("removes the conditional-write probe a writer killed mid-probe left, once last written before the bound; nothing else", async () => {
+    const location = `s3://${suite.s3.bucket}/probes`;
+    const storage = openStorage(location, suite.conditional.env);
+    expect(await createIfAbsent(storage, "leases/writer/000000000001.json", new TextEncoder().encode("{}"))).toBe(true); // probes, then removes its probe
+    const client = new S3Client({ endpoint: suite.s3.endpoint, forcePathStyle: true, region: "us-east-1" });
+    const left = `probes/${PROBE_FOLDER}/0b6c1f0e-killed`;
+    await client.send(new PutObjectCommand({ Bucket: suite.s3.bucket, Key: left, Body: "1" }));
+    const listed = async () => (await client.send(new ListObjectsV2Command({ Bucket: suite.s3.bucket, Prefix: "probes/" }))).Contents?.map((o) => o.Key).sort();
+    expect(await removeTemporaries(storage, new Date(Date.now() - 60_000))).toBe(0);
+    expect(await listed()).toEqual([left, "probes/leases/writer/000000000001.json"]);
+    expect(await removeTemporaries(storage, new Date(Date.now() + 2_000))).toBe(1);
+    expect(await listed()).toEqual(["probes/leases/writer/000000000001.json"]);
+    client.destroy();
+  });
 
   it("the stand-in, not s3rver, refused the losing conditional PUTs (412)", () => {
     expect(suite.conditional.refused()).toBeGreaterThanOrEqual(20); // 19 losers of the race, 1 over a plain write

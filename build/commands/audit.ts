@@ -20,6 +20,7 @@ import { checkFinancials } from "../derive/financial-invariants.ts";
 import { checkInvariants, countExceptions } from "../derive/invariants.ts";
 import { documentDigest } from "../publish/digest.ts";
 import { readPublished } from "../publish/snapshot.ts";
+import { describeFailure, failureOf } from "./failure.ts";
 
 /** The manifest's count of each kind's rows (a company's screen document has none: it holds timelines by frame). */
 const COUNT_OF: Partial<Record<DocumentKind, keyof Counts>> = {
@@ -35,9 +36,11 @@ export interface AuditReport {
   tickers: number;
   covered: number;
   findings: string[];
+  /** Tickers whose company failed in the build that last tried it: each is a finding too (failure.ts). */
+  failed: string[];
   /**
-   * Sound but worth a look: covered tickers the latest run did not rebuild (kept from an earlier snapshot after a
-   * source failure — legitimate, so not a finding; `dataset audit --strict` fails on them too).
+   * Sound but worth a look: covered tickers the latest build carried forward without trying them (outside its
+   * --tickers), and marked series exceptions; `dataset audit --strict` fails on them too.
    */
   warnings: string[];
 }
@@ -46,7 +49,9 @@ export interface AuditReport {
  * Checks that current.json names a complete snapshot: a manifest, and for every covered ticker each of its
  * documents where the manifest says (often an earlier publish's folder), valid against its schema, with the content
  * hash the manifest states and as many rows as it counts; no documents for a ticker that is not covered; and no
- * company failed on malformed EDGAR input. Warnings name covered tickers the latest build did not rebuild. Earnings
+ * company failed (issue 39: one that keeps its previous documents serves stale ones): each failed ticker is a finding
+ * naming the file or accession, the reason the manifest records and since when its documents are stale. Warnings name
+ * covered tickers the latest build carried forward without failing on them. Earnings
  * and financials documents also pass their series invariants (earningsFindings, financialsFindings): a broken one is a
  * finding, a marked exception a warning (with `strict`, a finding). A ticker carried from a snapshot published before
  * the financials existed (its manifest entry does not name /financials) is not asked for them.
@@ -56,11 +61,12 @@ export async function auditSnapshot(storage: Storage, options: { strict?: boolea
   try {
     published = await readPublished(storage);
   } catch (error) {
-    return { build_id: null, tickers: 0, covered: 0, findings: [(error as Error).message], warnings: [] };
+    return { build_id: null, tickers: 0, covered: 0, findings: [(error as Error).message], failed: [], warnings: [] };
   }
-  if (!published) return { build_id: null, tickers: 0, covered: 0, findings: ["current.json is missing: nothing is published"], warnings: [] };
+  if (!published) return { build_id: null, tickers: 0, covered: 0, findings: ["current.json is missing: nothing is published"], failed: [], warnings: [] };
   const { manifest, pointer } = published;
   const findings: string[] = [];
+  const failed: string[] = [];
   const warnings: string[] = [];
   if (manifest.build_id !== pointer.build_id) findings.push(`current.json names ${pointer.build_id} but its manifest says ${manifest.build_id}`);
   let covered = 0;
@@ -93,18 +99,20 @@ export async function auditSnapshot(storage: Storage, options: { strict?: boolea
       if (kind === "earnings") earningsFindings(ticker, doc as EarningsDocument, entry, findings, marked);
       if (kind === "financials") financialsFindings(ticker, doc as FinancialsDocument, entry, findings, marked);
     }
-    // Malformed input is a finding even when earlier documents were kept: EDGAR never produces it, so someone must look.
-    if (entry.input_defect) {
-      const served = entry.covered ? `serves documents from ${entry.documents_from ?? "an earlier build"}` : "not covered";
-      findings.push(`${ticker}: ${entry.input_defect.file}: ${entry.input_defect.defect} (the company failed in ${manifest.build_id}; ${served})`);
+    // A failed company is a finding even when it kept its documents (issue 39): they are stale, and only a person
+    // can tell a passing outage from a file that fails every build.
+    const failure = failureOf(entry);
+    if (failure) {
+      failed.push(ticker);
+      findings.push(`${ticker}: ${describeFailure(failure)}`);
     }
     if (entry.covered) covered++;
     const builtAt = entry.freshness.built_at;
-    if (entry.covered && builtAt !== null && builtAt < lastBuild.built_at) {
-      warnings.push(`${ticker}: not rebuilt by ${lastBuild.build_id}, serves documents built ${builtAt}${entry.documents_from ? ` (from ${entry.documents_from})` : ""}${entry.error ? `: ${entry.error}` : ""}`);
+    if (!failure && entry.covered && builtAt !== null && builtAt < lastBuild.built_at) {
+      warnings.push(`${ticker}: not rebuilt by ${lastBuild.build_id}, serves documents built ${builtAt}${entry.documents_from ? ` (from ${entry.documents_from})` : ""}`);
     }
   }
-  return { build_id: pointer.build_id, tickers: Object.keys(manifest.tickers).length, covered, findings, warnings };
+  return { build_id: pointer.build_id, tickers: Object.keys(manifest.tickers).length, covered, findings, failed, warnings };
 }
 
 /**

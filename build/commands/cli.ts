@@ -1,5 +1,6 @@
 // The operator CLI: `dataset build | follow | inspect TICKER | audit | report` (contract: DESIGN "Commands").
-// Exit 0 on success, 1 when a build publishes nothing or an audit has findings (or warnings, with --strict), 2 on a usage error.
+// Exit 0 on success, 1 when a build publishes nothing or an audit has findings — a failed company is one — (or
+// warnings, with --strict), 2 on a usage error.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -32,7 +33,9 @@ const USAGE = `usage:
 DEST is a folder, fs:PATH or s3://bucket/prefix (with S3_ENDPOINT and the AWS variables); default $DATA_URL or data/.
 --tickers rebuilds those tickers and carries every other ticker of the published snapshot forward unchanged; with --universe-only the new snapshot holds those tickers alone.
 bulk:PATH reads submissions.zip and companyfacts.zip in PATH; Form 4 XML and daily indexes come from --form4-source.
-audit --strict also fails on warnings (a covered ticker the latest run did not rebuild).
+audit exits 1 on findings: a snapshot that is not sound, or a company that failed in the build that last tried it
+(each failed ticker named, with the file or accession, the reason and since when its documents are stale); with
+--strict also on warnings (a covered ticker a --tickers build carried forward, marked series exceptions).
 follow keeps the published snapshot fresh: it polls EDGAR's latest-filings feed (every form by default; --feed-types
 4,10-K,… polls those feeds instead) and publishes what each new filing changes within seconds, until SIGINT/SIGTERM.
 It needs a published snapshot (build first) and holds the store's writer lease; a second follower exits, with
@@ -162,7 +165,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       for (const finding of report.findings) console.log(`FINDING ${finding}`);
       for (const warning of report.warnings) console.log(`WARNING ${warning}`);
       console.log(
-        `audit ${report.build_id ?? "-"}: ${report.tickers} tickers, ${report.covered} covered, ${report.findings.length} findings, ${report.warnings.length} warnings` +
+        `audit ${report.build_id ?? "-"}: ${report.tickers} tickers, ${report.covered} covered, ${report.failed.length} failed, ${report.findings.length} findings, ${report.warnings.length} warnings` +
           (values.strict ? " (strict: warnings fail)" : ""),
       );
       return report.findings.length || (values.strict && report.warnings.length) ? 1 : 0;

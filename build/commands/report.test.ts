@@ -48,6 +48,15 @@ describeEdgar("coverage report", () => {
     expect(html.startsWith("<!doctype html>")).toBe(true);
   });
 
+  it("lists each failed company with what failed, as `dataset audit` names it (issue 39)", () => {
+    // TSM: company facts in the mirror, no submissions, so the build failed on it, with nothing earlier to keep.
+    const failed = /<table id="failed">[\s\S]*?<tbody>\n([\s\S]*?)\n<\/tbody>/.exec(html)![1]!;
+    expect(failed.split("\n")).toEqual([
+      expect.stringMatching(/^<tr><td>TSM<\/td><td>submissions\/CIK0001046179\.json: not found at the source<\/td><td>not covered: no earlier documents<\/td><td><\/td><\/tr>$/),
+    ]);
+    expect(html).toContain("<h2>Failed companies (1)</h2>");
+  });
+
   describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? "in headless Chromium" : "in headless Chromium [skipped: no chromium]", () => {
     let browser: Browser;
     beforeAll(async () => {

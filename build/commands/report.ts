@@ -1,7 +1,8 @@
-// The operator's coverage report: one static HTML page from a manifest — coverage by reason, a freshness
-// histogram and a searchable per-ticker table. Pure: manifest in, HTML out (the CLI writes it beside the snapshot).
+// The operator's coverage report: one static HTML page from a manifest — coverage by reason, the failed companies, a
+// freshness histogram and a searchable per-ticker table. Pure: manifest in, HTML out (the CLI writes it beside the snapshot).
 import { AGE_BUCKETS, summarizeFreshness } from "../../schemas/probe.ts";
 import type { Manifest } from "../../schemas/snapshot.ts";
+import { failureOf } from "./failure.ts";
 
 const AGE_LABELS: Record<(typeof AGE_BUCKETS)[number], string> = {
   under_12h: "under 12 h",
@@ -17,6 +18,13 @@ export function renderReport(manifest: Manifest): string {
   const statements = entries.filter(([, e]) => e.covered && e.endpoints["/financials"]).length;
   const reasons = new Map<string, number>();
   for (const [, e] of entries) if (!e.covered) reasons.set(e.reason ?? "unknown", (reasons.get(e.reason ?? "unknown") ?? 0) + 1);
+  // What `dataset audit` names as findings (issue 39): each failed company, what failed, since when it is stale.
+  const failed = entries.flatMap(([ticker, e]) => {
+    const failure = failureOf(e);
+    if (!failure) return [];
+    const cells = [ticker, failure.what, failure.staleSince ?? "not covered: no earlier documents", failure.documentsFrom ?? ""];
+    return [`<tr>${cells.map((c) => `<td>${escape(c)}</td>`).join("")}</tr>`];
+  });
   const ages = summarizeFreshness(manifest).built_at_age;
   const most = Math.max(1, ...Object.values(ages));
   const rows = entries
@@ -51,6 +59,11 @@ body{font:14px system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse
 <tr><th>with financial statements (/financials)</th><td id="financials">${statements}</td></tr>
 ${[...reasons].map(([r, n]) => `<tr><th>not covered: ${escape(r)}</th><td data-reason="${escape(r)}">${n}</td></tr>`).join("\n")}
 </table>
+<h2>Failed companies (${failed.length})</h2>
+<table id="failed"><thead><tr><th>ticker</th><th>what failed</th><th>documents stale since</th><th>kept from</th></tr></thead>
+<tbody>
+${failed.join("\n")}
+</tbody></table>
 <h2>Freshness of covered tickers' documents</h2>
 <table id="freshness">${AGE_BUCKETS.map((b) => `<tr><th>${AGE_LABELS[b]}</th><td data-age="${b}">${ages[b]}</td><td><span class="bar" style="width:${Math.round((ages[b] / most) * 300)}px"></span></td></tr>`).join("\n")}
 </table>

@@ -596,7 +596,7 @@ class Follower {
     this.#next.prune = Date.now() + this.#o.pruneEveryMs;
     await this.#lease!.assertHeld();
     const outcome = await pruneStore(this.#o.storage, this.#base.manifest, { retention: this.#o.retention, now: this.#o.now() });
-    if (outcome.snapshots.length || outcome.documents) this.#o.log.log("info", "pruned", { snapshots: outcome.snapshots.length, documents: outcome.documents });
+    if (outcome.snapshots.length || outcome.documents || outcome.temporaries) this.#o.log.log("info", "pruned", { snapshots: outcome.snapshots.length, documents: outcome.documents, temporaries: outcome.temporaries });
   }
 
   /** The tickers of a CIK in the published universe (several for class shares). */

@@ -166,20 +166,23 @@ describeEdgar("dataset build on the shared mirror", () => {
     // Kept by reference: the very documents the first build wrote.
     expect(manifest.tickers.WMT!.documents).toEqual(before.tickers.WMT!.documents);
     expect(documentKeyOf(manifest, "WMT", "earnings")).toMatch(new RegExp(`^snapshots/${first.build_id}/`));
-    // Kept documents are sound (no finding) but were not rebuilt by this run: a warning, not a failure.
+    // Kept documents are sound but stale: the failed company is a finding (issue 39), not rebuilt warnings.
     const later = () => new Date("2026-07-01T18:00:00.000Z");
     mirror.setFaults((path) => (path === "submissions/CIK0000104169.json" ? { kind: "status", status: 500 } : undefined));
     // --universe-only: the other tickers, carried forward unchanged otherwise, would be warnings too (build/pipeline/subset.test.ts).
     const third = await build(storage, createHttpSource({ base: mirror.url, bucket: new TokenBucket(1000), attempts: 1 }), { tickers: ["WMT", "AAPL"], universeOnly: true, now: later });
     mirror.setFaults(undefined);
     const audit = await auditSnapshot(storage);
-    expect(audit).toMatchObject({ build_id: third.build_id, findings: [] });
-    // Fiscal years whose quarters do not add up are marked exceptions: a warning too (build/commands/audit.test.ts).
+    expect(audit).toMatchObject({
+      build_id: third.build_id,
+      failed: ["WMT"],
+      findings: [`WMT: failed: submissions/CIK0000104169.json: gave up after 1 attempts (HTTP 500); its documents are stale since 2026-07-01T12:00:00.000Z, kept from ${first.build_id}`],
+    });
+    // Fiscal years whose quarters do not add up are marked exceptions: a warning (build/commands/audit.test.ts).
     expect(audit.warnings).toEqual([
       expect.stringMatching(/^AAPL: \d+ financials rows carry marked exceptions \(reconciled \d+\)$/),
       expect.stringMatching(/^WMT: \d+ earnings periods carry marked exceptions \(reconciled \d+\)$/),
       expect.stringMatching(/^WMT: \d+ financials rows carry marked exceptions \(reconciled \d+\)$/),
-      expect.stringMatching(/^WMT: not rebuilt by \S+, serves documents built 2026-07-01T12:00:00\.000Z \(from /),
     ]);
   });
 

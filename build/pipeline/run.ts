@@ -234,7 +234,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     log.log("info", "published", { build_id: buildId, documents_written: writer.documentsWritten, documents_unchanged: writer.documentsReused, kept_newer: summary.kept_newer, requests: source.stats.requests, form4_fetched: summary.form4_fetched, form4_index });
     const pruned = await pruneStore(storage, published.manifest, { retention: opts.retention ?? 4, now: now() });
     summary.pruned = pruned.snapshots;
-    if (pruned.snapshots.length || pruned.documents) log.log("info", "pruned", { snapshots: pruned.snapshots, documents: pruned.documents });
+    if (pruned.snapshots.length || pruned.documents || pruned.temporaries) log.log("info", "pruned", { snapshots: pruned.snapshots, documents: pruned.documents, temporaries: pruned.temporaries });
     await storage.removeItem(buildingKey(buildId));
   } finally {
     await lease.release();

@@ -156,7 +156,7 @@ describeEdgar("strict input: EDGAR files with defects EDGAR never produces", () 
 
   it("`audit` reports each as a finding (file and defect) and exits 1", async () => {
     const report = await auditSnapshot(openStorage(data));
-    for (const spoil of SPOILED) expect(report.findings.some((f) => f.startsWith(`${spoil.ticker}: ${spoil.file}: `))).toBe(true);
+    for (const spoil of SPOILED) expect(report.findings.some((f) => f.startsWith(`${spoil.ticker}: failed: ${spoil.file}: `))).toBe(true);
     expect(report.findings).toHaveLength(SPOILED.length + 1); // and UA
     const out: string[] = [];
     const log = console.log;

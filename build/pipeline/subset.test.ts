@@ -126,7 +126,8 @@ describeEdgar("a --tickers build over a published snapshot", () => {
     await build(storage, { tickers: ["AAPL"], now: at(SECOND) });
     const manifest = await published(storage);
     expect(manifest.tickers.HD).toMatchObject({ covered: false, reason: "source_failed", error: expect.stringMatching(/documents in \S+ are missing/) });
-    expect((await auditSnapshot(storage)).findings).toEqual([]);
+    // Sound, but HD is no longer served: a finding until a build rebuilds it (issue 39).
+    expect((await auditSnapshot(storage)).findings).toEqual([expect.stringMatching(/^HD: failed: its documents in \S+ are missing, and this --tickers build did not rebuild it; not covered: no earlier documents to serve$/)]);
   });
 
   it("the CLI says what it carried forward, and --universe-only without --tickers is a usage error", async () => {

@@ -2,13 +2,14 @@
 // build's manifest references, documents and follower's manifests a publish dropped less than a grace period ago (a
 // gateway may still hold or be loading the older manifest), and every folder of a build that may still be running
 // (its building marker, or no manifest yet, for up to seven days). The follower publishes under the writer lease, which pruning also holds, so nothing of
-// it is ever half-written when pruning runs.
+// it is ever half-written when pruning runs. Temp files a killed writer left are removed once no writer can be renaming them.
 import pLimit from "p-limit";
 import type { Storage } from "unstorage";
 import { Manifest } from "../../schemas/snapshot.ts";
 import { readJson } from "../../storage/json.ts";
 import { buildingKey, manifestKey, snapshotPrefix, SNAPSHOTS_PREFIX } from "../../storage/layout.ts";
 import { removePrefix } from "../../storage/remove.ts";
+import { removeTemporaries } from "../../storage/temporaries.ts";
 import { idStartedAt, isFollowId, referencedKeys } from "./snapshot.ts";
 
 /**
@@ -20,15 +21,24 @@ export const UNPUBLISHED_SAFE_AGE_MS = 7 * 86_400_000;
 /** How long a document dropped from the manifest stays readable (gateways poll current.json every few seconds). */
 export const GRACE_MS = 15 * 60_000;
 
-/** What pruning removed: snapshots no longer readable as a whole (their manifest or whole folder), and document count. */
+/**
+ * A temp file (written before an atomic rename) is removed once it was last written longer ago than this. Writers
+ * that do not hold the writer lease write too — builds write documents and the Form 4 cache, gateways billing keys —
+ * and each renames its temp file the moment its last byte is written: an hour is beyond any stall of a live one.
+ */
+export const TEMPORARY_SAFE_AGE_MS = 60 * 60_000;
+
+/** What pruning removed: snapshots no longer readable as a whole (their manifest or whole folder), document count, temp files. */
 export interface PruneOutcome {
   snapshots: string[];
   documents: number;
+  temporaries: number;
 }
 
 /**
  * Keeps the newest `retention` builds of `current.builds` readable (the current snapshot always), and every
- * document a kept manifest references; removes every other manifest and document. Called under the writer lease.
+ * document a kept manifest references; removes every other manifest and document, and temp files older than
+ * TEMPORARY_SAFE_AGE_MS. Called under the writer lease.
  */
 export async function pruneStore(storage: Storage, current: Manifest, options: { retention: number; now: Date }): Promise<PruneOutcome> {
   const now = options.now.getTime();
@@ -51,7 +61,7 @@ export async function pruneStore(storage: Storage, current: Manifest, options: {
   }
   add((current.superseded ?? []).filter((s) => now - Date.parse(s.at) < GRACE_MS).map((s) => s.key));
 
-  const outcome: PruneOutcome = { snapshots: [], documents: 0 };
+  const outcome: PruneOutcome = { snapshots: [], documents: 0, temporaries: 0 };
   const limit = pLimit(8);
   const removals: Promise<void>[] = [];
   for (const [id, keys] of [...folders].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -68,6 +78,8 @@ export async function pruneStore(storage: Storage, current: Manifest, options: {
     else for (const key of doomed) removals.push(limit(() => storage.removeItem(key)));
   }
   await Promise.all(removals);
+  // A killed writer's temp files, anywhere in the store (issue 39): a kept folder may hold them too.
+  outcome.temporaries = await removeTemporaries(storage, new Date(now - TEMPORARY_SAFE_AGE_MS));
   return outcome;
 }
 
