@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Storage } from "unstorage";
 import type { CompanyInfo, CrossIndex, CrossManifest, CrossRef, FrameTimelines, MarketFiling, MarketInsider } from "../../schemas/cross.ts";
-import type { FinancialMetricName } from "../../schemas/financials.ts";
+import { FINANCIAL_METRIC_NAMES, type FinancialMetricName } from "../../schemas/financials.ts";
 import { crossKey } from "../../storage/layout.ts";
 import type { CompanyCross } from "../pipeline/company.ts";
 import { feedFrom } from "../pipeline/documents.ts";
@@ -60,25 +60,31 @@ export class CrossAssembler {
         }
       }
       const refs: CrossManifest["screens"][string] = {};
-      for (const [metric, entries] of byMetric) {
-        const text = `{"frame":${JSON.stringify(frame)},"metric":"${metric}","companies":[${entries.join(",")}]}`;
-        refs[metric] = { ...(await store(crossKey(buildId, { screen: [frame, metric] }), previous?.screens[frame]?.[metric], text)), rows: entries.length };
-      }
-      screens[frame] = refs;
+      // A frame's screens are written at once (an object store takes tens of milliseconds a write).
+      await Promise.all(
+        [...byMetric].map(async ([metric, entries]) => {
+          const text = `{"frame":${JSON.stringify(frame)},"metric":"${metric}","companies":[${entries.join(",")}]}`;
+          refs[metric] = { ...(await store(crossKey(buildId, { screen: [frame, metric] }), previous?.screens[frame]?.[metric], text)), rows: entries.length };
+        }),
+      );
+      screens[frame] = Object.fromEntries(FINANCIAL_METRIC_NAMES.filter((m) => refs[m]).map((m) => [m, refs[m]!]));
     }
     const days = async <T>(feed: "filings" | "insiders", order: (a: T, b: T) => number, before: CrossManifest["market_filings"] | undefined) => {
       const out: CrossManifest["market_filings"] = {};
       const from = feedFrom(builtAt, feed);
-      for (const file of files.filter((f) => f.startsWith(`${feed}-`) && f.slice(feed.length + 1) >= from).sort()) {
-        const day = file.slice(feed.length + 1);
-        const rows = this.#lines(file)
-          .map((line) => ({ line, row: JSON.parse(line) as T }))
-          .sort((a, b) => order(a.row, b.row))
-          .map((r) => r.line);
-        const text = `{"day":"${day}","data":[${rows.join(",")}]}`;
-        out[day] = { ...(await store(crossKey(buildId, { feed, day }), before?.[day], text)), rows: rows.length };
-      }
-      return out;
+      const dayFiles = files.filter((f) => f.startsWith(`${feed}-`) && f.slice(feed.length + 1) >= from).sort();
+      await Promise.all(
+        dayFiles.map(async (file) => {
+          const day = file.slice(feed.length + 1);
+          const rows = this.#lines(file)
+            .map((line) => ({ line, row: JSON.parse(line) as T }))
+            .sort((a, b) => order(a.row, b.row))
+            .map((r) => r.line);
+          const text = `{"day":"${day}","data":[${rows.join(",")}]}`;
+          out[day] = { ...(await store(crossKey(buildId, { feed, day }), before?.[day], text)), rows: rows.length };
+        }),
+      );
+      return Object.fromEntries(Object.keys(out).sort().map((day) => [day, out[day]!]));
     };
     const market_filings = await days("filings", newestFiling, previous?.market_filings);
     const market_insiders = await days("insiders", newestInsider, previous?.market_insiders);

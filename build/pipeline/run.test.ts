@@ -14,7 +14,7 @@ import { auditSnapshot } from "../commands/audit.ts";
 import { memoryLogger } from "../../test/_logger.ts";
 import { runBuild } from "./run.ts";
 import { createDirSource } from "../sources/dir.ts";
-import { readPublished } from "../publish/snapshot.ts";
+import { crossKeys, readPublished } from "../publish/snapshot.ts";
 import { createHttpSource } from "../sources/http.ts";
 import { SEC_REQUESTS_PER_SECOND, TokenBucket } from "../sources/rate-limit.ts";
 
@@ -202,9 +202,12 @@ describeEdgar("dataset build on the shared mirror", () => {
     const current = (await readPublished(storage))!.manifest;
     expect(documentKeyOf(current, "AAPL", "filings")).toMatch(new RegExp(`^snapshots/${ids[0]}/`));
     expect(documentKeyOf(current, "AAPL", "insiders")).toMatch(new RegExp(`^snapshots/${ids[2]}/`));
-    const ofFirst = () => keys.filter((k) => k.split(":")[1] === ids[0]).map((k) => k.split(":").at(-1)).sort();
+    const ofFirst = () => keys.filter((k) => k.split(":")[1] === ids[0] && k.split(":")[2] === "tickers").map((k) => k.split(":").at(-1)).sort();
     // The replaced insiders document stays a grace period (a gateway may still hold the manifest naming it).
-    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "financials.json", "insiders.json"]);
+    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "financials.json", "insiders.json", "screen.json"]);
+    // The first build assembled the cross-company documents (there were none); the --tickers builds since kept them.
+    expect(current.cross?.build_id).toBe(ids[0]);
+    expect(crossKeys(current.cross).every((key) => keys.includes(key.replace(/\//g, ":")))).toBe(true);
     expect(current.superseded).toEqual([{ key: `snapshots/${ids[0]}/tickers/AAPL/insiders.json`, at: "2026-07-01T12:02:00.000Z" }]);
     expect(keys.some((k) => k.split(":")[1] === ids[1])).toBe(false);
     expect(keys.filter((k) => k.split(":")[1] === ids[3])).toEqual([`snapshots:${ids[3]}:manifest.json`]);
@@ -212,7 +215,7 @@ describeEdgar("dataset build on the shared mirror", () => {
     // Past the grace period, the next publish removes it.
     await build(storage, createDirSource(overlay), { tickers: ["AAPL"], retention: 2, lookbackDays: 3650, now: () => new Date(Date.UTC(2026, 6, 1, 12, 30)) });
     keys = await storage.getKeys("snapshots");
-    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "financials.json"]);
+    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "financials.json", "screen.json"]);
   });
 
   it("reconciles the filings the follower gave up on before it began, for the companies it read afresh", async () => {
