@@ -188,7 +188,8 @@ export const EarningsPeriod = z
       .array(z.object({ period_start: IsoDate, period_end: IsoDate, accession: Accession }))
       .meta({ description: "Other dates filings gave this same period (starts or ends within a week): one period per span." }),
     split_unadjusted: z.boolean().meta({
-      description: "True when per-share values predate a later stock split and were never re-reported on the new basis.",
+      description:
+        "True when per-share values predate a later stock split (or a re-basing of the shares its filings show as one, such as a rights offering's bonus element) and were never re-reported on the new basis.",
     }),
     reconciled: z.boolean().nullable().meta({
       description: "Fiscal years only: whether Q1+Q2+Q3+Q4 equal the year (within rounding) for every additive metric; null when not checkable.",

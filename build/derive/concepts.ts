@@ -7,7 +7,8 @@ import type { SeriesSpec } from "./observations.ts";
  * A publicly traded partnership reports net income per limited partner unit, never EPS. Enterprise Products Partners
  * (CIK 1061219) tags it under these names, in the bare unit `USD` until 2020 and `USD/shares` from its 10-Q of
  * 2021-05-07 (basic and diluted 1.91 for 2018, 10-K 0001061219-19-000007); before the 2013 taxonomy under the retired
- * two (0.99 for 2009, 10-K 0001061219-11-000009).
+ * two (0.99 for 2009, 10-K 0001061219-11-000009). Every per-share concept is read in the bare currency too
+ * (observations.ts `observe`).
  */
 const PER_UNIT = {
   basic: "us-gaap:NetIncomeLossPerOutstandingLimitedPartnershipUnitBasicNetOfTax",
@@ -15,8 +16,6 @@ const PER_UNIT = {
   basicUntil2013: "us-gaap:NetIncomeLossPerOutstandingLimitedPartnershipUnit",
   dilutedUntil2013: "us-gaap:NetIncomeLossPerOutstandingLimitedPartnershipUnitDiluted",
 } as const;
-/** The per-unit concepts are read in the bare currency too (SeriesSpec.bareCurrency). */
-const PER_UNIT_CONCEPTS: ReadonlySet<string> = new Set(Object.values(PER_UNIT));
 
 /**
  * Taxonomy-qualified concepts per metric. The concept is chosen per period and per filing (pitfall 14: companies
@@ -89,7 +88,6 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
       PER_UNIT.basic, // a partnership's net income per limited partner unit, basic (it tags no EPS)
       PER_UNIT.basicUntil2013, // the same before the 2013 taxonomy retired the name
     ],
-    bareCurrency: PER_UNIT_CONCEPTS,
   },
   eps_diluted: {
     kind: "per_share",
@@ -104,7 +102,6 @@ export const METRIC_CONCEPTS: Readonly<Record<MetricName, SeriesSpec>> = {
       PER_UNIT.diluted, // a partnership's net income per limited partner unit, diluted
       PER_UNIT.dilutedUntil2013, // the same before the 2013 taxonomy retired the name
     ],
-    bareCurrency: PER_UNIT_CONCEPTS,
   },
   basic_shares: {
     kind: "shares",

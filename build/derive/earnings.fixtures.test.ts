@@ -408,7 +408,7 @@ describe("a partnership's net income per limited partner unit", () => {
     expect(find(periods, "2020-01-01", "2020-03-31").metrics.eps_basic).toMatchObject({ value: 0.61, restated: false, source_accession: "0000001234-21-000017" });
   });
 
-  it("gives way to a filing's EPS, and the bare currency is read for the per-unit concepts only", () => {
+  it("gives way to a filing's EPS, which is read in the bare currency too", () => {
     const k = filing("0000001234-24-000001", "10-K", "2024-02-01", 2023, "FY");
     const [p] = derive({
       "us-gaap:EarningsPerShareBasic": { "USD/shares": [k("2023-01-01", "2023-12-31", 3)] },
@@ -416,7 +416,7 @@ describe("a partnership's net income per limited partner unit", () => {
       "us-gaap:EarningsPerShareDiluted": { USD: [k("2023-01-01", "2023-12-31", 2.9)] },
     });
     expect(p!.metrics.eps_basic).toMatchObject({ value: 3, concept: "us-gaap:EarningsPerShareBasic" });
-    expect(p!.metrics.eps_diluted).toBeNull();
+    expect(p!.metrics.eps_diluted).toMatchObject({ value: 2.9, unit: "USD/shares", concept: "us-gaap:EarningsPerShareDiluted" });
   });
 });
 

@@ -321,6 +321,21 @@ describeEdgar("hand-checked figures", () => {
     expect(fy2018.split_unadjusted).toBe(false);
   });
 
+  it("Hertz: the rights offering's re-basing is a split, so a quarter whose count was never re-based is flagged", () => {
+    const hertz = periodsOf("0001657853");
+    // 10-Q for the quarter to 2018-03-31 (0001657853-18-000035): diluted loss per share (2.43) on 83 million shares; the
+    // 10-K for 2019 (0001657853-20-000007) re-reports the quarter's EPS as (2.13) and no filing its count: EPS ≠ net
+    // income ÷ shares (−202 / 83 = −2.43), which split_unadjusted says. The 10-Q of 2019-08-07 re-based first.
+    const q1 = period(hertz, "2018-01-01", "2018-03-31");
+    expect(q1.metrics.eps_diluted).toMatchObject({ value: -2.13, original_value: -2.43 });
+    expect(q1.metrics.diluted_shares?.value).toBe(83_000_000);
+    expect(q1.split_unadjusted).toBe(true);
+    // 2019's first quarter: its EPS (−1.54) and count (96 million) re-reported on the new basis by the 10-Q of 2020-05-11.
+    expect(period(hertz, "2019-01-01", "2019-03-31")).toMatchObject({ split_unadjusted: false, metrics: { diluted_shares: { value: 96_000_000 } } });
+    // A 2017 quarter never re-reported: its EPS is of the old basis.
+    expect(period(hertz, "2017-07-01", "2017-09-30").split_unadjusted).toBe(true);
+  });
+
   it("TSMC (IFRS, 20-F, TWD): annual periods only, in the reporting currency", () => {
     const tsmc = periodsOf("0001046179");
     expect(tsmc.every((p) => p.months === 12 && p.form === "20-F")).toBe(true);

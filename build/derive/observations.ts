@@ -28,11 +28,6 @@ export interface SeriesSpec {
   /** Values at a date (balance sheet) rather than over a duration: observed as instants, never as spans. */
   instant?: boolean;
   concepts: readonly string[];
-  /**
-   * Per-share concepts some filers tag in the bare currency (`USD`, not `USD/shares`): a partnership's net income per
-   * unit. The value is per unit all the same, and is read in the per-share unit.
-   */
-  bareCurrency?: ReadonlySet<string>;
 }
 
 /** One value one periodic filing reported for one duration and series, in one concept. */
@@ -88,7 +83,10 @@ export interface Observed {
  * Reads every periodic duration fact of the series' concepts into observations keyed by (start, end) — pitfall 1:
  * periods are keyed by dates, never by fy/fp — and every periodic filing's own period from the same facts (all their
  * units: a filing's own end is the latest end it reports; all concepts would not do, Walmart's 2011–12 10-Ks carry
- * next-year guidance durations). Durations of no month class are dropped (DESIGN: not periods we publish). Instant
+ * next-year guidance durations). Durations of no month class are dropped (DESIGN: not periods we publish). A per-share
+ * series reads its concepts' facts in the bare reporting currency too, as that currency per share (issue 40 item 5:
+ * EDGAR served older per-share facts as `USD`, and a partnership tags its net income per unit so): a per-share
+ * concept's value is per share whatever its unit says, never dropped, and is served in the per-share unit. Instant
  * series read only instants, keyed by date; filings' own periods come from durations alone. `currency` is the
  * reporting currency when the caller knows it (the statements take the earnings' own).
  */
@@ -100,7 +98,7 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
   const filings = new Map<string, Filing>();
   const forms = new Map<string, { periodic: boolean; annual: boolean }>();
   const units: Record<UnitKind, string> = { currency, per_share: `${currency}/shares`, shares: "shares" };
-  const wanted = (spec: SeriesSpec, concept: string, unit: string) => unit === units[spec.kind] || (unit === currency && spec.bareCurrency?.has(concept) === true);
+  const wanted = (spec: SeriesSpec, unit: string) => unit === units[spec.kind] || (spec.kind === "per_share" && unit === currency);
   const wrong = misdatedFlows(facts, series, wanted, forms);
   for (const [name, spec] of Object.entries(series)) {
     for (let priority = 0; priority < spec.concepts.length; priority++) {
@@ -110,7 +108,7 @@ export function observe(facts: CompanyFacts, series: Readonly<Record<string, Ser
         continue;
       }
       for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
-        const read = wanted(spec, concept, unit);
+        const read = wanted(spec, unit);
         for (const f of list) {
           if (f.start === undefined) continue;
           const form = formOf(forms, f.form);
@@ -183,7 +181,7 @@ const columnOf = (f: EdgarFact) => `${f.accn}|${f.start}|${f.end}`;
 function misdatedFlows(
   facts: CompanyFacts,
   series: Readonly<Record<string, SeriesSpec>>,
-  wanted: (spec: SeriesSpec, concept: string, unit: string) => boolean,
+  wanted: (spec: SeriesSpec, unit: string) => boolean,
   forms: Map<string, { periodic: boolean; annual: boolean }>,
 ): { facts: Set<EdgarFact>; columns: Set<string> } | null {
   let out: { facts: Set<EdgarFact>; columns: Set<string> } | null = null;
@@ -191,7 +189,7 @@ function misdatedFlows(
     if (!spec.additive || spec.instant) continue;
     for (const concept of spec.concepts) {
       for (const [unit, list] of Object.entries(facts.concepts[concept] ?? {})) {
-        if (!wanted(spec, concept, unit)) continue;
+        if (!wanted(spec, unit)) continue;
         for (const f of misdated(list.filter((g) => g.start !== undefined && formOf(forms, g.form).periodic), DURATION) ?? []) {
           out ??= { facts: new Set(), columns: new Set() };
           out.facts.add(f);
