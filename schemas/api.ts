@@ -5,7 +5,8 @@ import { EarningsPeriod } from "./earnings.ts";
 import { FilingItem } from "./filing.ts";
 import { FinancialPeriod } from "./financials.ts";
 import { InsiderTransaction } from "./insider.ts";
-import { EarningsQuery, FilingsQuery, FinancialsQuery, InsidersQuery, ProbeQuery, TickersQuery } from "./params.ts";
+import { MarketFiling, MarketInsider, ScreenRow } from "./cross.ts";
+import { EarningsQuery, FilingsQuery, FinancialsQuery, InsidersQuery, MarketFilingsQuery, MarketInsidersQuery, ProbeQuery, ScreenQuery, TickersQuery } from "./params.ts";
 import { Health, ServiceProbe, TickerProbe } from "./probe.ts";
 import type { DocumentKind } from "./snapshot.ts";
 import { ApiKeyIssued, KeyPending, PortalSession, SuccessQuery, WebhookAck } from "./subscription.ts";
@@ -33,9 +34,14 @@ export interface Route {
   price: string | null;
   /** The per-ticker document a paid route serves. */
   document: DocumentKind | null;
+  /** The cross-company answer a paid route without a ticker serves (issue 40); null for the others. */
+  feed: Feed | null;
   /** The MCP tool that mirrors the route; null when it has none. */
   tool: string | null;
 }
+
+/** The answers across companies (issue 40): a screen, and the market feeds of filings and Form 4 rows. */
+export type Feed = "screen" | "market_filings" | "market_insiders";
 
 export const ROUTES = [
   {
@@ -47,6 +53,7 @@ export const ROUTES = [
     payload: Health,
     price: null,
     document: null,
+    feed: null,
     tool: null,
   },
   {
@@ -61,6 +68,7 @@ export const ROUTES = [
     payload: z.union([TickerProbe, ServiceProbe]),
     price: null,
     document: null,
+    feed: null,
     tool: "probe_coverage",
   },
   {
@@ -75,6 +83,7 @@ export const ROUTES = [
     payload: TickerList,
     price: null,
     document: null,
+    feed: null,
     tool: "list_tickers",
   },
   {
@@ -89,6 +98,7 @@ export const ROUTES = [
     payload: z.array(FilingItem),
     price: "$0.01",
     document: "filings",
+    feed: null,
     tool: "get_latest_filings",
   },
   {
@@ -107,6 +117,7 @@ export const ROUTES = [
     payload: z.array(EarningsPeriod),
     price: "$0.02",
     document: "earnings",
+    feed: null,
     tool: "get_earnings_summary",
   },
   {
@@ -121,6 +132,7 @@ export const ROUTES = [
     payload: z.array(InsiderTransaction),
     price: "$0.01",
     document: "insiders",
+    feed: null,
     tool: "get_insider_transactions",
   },
   {
@@ -142,15 +154,71 @@ export const ROUTES = [
     payload: z.array(FinancialPeriod),
     price: "$0.03",
     document: "financials",
+    feed: null,
     tool: "get_financials",
+  },
+  {
+    method: "GET",
+    path: "/screen",
+    summary: "Screen every covered company by one metric",
+    description:
+      "One metric (any of /earnings/summary or /financials) of every covered company for a calendar frame (CY2024Q3, CY2024) or its " +
+      "latest trailing twelve months (ttm), filtered (min, max, SIC, exchange), ranked (order) and paged (limit, offset; meta.total and " +
+      "meta.next_offset). Each row's value is the company's own /financials answer for that period, byte for byte — the same restatement " +
+      "rule, derived fourth quarters, fiscal labels and marks (a scale correction, an unreconciled year, a split-unadjusted value stay in, " +
+      "marked) — with its source accession and filing date. as_of runs the screen as it could have been run that day. A company without " +
+      "the metric for the frame is absent. 50 rows are about 30 KB.",
+    query: ScreenQuery,
+    payload: z.array(ScreenRow),
+    price: "$0.05",
+    document: null,
+    feed: "screen",
+    tool: "screen_companies",
+  },
+  {
+    method: "GET",
+    path: "/market/insiders",
+    summary: "Form 4 insider transactions of every covered issuer",
+    description:
+      "Every covered issuer's Form 4 and 4/A rows with a transaction since a date (default the last 7 days; at most 90), newest first, " +
+      "each as /insiders gives it with the issuer's ticker and name; filters code (P open-market purchases), min_value (shares × price, " +
+      "USD) and role (officer, director, ten_percent_owner); limit and offset page (meta.total, meta.next_offset). A row is about 1.5 KB.",
+    query: MarketInsidersQuery,
+    payload: z.array(MarketInsider),
+    price: "$0.02",
+    document: null,
+    feed: "market_insiders",
+    tool: "get_market_insider_activity",
+  },
+  {
+    method: "GET",
+    path: "/market/filings",
+    summary: "Filings of every covered company",
+    description:
+      "Every covered company's EDGAR filings since a date (default today, UTC; at most 7 days back), newest first (acceptance time), each " +
+      "as /filings/latest gives it with the company's ticker, CIK and name; filters form (exact) and item (8-K items, e.g. 2.02 results); " +
+      "limit and offset page (meta.total, meta.next_offset). A row is about 700 bytes.",
+    query: MarketFilingsQuery,
+    payload: z.array(MarketFiling),
+    price: "$0.01",
+    document: null,
+    feed: "market_filings",
+    tool: "get_market_filings",
   },
 ] as const satisfies readonly Route[];
 
 export type RouteEntry = (typeof ROUTES)[number];
-export type PaidRoute = Extract<RouteEntry, { document: DocumentKind }>;
+/** A paid route over one ticker's document. */
+export type TickerRoute = Extract<RouteEntry, { document: DocumentKind }>;
+/** A paid route across companies (issue 40). */
+export type FeedRoute = Extract<RouteEntry, { feed: Feed }>;
+/** Every paid route: the core charges either kind alike. */
+export type PaidRoute = TickerRoute | FeedRoute;
 
 /** The paid routes, in table order. */
-export const PAID_ROUTES = ROUTES.filter((r): r is PaidRoute => r.document !== null);
+export const PAID_ROUTES = ROUTES.filter((r): r is PaidRoute => r.price !== null);
+/** The paid routes over one ticker's document. */
+export const TICKER_ROUTES = ROUTES.filter((r): r is TickerRoute => r.document !== null);
 
 /** "$0.02" → "20000" (USDC atomic units), exact in integer arithmetic. */
 export function usdToAtomic(usd: string): string {

@@ -124,6 +124,12 @@ export const ScreenCompanyDocument = z.object({
 });
 export type ScreenCompanyDocument = z.infer<typeof ScreenCompanyDocument>;
 
+/** A row of /screen: the company, and its value of the metric for the frame as its own answer gives it (as of the date). */
+export const ScreenRow = CompanyInfo.extend({ metric: FinancialMetricName })
+  .extend(ScreenValue.shape)
+  .meta({ id: "ScreenRow" });
+export type ScreenRow = z.infer<typeof ScreenRow>;
+
 /** One company in a screen document: its main ticker and its states for the frame and metric. */
 export const ScreenEntry = z.object({ ticker: Ticker, states: ScreenTimeline });
 export type ScreenEntry = z.infer<typeof ScreenEntry>;

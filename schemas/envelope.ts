@@ -16,6 +16,8 @@ export const Meta = z
     accepted_at: IsoDateTime.nullable().optional().meta({
       description: "When EDGAR accepted the newest filing this document reflects (source_accession); null when not known.",
     }),
+    total: z.number().int().nonnegative().optional().meta({ description: "A list answer's rows matched in all, of which `data` is one page." }),
+    next_offset: z.number().int().nonnegative().nullable().optional().meta({ description: "The `offset` of the next page; null on the last." }),
   })
   .meta({ id: "Meta" });
 export type Meta = z.infer<typeof Meta>;

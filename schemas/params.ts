@@ -1,6 +1,7 @@
 // Query parameters of every endpoint, with the spec's constraints (spec 4.2–4.5, 8).
 // The gateway validates requests with these; OpenAPI and the MCP tool inputs are generated from them.
 import { z } from "zod";
+import { FRAME_PATTERN, SCREEN_METRICS } from "./cross.ts";
 import { IsoDate, TickerInput } from "./primitives.ts";
 
 /**
@@ -148,3 +149,109 @@ export function parsePeriod(value: string): PeriodFilter {
   if (upper.startsWith("CY")) return { kind: "calendar_frame", frame: upper };
   return { kind: "fiscal_year", year: Number(upper.replace("FY", "")) };
 }
+
+/** Rows of a cross-company answer: 1 to 500, 50 by default (issue 40). */
+const FeedLimit = limitUpTo(500)
+  .default(50)
+  .meta({ description: "Rows returned, 1 to 500 (default 50); `offset` pages on (meta.total counts every row matched, meta.next_offset gives the next page).", default: 50, example: 20, override: { default: 50 } });
+
+/** Where a page of a cross-company answer starts: the rows before it are skipped (0 by default). */
+const Offset = z
+  .preprocess(
+    (v) => (typeof v === "string" && /^\d{1,7}$/.test(v) ? Number(v) : v),
+    z.number({ error: "offset must be a whole number from 0" }).int("offset must be a whole number from 0").min(0, "offset must be a whole number from 0").max(9_999_999, "offset must be at most 9999999"),
+  )
+  .default(0)
+  .meta({ description: "Rows to skip before the page (meta.next_offset of the previous page).", default: 0, example: 50, override: { type: "integer", default: 0 } });
+
+/** A number given in a query string (`1e9`, `-5.5`, `2500000000`); MCP clients may send a number. */
+function amount(name: string, description: string) {
+  const error = `${name} must be a number, like 1000000000 or 1e9`;
+  return z
+    .preprocess((v) => (typeof v === "string" && /^-?(\d{1,20}(\.\d{1,10})?|\d(\.\d{1,10})?e\d{1,2})$/i.test(v) ? Number(v) : v), z.number({ error }).finite(error))
+    .optional()
+    .meta({ description, example: 1e9, override: { type: "number" } });
+}
+
+/** GET /screen (issue 40): one metric of every covered company for one frame, filtered, ranked and paged. */
+export const ScreenQuery = z
+  .object({
+    metric: z
+      .enum(SCREEN_METRICS, { error: `metric must be one of ${SCREEN_METRICS.join(", ")}` })
+      .meta({ description: "Any metric of /earnings/summary or /financials, named as there (revenue, net_income, free_cash_flow, total_assets…).", example: "revenue" }),
+    period: z
+      .string()
+      .regex(FRAME_PATTERN, "period must be a calendar frame like CY2024Q3 or CY2024, or ttm")
+      .meta({
+        description:
+          "A calendar frame as SEC's frames API names them. CY2024Q3: each company's three-month quarter filed under that calendar quarter " +
+          "(for a balance-sheet metric, its balance at that quarter's end); CY2024: each company's fiscal year filed under that calendar year; " +
+          "ttm: each company's latest trailing twelve months (flow metrics only). As SEC places them, a quarter belongs to the calendar quarter " +
+          "it overlaps most and a fiscal year to the calendar year holding most of its month-ends (the later on a tie): a 52/53-week quarter " +
+          "ending 2024-09-28 is CY2024Q3; a January year to 2025-01-31 is CY2024 and its quarter to 2024-10-31 CY2024Q3; a year from July " +
+          "2023 to June 2024 is CY2024; one from April 2023 to March 2024 is CY2023. Each row names the company's own fiscal year and quarter.",
+        example: "CY2024Q3",
+      }),
+    as_of: IsoDate.optional().meta({
+      description: "The screen as it could have been run that day: each company's value as its own /financials answer gave it as of that date (filings accepted by then).",
+      example: "2024-12-31",
+    }),
+    min: amount("min", "Only values at or above this (in the metric's unit: USD, shares, USD/shares)."),
+    max: amount("max", "Only values at or below this."),
+    sic: z
+      .string()
+      .regex(/^\d{2,4}$/, "sic must be a SIC code or its 2- or 3-digit prefix (7372, 737, 73)")
+      .optional()
+      .meta({ description: "Standard Industrial Classification code from the company's submissions, or its 2- or 3-digit prefix (73: business services; 7372: prepackaged software).", example: "7372" }),
+    exchange: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z ]{1,19}$/, "exchange must be an exchange name like Nasdaq, NYSE or OTC")
+      .optional()
+      .meta({ description: "The main ticker's exchange as the company's submissions list it (Nasdaq, NYSE, OTC, CBOE…), case-insensitive.", example: "Nasdaq" }),
+    order: z.enum(["desc", "asc"], { error: "order must be desc or asc" }).default("desc").meta({ description: "desc (default): largest first; asc: smallest first.", default: "desc" }),
+    limit: FeedLimit,
+    offset: Offset,
+  })
+  .superRefine((q, ctx) => {
+    if (q.min !== undefined && q.max !== undefined && q.min > q.max) ctx.addIssue({ code: "custom", path: ["min"], message: `min (${q.min}) is greater than max (${q.max})` });
+  });
+
+/** How far back /market/filings reaches (issue 40). */
+export const MARKET_FILINGS_DAYS = 7;
+/** How far back /market/insiders reaches, and its default (issue 40). */
+export const MARKET_INSIDERS_DAYS = 90;
+export const MARKET_INSIDERS_DEFAULT_DAYS = 7;
+
+/** GET /market/filings: every covered company's filings since a date, newest first. */
+export const MarketFilingsQuery = z.object({
+  since: IsoDate.optional().meta({ description: `Filings filed on or after this date (YYYY-MM-DD), at most ${MARKET_FILINGS_DAYS} days back; default today (UTC).`, example: "2026-11-27" }),
+  form: FilingsQuery.shape.form,
+  item: z
+    .string()
+    .regex(/^\d{1,2}\.\d{2}$/, "item must be an 8-K item number like 2.02")
+    .optional()
+    .meta({ description: "Only filings listing this 8-K item (2.02: results of operations; 5.02: officers and directors).", example: "2.02" }),
+  limit: FeedLimit,
+  offset: Offset,
+});
+
+/** GET /market/insiders: every covered issuer's Form 4 rows since a date, newest first. */
+export const MarketInsidersQuery = z.object({
+  since: IsoDate.optional().meta({
+    description: `Rows with a transaction on or after this date (YYYY-MM-DD), at most ${MARKET_INSIDERS_DAYS} days back; default ${MARKET_INSIDERS_DEFAULT_DAYS} days ago (UTC).`,
+    example: "2026-11-22",
+  }),
+  code: z
+    .string()
+    .regex(/^[A-Za-z]$/, "code must be one transaction code letter (P purchase, S sale, A award…)")
+    .transform((c) => c.toUpperCase())
+    .optional()
+    .meta({ description: "Transaction code: P open-market or private purchase, S sale, A grant or award, M option exercise, F tax withholding, G gift…", example: "P" }),
+  min_value: amount("min_value", "Only rows whose value (shares × price, non-derivative rows with a price) is at least this many USD."),
+  role: z
+    .enum(["officer", "director", "ten_percent_owner"], { error: "role must be officer, director or ten_percent_owner" })
+    .optional()
+    .meta({ description: "Only rows a reporting owner of this role filed.", example: "officer" }),
+  limit: FeedLimit,
+  offset: Offset,
+});

@@ -3,9 +3,8 @@
 // after tools/list: an answer's structuredContent matches the declared outputSchema, as a payment refusal's
 // PaymentRequired does (a paid tool's schema admits both); any other error is isError with its body as text only.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { ROUTES, type PaidRoute, type RouteEntry } from "../../schemas/api.ts";
+import { ROUTES, type FeedRoute, type PaidRoute, type RouteEntry, type TickerRoute } from "../../schemas/api.ts";
 import type { ErrorBody } from "../../schemas/errors.ts";
-import type { DocumentKind } from "../../schemas/snapshot.ts";
 import { paidAnswerParts } from "../serve/answer.ts";
 import { isoAt } from "../serve/clock.ts";
 import type { Parts } from "../serve/envelope.ts";
@@ -13,7 +12,8 @@ import { ApiError, asApiError } from "../http/errors.ts";
 import { freeAnswer, type FreeRoute } from "../serve/free.ts";
 import { heldDocument, servePaid, type PaidDeps, type PaidQuery } from "../serve/paid.ts";
 import { argumentReader } from "../serve/params.ts";
-import { PaymentRefusal } from "../payment/core.ts";
+import { PaymentRefusal, type Credentials, type PaidOutcome } from "../payment/core.ts";
+import { feedParts, heldFeed, serveFeed, type FeedQuery } from "../serve/feeds.ts";
 import { mcpCredentials, paidOutputSchema, receiptMeta, refusalResult } from "../payment/mcp.ts";
 import type { Sender } from "../payment/refusal-limit.ts";
 import { WRITTEN, WRITTEN_LITERAL } from "./mcp-reply.ts";
@@ -46,7 +46,7 @@ export interface McpTools {
 export function createTools(deps: PaidDeps & { log: EventLog }): McpTools {
   const routes = ROUTES.filter((r): r is ToolRoute => r.tool !== null);
   const handlers = new Map<string, Handler>(
-    routes.map((route) => [route.tool, guarded(isPaid(route) ? paidHandler(deps, route) : freeHandler(deps, route), route, deps.log)]),
+    routes.map((route) => [route.tool, guarded(isPaid(route) ? (route.feed ? feedHandler(deps, route) : paidHandler(deps, route)) : freeHandler(deps, route), route, deps.log)]),
   );
   const list = routes.map(
     (route): Tool => ({
@@ -82,24 +82,37 @@ export function bodyResult(body: ErrorBody): CallToolResult {
 }
 
 /** The usual keyed call is answered at once from the document in memory, as over HTTP; any other takes the pipeline. */
-function paidHandler(deps: PaidDeps, route: PaidRoute): Handler {
+function paidHandler(deps: PaidDeps, route: TickerRoute): Handler {
   const readArguments = argumentReader(route.query);
   return (call) => {
     const query = readArguments(call.args) as PaidQuery;
     const now = Date.now(); // one clock reading for the key's verdict and the answer's time
     const held = heldDocument(deps, route, query, call.headers, now);
-    if (!held) return pipeline(deps, route, query, call);
+    if (!held) return pipeline(call, (credentials) => servePaid(deps, route, query, "mcp", credentials));
     const { json, literal } = paidAnswerParts(held.doc, held.snapshot, route, query, isoAt(now));
     return answerResult(json, literal);
   };
 }
 
+/** A tool across companies (issue 40): the same question asked again with a key is answered at once, as over HTTP. */
+function feedHandler(deps: PaidDeps, route: FeedRoute): Handler {
+  const readArguments = argumentReader(route.query);
+  return (call) => {
+    const query = readArguments(call.args) as FeedQuery;
+    const now = Date.now();
+    const held = heldFeed(deps, route, query, call.headers, now);
+    if (!held) return pipeline(call, (credentials) => serveFeed(deps, route, query, "mcp", credentials));
+    const { json, literal } = feedParts(held, now);
+    return answerResult(json, literal);
+  };
+}
+
 /**
- * A paid call through the shared pipeline (a payment, or a key to check first). Its envelope is escaped whole here:
+ * A paid call through a paid pipeline (a payment, or a key to check first). Its envelope is escaped whole here:
  * a call that pays waits on the facilitator, which costs far more.
  */
-async function pipeline(deps: PaidDeps, route: PaidRoute, query: PaidQuery, { headers, meta, sender }: ToolCall): Promise<CallToolResult> {
-  const outcome = await servePaid(deps, route, query, "mcp", mcpCredentials(headers, meta, sender));
+async function pipeline({ headers, meta, sender }: ToolCall, serve: (credentials: Credentials) => Promise<PaidOutcome>): Promise<CallToolResult> {
+  const outcome = await serve(mcpCredentials(headers, meta, sender));
   const result = answerResult([outcome.body], [JSON.stringify(outcome.body.toString("utf8"))]);
   const receipt = receiptMeta(outcome);
   return receipt ? { ...result, _meta: receipt } : result;
@@ -136,5 +149,5 @@ function guarded(handler: Handler, route: ToolRoute, log: EventLog): Handler {
 }
 
 function isPaid(route: RouteEntry): route is PaidRoute {
-  return (route as { document: DocumentKind | null }).document !== null;
+  return route.price !== null;
 }

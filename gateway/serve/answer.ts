@@ -1,6 +1,6 @@
 // The paid answer itself, shared by the HTTP routes and the MCP tools: the covered ticker's document,
 // filtered, in the envelope. Payment is not its concern (the caller asks before and settles after).
-import type { PaidRoute } from "../../schemas/api.ts";
+import type { TickerRoute } from "../../schemas/api.ts";
 import type { PaidAnswer } from "../payment/core.ts";
 import type { Meta } from "../../schemas/envelope.ts";
 import { answerFor, envelopeBytes, envelopeParts, metaTail, type Parts } from "./envelope.ts";
@@ -13,7 +13,7 @@ export function paidAnswer(
   doc: PreparedDocument,
   cache: Meta["cache"],
   snapshot: LoadedSnapshot,
-  route: PaidRoute,
+  route: TickerRoute,
   query: FilterQuery & { ticker: string },
   retrievedAt: string,
 ): PaidAnswer {
@@ -26,7 +26,7 @@ export function paidAnswer(
 export function paidAnswerParts(
   doc: PreparedDocument,
   snapshot: LoadedSnapshot,
-  route: PaidRoute,
+  route: TickerRoute,
   query: FilterQuery & { ticker: string },
   retrievedAt: string,
 ): { json: Parts; literal: Parts } {

@@ -5,7 +5,6 @@ import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES } from "../../schemas/api
 import { billingHandlers, billingHeads } from "../subscriptions/routes.ts";
 import { ALLOW_ORIGIN, withCors } from "../http/cors.ts";
 import { ApiError, clientAborted, errorResponse } from "../http/errors.ts";
-import type { FreeRoute } from "./free.ts";
 import { withoutBody } from "./head.ts";
 import { buildLlmsTxt } from "../discovery/llms.ts";
 import { createMcpEndpoint } from "../discovery/mcp.ts";
@@ -14,7 +13,8 @@ import type { PaidQuery } from "./paid.ts";
 import { queryReader } from "./params.ts";
 import { PaymentRefusal } from "../payment/core.ts";
 import { refusalResponse } from "../payment/http.ts";
-import { freeStep, JSON_TYPE, otherMethod, paidStep, type AppDeps, type RouteMethod } from "./steps.ts";
+import { feedStep, freeStep, JSON_TYPE, otherMethod, paidStep, type AppDeps, type RouteMethod } from "./steps.ts";
+import type { FeedQuery } from "./feeds.ts";
 
 type Handler = (event: H3Event) => Response | HTTPResponse | Promise<Response>;
 
@@ -50,7 +50,9 @@ export function createApp(deps: AppDeps): H3 {
     // Not async: the usual paid call is answered synchronously, and any other goes to h3 as its own promise.
     register(route, route.document
       ? (event) => paidStep(deps, event, route, readQuery(event) as PaidQuery)
-      : (event) => freeStep(deps, event, route as FreeRoute, readQuery));
+      : route.feed
+        ? (event) => feedStep(deps, event, route, readQuery(event) as FeedQuery)
+        : (event) => freeStep(deps, event, route, readQuery as (event: H3Event) => { ticker?: string }));
   }
   const [openapiRoute, llmsRoute, mcpRoute] = DISCOVERY_ROUTES;
   const discovery = (body: string, type: Record<string, string>) => (event: H3Event) => {
@@ -66,7 +68,7 @@ export function createApp(deps: AppDeps): H3 {
     const head = billingHead[route.path as keyof typeof billingHead];
     register(route, async (event) => withCors(await billing[route.path](event)), head && (async (event) => withCors(await head(event))));
   }
-  register(mcpRoute, createMcpEndpoint({ snapshots: deps.snapshots, payments: deps.payments, limiter: deps.limiter, log: deps.log }));
+  register(mcpRoute, createMcpEndpoint({ snapshots: deps.snapshots, payments: deps.payments, cross: deps.cross, limiter: deps.limiter, log: deps.log }));
   return app;
 
   function errorAnswer(error: HTTPError, event: H3Event): Response {

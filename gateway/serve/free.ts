@@ -2,7 +2,6 @@
 // once, so a free route given a `tool` in schemas/api.ts is an MCP tool with no code of its own.
 import type { RouteEntry } from "../../schemas/api.ts";
 import type { Meta } from "../../schemas/envelope.ts";
-import type { DocumentKind } from "../../schemas/snapshot.ts";
 import { isoNow } from "./clock.ts";
 import { envelopeOf } from "./envelope.ts";
 import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
@@ -12,7 +11,7 @@ import type { LoadedSnapshot, SnapshotStore } from "./snapshot.ts";
 import { coveredTickers } from "./tickers.ts";
 
 /** A route of the table that is not paid. */
-export type FreeRoute = Exclude<RouteEntry, { document: DocumentKind }>;
+export type FreeRoute = Extract<RouteEntry, { price: null }>;
 
 type Answer = (query: { ticker?: string }, snapshots: SnapshotStore, payments: PaymentCore) => Promise<string>;
 

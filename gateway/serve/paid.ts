@@ -1,6 +1,7 @@
 // The paid pipeline shared by the HTTP routes and the MCP tools: snapshot → coverage (404 before any payment) →
 // payment (the core: key or x402) → document → filtered envelope → settlement for an answer with data.
-import type { PaidRoute } from "../../schemas/api.ts";
+import type { TickerRoute } from "../../schemas/api.ts";
+import type { CrossView } from "./cross.ts";
 import { paidAnswer } from "./answer.ts";
 import { isoNow } from "./clock.ts";
 import { requireCoverage } from "./coverage.ts";
@@ -18,10 +19,12 @@ export type PaidQuery = FilterQuery & { ticker: string };
 export interface PaidDeps {
   snapshots: SnapshotStore;
   payments: PaymentCore;
+  /** The cross-company answers' data (issue 40). */
+  cross: CrossView;
 }
 
 /** Serves one paid request whichever way it came; throws ApiError or PaymentRefusal instead of answering. */
-export async function servePaid(deps: PaidDeps, route: PaidRoute, query: PaidQuery, transport: Transport, credentials: Credentials): Promise<PaidOutcome> {
+export async function servePaid(deps: PaidDeps, route: TickerRoute, query: PaidQuery, transport: Transport, credentials: Credentials): Promise<PaidOutcome> {
   const snapshot = await deps.snapshots.current();
   requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
   const request = `${route.path} ${canonical(query)}`;
@@ -38,7 +41,7 @@ export async function servePaid(deps: PaidDeps, route: PaidRoute, query: PaidQue
  */
 export function heldDocument(
   deps: PaidDeps,
-  route: PaidRoute,
+  route: TickerRoute,
   query: PaidQuery,
   headers: Headers,
   now: number,

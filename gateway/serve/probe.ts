@@ -1,5 +1,5 @@
 // The free endpoints' payloads: /health, and /probe with and without a ticker (spec 4.1, 4.2).
-import { NETWORK, PAID_ROUTES, ROUTES, SUBSCRIPTION, USDC_BASE, usdToAtomic } from "../../schemas/api.ts";
+import { NETWORK, ROUTES, SUBSCRIPTION, TICKER_ROUTES, USDC_BASE, usdToAtomic } from "../../schemas/api.ts";
 import { summarizeFreshness, type FollowerProbe, type FreshnessSummary, type Health, type Pricing } from "../../schemas/probe.ts";
 import { uncoveredBecause } from "./coverage.ts";
 import type { LoadedSnapshot, WriterView } from "./snapshot.ts";
@@ -76,7 +76,7 @@ export function freshnessSummary(snapshot: LoadedSnapshot): FreshnessSummary {
 export function tickerProbe(snapshot: LoadedSnapshot, ticker: string, writer: WriterView) {
   const entry = Object.hasOwn(snapshot.manifest.tickers, ticker) ? snapshot.manifest.tickers[ticker] : undefined;
   const follower = followerProbe(snapshot, writer);
-  const endpoints = Object.fromEntries(PAID_ROUTES.map((r) => [r.path, entry?.endpoints[r.path] ?? false])) as Record<(typeof PAID_ROUTES)[number]["path"], boolean>;
+  const endpoints = Object.fromEntries(TICKER_ROUTES.map((r) => [r.path, entry?.endpoints[r.path] ?? false])) as Record<(typeof TICKER_ROUTES)[number]["path"], boolean>;
   return {
     ticker_coverage: {
       ticker,

@@ -16,6 +16,7 @@ import { IdempotentAnswers } from "../payment/idempotency.ts";
 import { PaymentOffers } from "../payment/offers.ts";
 import { ClientRateLimit } from "../http/rate-limit.ts";
 import { SnapshotStore } from "./snapshot.ts";
+import { CrossView } from "./cross.ts";
 import type { EventLog } from "../../logging/log.ts";
 
 /** The receiving address in dev mode (a public test address: nothing real is ever paid to it). */
@@ -46,7 +47,8 @@ export function createGateway(config: GatewayConfig, options: { log: EventLog; f
   const payments = new PaymentCore({ keys, facilitator, server, offers, answers, log });
   const billing = config.stripe ? new Billing(config.stripe, keys, storage, config.publicBaseUrl, log) : null;
   const limiter = new ClientRateLimit({ ...config.freeRate, trustedHops: config.trustedHops });
-  const app = createApp({ snapshots, payments, publicBaseUrl: config.publicBaseUrl, limiter, log, billing });
+  const cross = new CrossView(storage, snapshots, config.documentCacheBytes / 2);
+  const app = createApp({ snapshots, cross, payments, publicBaseUrl: config.publicBaseUrl, limiter, log, billing });
   log("info", "gateway_configured", describeConfig(config));
   return { app, snapshots, keys, payments, close: () => snapshots.close() };
 }

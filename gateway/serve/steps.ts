@@ -3,7 +3,11 @@
 // answered at once, any other through the paid pipeline shared with MCP (paid.ts).
 import { getRequestIP, type H3, type H3Event } from "h3";
 import { FastResponse } from "srvx";
-import type { PaidRoute } from "../../schemas/api.ts";
+import type { FeedRoute, TickerRoute } from "../../schemas/api.ts";
+import type { CrossView } from "./cross.ts";
+import { envelopeBytes } from "./envelope.ts";
+import { heldFeed, serveFeed, type FeedQuery } from "./feeds.ts";
+import type { Credentials, PaidOutcome } from "../payment/core.ts";
 import type { Billing } from "../subscriptions/billing.ts";
 import { paidAnswer } from "./answer.ts";
 import { isoAt } from "./clock.ts";
@@ -22,6 +26,8 @@ import { tickersResponse } from "./tickers.ts";
 /** What the app needs; tests build it with real parts and no port. */
 export interface AppDeps {
   snapshots: SnapshotStore;
+  /** The cross-company answers' data (issue 40). */
+  cross: CrossView;
   /** The payment core (keys and x402), shared with the MCP tools. */
   payments: PaymentCore;
   publicBaseUrl: string;
@@ -86,16 +92,24 @@ export async function freeStep(deps: AppDeps, event: H3Event, route: FreeRoute, 
  * A paid route. The usual call (a key verified moments ago, its document in memory) is answered at once, without a
  * promise: every await is a trip through the microtask queue, per request. Anything else takes the whole pipeline.
  */
-export function paidStep(deps: AppDeps, event: H3Event, route: PaidRoute, query: PaidQuery): Response | Promise<Response> {
+export function paidStep(deps: AppDeps, event: H3Event, route: TickerRoute, query: PaidQuery): Response | Promise<Response> {
   const now = Date.now(); // one clock reading for the key's verdict and the answer's time
   const held = heldDocument(deps, route, query, event.req.headers, now);
   if (held) return paidResponse(paidAnswer(held.doc, "hit", held.snapshot, route, query, isoAt(now)).body, PAID_HEADERS);
-  return pipeline(deps, event, route, query);
+  return pipeline(deps, event, (credentials) => servePaid(deps, route, query, "http", credentials));
 }
 
-/** Every other paid call: the shared paid pipeline (paid.ts), its outcome as the response. */
-async function pipeline(deps: AppDeps, event: H3Event, route: PaidRoute, query: PaidQuery): Promise<Response> {
-  const outcome = await servePaid(deps, route, query, "http", httpCredentials(event.req.headers, { limiter: deps.limiter, event }));
+/** A paid route across companies (issue 40): its usual keyed call (the same question again) at once, as above. */
+export function feedStep(deps: AppDeps, event: H3Event, route: FeedRoute, query: FeedQuery): Response | Promise<Response> {
+  const now = Date.now();
+  const held = heldFeed(deps, route, query, event.req.headers, now);
+  if (held) return paidResponse(envelopeBytes(held.answer, held.tail, isoAt(now)), PAID_HEADERS);
+  return pipeline(deps, event, (credentials) => serveFeed(deps, route, query, "http", credentials));
+}
+
+/** Every other paid call: a paid pipeline (paid.ts, feeds.ts) given the request's credentials, its outcome as the response. */
+async function pipeline(deps: AppDeps, event: H3Event, serve: (credentials: Credentials) => Promise<PaidOutcome>): Promise<Response> {
+  const outcome = await serve(httpCredentials(event.req.headers, { limiter: deps.limiter, event }));
   return paidResponse(outcome.body, outcome.receipt ? { ...PAID_HEADERS, ...receiptHeaders(outcome) } : PAID_HEADERS);
 }
 
