@@ -38,6 +38,8 @@ export interface Route {
   feed: Feed | null;
   /** The MCP tool that mirrors the route; null when it has none. */
   tool: string | null;
+  /** A paid route's arguments as discovery (x402 Bazaar) shows them. */
+  example?: Record<string, string | number>;
 }
 
 /** The answers across companies (issue 40): a screen, and the market feeds of filings and Form 4 rows. */
@@ -100,6 +102,7 @@ export const ROUTES = [
     document: "filings",
     feed: null,
     tool: "get_latest_filings",
+    example: { ticker: "AAPL" },
   },
   {
     method: "GET",
@@ -119,6 +122,7 @@ export const ROUTES = [
     document: "earnings",
     feed: null,
     tool: "get_earnings_summary",
+    example: { ticker: "AAPL" },
   },
   {
     method: "GET",
@@ -134,6 +138,7 @@ export const ROUTES = [
     document: "insiders",
     feed: null,
     tool: "get_insider_transactions",
+    example: { ticker: "AAPL" },
   },
   {
     method: "GET",
@@ -156,6 +161,7 @@ export const ROUTES = [
     document: "financials",
     feed: null,
     tool: "get_financials",
+    example: { ticker: "AAPL" },
   },
   {
     method: "GET",
@@ -174,6 +180,7 @@ export const ROUTES = [
     document: null,
     feed: "screen",
     tool: "screen_companies",
+    example: { metric: "revenue", period: "CY2024Q3", limit: 20 },
   },
   {
     method: "GET",
@@ -189,6 +196,7 @@ export const ROUTES = [
     document: null,
     feed: "market_insiders",
     tool: "get_market_insider_activity",
+    example: { code: "P", min_value: 1000000 },
   },
   {
     method: "GET",
@@ -204,6 +212,7 @@ export const ROUTES = [
     document: null,
     feed: "market_filings",
     tool: "get_market_filings",
+    example: { form: "8-K", item: "2.02" },
   },
 ] as const satisfies readonly Route[];
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import fc from "fast-check";
-import { DISCOVERY_ROUTES, PAID_ROUTES, ROUTES, SUBSCRIPTION_ROUTES } from "../schemas/api.ts";
+import { DISCOVERY_ROUTES, PAID_ROUTES, ROUTES, SUBSCRIPTION_ROUTES, type PaidRoute } from "../schemas/api.ts";
 import { ERROR_CODES, type ErrorCode } from "../schemas/errors.ts";
 import { buildTestData, testGateway } from "./_gateway.ts";
 import { removeDir } from "./_s3.ts";
@@ -51,6 +51,18 @@ const PARAM_VALUES: Record<string, fc.Arbitrary<string>> = {
   as_of: fc.oneof(fc.constantFrom("2024-01-01", "2025-06-30", "1990-01-01"), fc.constantFrom("2026-02-30", "tomorrow"), text),
   history: fc.oneof(fc.constantFrom("true", "false"), fc.constantFrom("1", "yes", ""), text),
   session_id: fc.oneof(fc.constantFrom("cs_test_fuzz1", "cs_test_fuzz2"), fc.string({ maxLength: 20 }).map((x) => `cs_test_${x}`), text),
+  // The answers across companies (issue 40).
+  metric: fc.oneof(fc.constantFrom("revenue", "net_income", "free_cash_flow", "total_assets", "eps_diluted"), fc.constantFrom("ebitda", "Revenue", ""), text),
+  min: fc.oneof(fc.constantFrom("0", "1e9", "-5.5", "2500000000"), fc.constantFrom("1e400", "abc", "1,000"), text),
+  max: fc.oneof(fc.constantFrom("0", "1e12", "100"), fc.constantFrom("NaN", "Infinity"), text),
+  sic: fc.oneof(fc.constantFrom("73", "737", "7372", "3571"), fc.constantFrom("7", "73721", "ab"), text),
+  exchange: fc.oneof(fc.constantFrom("Nasdaq", "NYSE", "otc"), fc.constantFrom("N", "../etc"), text),
+  order: fc.oneof(fc.constantFrom("asc", "desc"), fc.constantFrom("up", ""), text),
+  offset: fc.oneof(fc.constantFrom("0", "2", "50", "9999999"), fc.constantFrom("-1", "1.5", "99999999"), text),
+  code: fc.oneof(fc.constantFrom("P", "s", "A"), fc.constantFrom("PP", "1", ""), text),
+  min_value: fc.oneof(fc.constantFrom("1000000", "0"), fc.constantFrom("lots", "-"), text),
+  role: fc.oneof(fc.constantFrom("officer", "director", "ten_percent_owner"), fc.constantFrom("ceo", ""), text),
+  item: fc.oneof(fc.constantFrom("2.02", "5.02", "9.01"), fc.constantFrom("2.2", "22.022"), text),
 };
 const base64 = (value: string) => Buffer.from(value).toString("base64");
 const hex = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => `0x${Buffer.from(b).toString("hex")}`);
@@ -162,11 +174,20 @@ export async function startFuzzWorld(): Promise<FuzzWorld> {
   return world;
 }
 
-/** Two genuine payments per paid route, signed by the payer for the 402's own requirements (valid for 300 s). */
+/**
+ * The paid routes whose genuine payments are tried, each with a question the fixtures answer with data (so it settles).
+ * The market feeds reach back from today, where the fixtures hold nothing: their payments are tested in market.test.ts.
+ */
+const ANSWERED: [PaidRoute, string][] = PAID_ROUTES.filter((r) => r.feed !== "market_filings" && r.feed !== "market_insiders").map((route) => [
+  route,
+  route.feed ? new URLSearchParams(Object.entries(route.example).map(([k, v]) => [k, String(v)])).toString() : `ticker=${route.path === "/insiders" ? "JNJ" : "AAPL"}`,
+]);
+
+/** Two genuine payments per answered paid route, signed by the payer for the 402's own requirements (valid for 300 s). */
 export async function signGenuine(world: FuzzWorld): Promise<void> {
   world.genuine = [];
-  for (const route of PAID_ROUTES) {
-    const res = await world.gateways.plain.get(`${route.path}?ticker=AAPL`);
+  for (const [route, query] of ANSWERED) {
+    const res = await world.gateways.plain.get(`${route.path}?${query}`);
     const required = decodePaymentRequired(res.headers.get("payment-required"));
     for (let i = 0; i < 2; i++) world.genuine.push(encodePaymentSignatureHeader(await payerClient(ANVIL_KEYS.payer).createPaymentPayload(required)));
   }
@@ -445,8 +466,8 @@ export async function finalChecks(world: FuzzWorld): Promise<void> {
   assert.equal(({} as Record<string, unknown>).polluted, undefined, "Object.prototype was polluted");
   for (const gw of Object.values(world.gateways)) assert.equal((await gw.get("/health")).status, 200, "a gateway stopped answering");
   for (const [i, signature] of world.genuine.entries()) {
-    const route = PAID_ROUTES[Math.floor(i / 2)]!;
-    const path = `${route.path}?ticker=${route.path === "/insiders" ? "JNJ" : "AAPL"}`; // answers with data: settled
+    const [route, query] = ANSWERED[Math.floor(i / 2)]!;
+    const path = `${route.path}?${query}`; // answers with data: settled
     const paid = await world.gateways.plain.get(path, { headers: { "payment-signature": signature } });
     assert.equal(paid.status, 200, `genuine payment ${i} for ${route.path} did not pay (${paid.status})`);
     assert.ok(paid.headers.get("payment-response"), `genuine payment ${i} was not settled`);

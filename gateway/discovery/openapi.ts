@@ -119,7 +119,7 @@ function responses(route: RouteEntry): ZodOpenApiResponsesObject {
       },
       content: { [JSON_MEDIA]: { schema: ErrorBody } },
     },
-    "404": errorResponse("The ticker is unknown or not covered (`ticker_not_covered`); nothing is charged."),
+    ...(route.document ? { "404": errorResponse("The ticker is unknown or not covered (`ticker_not_covered`); nothing is charged.") } : {}),
     "409": errorResponse("The x402 payment identifier was used for another request within 15 minutes (`idempotency_conflict`); nothing is charged."),
     "503": errorResponse("Storage or the payment facilitator is unavailable (`storage_unavailable`, `facilitator_unavailable`); nothing is charged."),
   };

@@ -15,8 +15,6 @@ export const PAYMENT_REQUIRED = "Payment required";
 
 /** How long an authorization may stay valid, in seconds: the client signs validBefore = now + this; longer is refused (window.ts). */
 const MAX_TIMEOUT_SECONDS = 300;
-/** The argument example discovery shows (every paid route takes a ticker). */
-const EXAMPLE = { ticker: "AAPL" };
 
 /** The PaymentRequired of every paid route, for HTTP and for MCP. */
 export class PaymentOffers {
@@ -68,8 +66,8 @@ export class PaymentOffers {
     // For HTTP, the bazaar extension adds the method from a request's context: here, the route's own (notes §4).
     const discovery =
       transport === "http"
-        ? this.#server.enrichExtensions(declareDiscoveryExtension({ input: EXAMPLE, inputSchema }), routeContext(route))
-        : declareDiscoveryExtension({ toolName: route.tool, description: route.description, transport: "streamable-http", inputSchema, example: EXAMPLE });
+        ? this.#server.enrichExtensions(declareDiscoveryExtension({ input: route.example, inputSchema }), routeContext(route))
+        : declareDiscoveryExtension({ toolName: route.tool, description: route.description, transport: "streamable-http", inputSchema, example: route.example });
     const extensions = { ...discovery, [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
     return this.#server.createPaymentRequiredResponse(accepts, resource, PAYMENT_REQUIRED, extensions);
   }

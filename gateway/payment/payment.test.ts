@@ -180,8 +180,9 @@ describeEdgar("x402 payments through the gateway", () => {
     afterAll(() => t?.close());
 
     it("every 402 names the service, offers payment-identifier and describes the route in Bazaar's HTTP form", async () => {
-      for (const { path } of PAID_ROUTES) {
-        const required = decodePaymentRequired((await fetch(`${t.base}${path}?ticker=AAPL`)).headers.get("payment-required"));
+      for (const { path, example } of PAID_ROUTES) {
+        const query = new URLSearchParams(Object.entries(example).map(([k, v]) => [k, String(v)]));
+        const required = decodePaymentRequired((await fetch(`${t.base}${path}?${query}`)).headers.get("payment-required"));
         expect(required.resource).toMatchObject({ url: `https://api.example.test${path}`, serviceName: SERVICE.name, tags: [...SERVICE.tags] });
         expect(required.extensions?.["payment-identifier"]).toMatchObject({ info: { required: false } });
         expect(validateDiscoveryExtension(required.extensions!.bazaar as Parameters<typeof validateDiscoveryExtension>[0])).toMatchObject({ valid: true });

@@ -81,6 +81,9 @@ describeEdgar("gateway over a real snapshot", () => {
       "/earnings/summary": { usd: "$0.02", amount: "20000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
       "/insiders": { usd: "$0.01", amount: "10000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
       "/financials": { usd: "$0.03", amount: "30000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
+      "/screen": { usd: "$0.05", amount: "50000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
+      "/market/insiders": { usd: "$0.02", amount: "20000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
+      "/market/filings": { usd: "$0.01", amount: "10000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
     });
     expect(probe.pricing.subscription).toMatchObject({ usd_per_month: "19.00", unlimited: true });
   });
