@@ -67,6 +67,8 @@ describeEdgar("dataset CLI on the shared mirror", () => {
     // The statements: Apple's fiscal 2025 (10-K 0000320193-25-000079) and its latest TTM.
     expect(inspect.out).toMatch(/latest fiscal year's statements \(FY 2025, 2025-09-27; \* derived\):\n {2}balance {4}assets 359,241,000,000 /);
     expect(inspect.out).toMatch(/\n {2}TTM to 2025-12-27 \(four_quarters\) {2}revenue 435,617,000,000\* /);
+    // Its part in the cross-company answers (issue 40): the frames of its screen document, as the build assembled them.
+    expect(inspect.out).toMatch(/\ncross {6}\d+ frames \(CY\d{4}.* … CY\d{4}.*, ttm\); SIC 3571, Nasdaq\n {11}in the screens and feeds of build \S+ as published\n/);
     expect((await run(["inspect", "MSFT", "--data", dir])).out).toMatch(/NOT covered: no_xbrl_history/);
     expect(await run(["inspect", "ZZZZ", "--data", dir])).toMatchObject({ code: 1, err: expect.stringMatching(/ZZZZ is not in the universe/) });
     expect(await run(["audit", "--data", dir])).toMatchObject({ code: 0, out: expect.stringMatching(/AAPL: 2 financials rows carry marked exceptions \(reconciled 2\)\n.*4 tickers, 2 covered, 0 failed, 0 findings, 1 warnings/) });

@@ -1,7 +1,8 @@
 // `dataset inspect TICKER`: a readable summary of one ticker in the published snapshot. Reads only.
 import type { Storage } from "unstorage";
 import { normalizeTicker } from "../../schemas/primitives.ts";
-import { EarningsDocument, FilingsDocument, FinancialsDocument, InsidersDocument } from "../../schemas/snapshot.ts";
+import { CrossIndex, ScreenCompanyDocument } from "../../schemas/cross.ts";
+import { EarningsDocument, FilingsDocument, FinancialsDocument, InsidersDocument, type Manifest } from "../../schemas/snapshot.ts";
 import { readJson } from "../../storage/json.ts";
 import { documentKeyOf } from "../../storage/layout.ts";
 import { readPublished } from "../publish/snapshot.ts";
@@ -69,6 +70,7 @@ export async function inspectTicker(storage: Storage, input: string): Promise<st
     const gaps = ttm.ttm!.unavailable.map((u) => u.metric).join(", ");
     out.push(`  TTM to ${ttm.period_end} (${ttm.ttm!.basis})  revenue ${fmt(ttm.income?.revenue)}  net income ${fmt(ttm.income?.net_income)}  operating cash flow ${fmt(ttm.cash_flow?.operating_cash_flow)}${gaps ? `  [null: ${gaps}]` : ""}`);
   }
+  out.push("", ...(await crossLines(storage, published.manifest, ticker)));
   out.push("", "latest insider rows:");
   for (const t of insiders?.data.slice(0, 5) ?? []) {
     out.push(
@@ -77,4 +79,26 @@ export async function inspectTicker(storage: Storage, input: string): Promise<st
     );
   }
   return out.join("\n");
+}
+
+/**
+ * The ticker's part in the cross-company answers (issue 40): the frames of its screen document, and whether the last
+ * full build's screens and feeds hold its documents as the manifest names them or the gateway lays them over those.
+ */
+async function crossLines(storage: Storage, manifest: Manifest, ticker: string): Promise<string[]> {
+  const entry = manifest.tickers[ticker]!;
+  const screen = entry.documents?.screen ? await readJson(storage, entry.documents.screen.key, ScreenCompanyDocument) : null;
+  if (!screen) return ["cross      no screen document (published before issue 40): the next build makes one"];
+  const frames = Object.keys(screen.frames).sort();
+  const out = [`cross      ${frames.length} frames (${frames[0] ?? "-"} … ${frames.filter((f) => f !== "ttm").at(-1) ?? "-"}${frames.includes("ttm") ? ", ttm" : ""}); SIC ${screen.company.sic ?? "-"}, ${screen.company.exchange ?? "no exchange"}`];
+  if (!manifest.cross) return [...out, "           no cross-company documents yet: the next full build assembles them"];
+  const index = await readJson(storage, manifest.cross.index.key, CrossIndex);
+  const held = Object.values(index?.companies ?? {}).find((c) => c.cik === entry.cik);
+  const laid = (["screen", "filings", "insiders"] as const).filter((kind) => entry.documents?.[kind] && entry.documents[kind].sha256 !== held?.[kind]);
+  out.push(
+    laid.length
+      ? `           laid over the screens and feeds of build ${manifest.cross.build_id} from its own ${laid.join(", ")} document${laid.length > 1 ? "s" : ""} (published since)`
+      : `           in the screens and feeds of build ${manifest.cross.build_id} as published`,
+  );
+  return out;
 }

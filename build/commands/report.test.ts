@@ -57,6 +57,14 @@ describeEdgar("coverage report", () => {
     expect(html).toContain("<h2>Failed companies (1)</h2>");
   });
 
+  it("states the cross-company documents: the build that assembled them, its screens and feed rows (issue 40)", () => {
+    const cross = manifest.cross!;
+    const screens = Object.values(cross.screens).reduce((n, byMetric) => n + Object.keys(byMetric).length, 0);
+    expect(screens).toBeGreaterThan(0);
+    expect(html).toContain(`<td><code>${cross.build_id}</code> at ${cross.built_at}</td>`);
+    expect(html).toContain(`<td data-screens="${screens}">${screens} (${Object.keys(cross.screens).length} frames`);
+  });
+
   describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? "in headless Chromium" : "in headless Chromium [skipped: no chromium]", () => {
     let browser: Browser;
     beforeAll(async () => {

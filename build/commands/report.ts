@@ -64,6 +64,8 @@ ${[...reasons].map(([r, n]) => `<tr><th>not covered: ${escape(r)}</th><td data-r
 <tbody>
 ${failed.join("\n")}
 </tbody></table>
+<h2>Cross-company documents</h2>
+${crossSection(manifest)}
 <h2>Freshness of covered tickers' documents</h2>
 <table id="freshness">${AGE_BUCKETS.map((b) => `<tr><th>${AGE_LABELS[b]}</th><td data-age="${b}">${ages[b]}</td><td><span class="bar" style="width:${Math.round((ages[b] / most) * 300)}px"></span></td></tr>`).join("\n")}
 </table>
@@ -83,6 +85,21 @@ search.addEventListener("input", () => {
 </script>
 </body></html>
 `;
+}
+
+/** The last full build's screens and market feeds (issue 40): the gateway lays the companies published since over them. */
+function crossSection(manifest: Manifest): string {
+  const cross = manifest.cross;
+  if (!cross) return `<p id="cross">None yet: the next full build assembles them.</p>`;
+  const frames = Object.keys(cross.screens).sort();
+  const screens = frames.reduce((n, f) => n + Object.keys(cross.screens[f]!).length, 0);
+  const rows = (days: Record<string, { rows: number }>) => Object.values(days).reduce((n, d) => n + d.rows, 0);
+  return `<table id="cross">
+<tr><th>built by</th><td><code>${escape(cross.build_id)}</code> at ${escape(cross.built_at)}</td></tr>
+<tr><th>screens</th><td data-screens="${screens}">${screens} (${frames.length} frames, ${escape(frames[0] ?? "")} … ${escape(frames.at(-1) ?? "")})</td></tr>
+<tr><th>market filings</th><td>${rows(cross.market_filings)} rows since ${escape(cross.filings_from)}</td></tr>
+<tr><th>market Form 4 rows</th><td>${rows(cross.market_insiders)} rows since ${escape(cross.insiders_from)}</td></tr>
+</table>`;
 }
 
 function escape(text: string): string {
