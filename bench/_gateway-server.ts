@@ -1,17 +1,24 @@
-// The servers the gateway benchmark loads, in their own process: the real gateway over a test snapshot,
-// an h3 route returning the same precomputed response (h3's ceiling) and bare node:http serving it too; and, for the
-// MCP benchmark, an h3 POST route that reads the body and returns the gateway's own reply to the same tool call.
+// The servers the gateway benchmark loads, in their own process: the real gateway over a test snapshot, on the listener
+// it runs on in production (serveHttp: its connection rules), logging to nowhere; an h3 route returning the same
+// precomputed response (h3's ceiling) and bare node:http serving it too; and, for the MCP benchmark, an h3 POST route
+// that reads the body and returns the gateway's own reply to the same tool call.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { H3, serve } from "h3";
 import { FastResponse } from "srvx";
+import { loadConfig } from "../gateway/config.ts";
+import { serveHttp } from "../gateway/serve/listen.ts";
+import { createLogger } from "../logging/log.ts";
 import { buildTestData, testGateway } from "../test/_gateway.ts";
 import { MCP_CALL } from "./_server-process.ts";
 
 const PAID_PATH = "/filings/latest?ticker=AAPL&limit=20";
 const { dataDir } = await buildTestData();
 // The free endpoints' per-address limit is off unless the benchmark sets it (one load generator is one address).
-const gateway = testGateway(dataDir, { env: { FREE_RATE_PER_MINUTE: process.env.FREE_RATE_PER_MINUTE ?? "0", FREE_BURST: process.env.FREE_BURST ?? "30" } });
+const env = { FREE_RATE_PER_MINUTE: process.env.FREE_RATE_PER_MINUTE ?? "0", FREE_BURST: process.env.FREE_BURST ?? "30" };
+// Logged as in production, but to nowhere: the benchmark's output stays its own.
+const logger = createLogger("info", () => {});
+const gateway = testGateway(dataDir, { env, log: logger.log });
 const { key } = await gateway.keys.create("bench");
 const sample = await gateway.get(PAID_PATH, { headers: { authorization: `Bearer ${key}` } });
 const bytes = Buffer.from(await sample.arrayBuffer());
@@ -25,7 +32,8 @@ const mcpSample = await gateway.get("/mcp", {
 const mcpBytes = Buffer.from(await mcpSample.arrayBuffer());
 const mcpHeaders = Object.fromEntries([...mcpSample.headers].filter(([name]) => name !== "content-length"));
 
-const gatewayServer = serve(gateway.app, { port: 0, hostname: "127.0.0.1", silent: true });
+const { timeouts, connections } = loadConfig(env);
+const gatewayServer = await serveHttp(gateway.app, { port: 0, host: "127.0.0.1", timeouts, connections }, logger.log);
 // The ceiling answers the paid route's own path, so every target gets the very same request (path, query, key).
 // It answers the way the gateway does (srvx's FastResponse, h3's fastest), so only the gateway's own work differs.
 const ceilingApp = new H3()
@@ -33,7 +41,7 @@ const ceilingApp = new H3()
   .post("/mcp", async (event) => (await event.req.text(), new FastResponse(mcpBytes, { status: 200, headers: mcpHeaders })));
 const ceiling = serve(ceilingApp, { port: 0, hostname: "127.0.0.1", silent: true });
 const bare = createServer((_req, res) => res.writeHead(200, headers).end(bytes));
-await Promise.all([gatewayServer.ready(), ceiling.ready(), new Promise<void>((r) => bare.listen(0, "127.0.0.1", r))]);
+await Promise.all([ceiling.ready(), new Promise<void>((r) => bare.listen(0, "127.0.0.1", r))]);
 
 console.log(
   JSON.stringify({

@@ -9,6 +9,7 @@ import { runBuild } from "../build/pipeline/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
 import { loadConfig } from "../gateway/config.ts";
 import { createGateway, type Gateway } from "../gateway/serve/server.ts";
+import type { EventLog } from "../logging/log.ts";
 import { memoryLogger } from "./_logger.ts";
 import { openStorage } from "../storage/open.ts";
 import { makeOverlayMirror } from "./_edgar-files.ts";
@@ -31,15 +32,15 @@ export async function buildTestData(): Promise<{ dataDir: string; mirror: string
   return { dataDir, mirror };
 }
 
-/** The wired gateway over `dataDir`, with env overrides and an optional facilitator. */
-export function testGateway(dataDir: string, options: { env?: Record<string, string>; facilitator?: FacilitatorClient } = {}): Gateway & {
+/** The wired gateway over `dataDir`, with env overrides, an optional facilitator, and its log (kept in memory unless given). */
+export function testGateway(dataDir: string, options: { env?: Record<string, string>; facilitator?: FacilitatorClient; log?: EventLog } = {}): Gateway & {
   get(path: string, init?: RequestInit): Promise<Response>;
   logs: ReturnType<typeof memoryLogger>["lines"];
 } {
   // The free endpoints' per-client limit is off unless a test turns it on (requests through app.fetch share one address).
   const config = loadConfig({ DATA_URL: dataDir, PUBLIC_BASE_URL: "https://api.example.test", FACILITATOR_TIMEOUT_MS: "1500", FREE_RATE_PER_MINUTE: "0", ...options.env });
   const logger = memoryLogger();
-  const gateway = createGateway(config, { log: logger.log.bind(logger), ...(options.facilitator ? { facilitator: options.facilitator } : {}) });
+  const gateway = createGateway(config, { log: options.log ?? logger.log.bind(logger), ...(options.facilitator ? { facilitator: options.facilitator } : {}) });
   return {
     ...gateway,
     logs: logger.lines,
