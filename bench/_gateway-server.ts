@@ -1,7 +1,8 @@
 // The servers the gateway benchmark loads, in their own process: the real gateway over a test snapshot, on the listener
-// it runs on in production (serveHttp: its connection rules), logging to nowhere; an h3 route returning the same
-// precomputed response (h3's ceiling) and bare node:http serving it too; and, for the MCP benchmark, an h3 POST route
-// that reads the body and returns the gateway's own reply to the same tool call.
+// it runs on in production (serveHttp: its connection rules, a log line and metrics per request), logging to /dev/null;
+// an h3 route returning the same precomputed response (h3's ceiling) and bare node:http serving it too; and, for the
+// MCP benchmark, an h3 POST route that reads the body and returns the gateway's own reply to the same tool call.
+import { openSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { H3, serve } from "h3";
@@ -16,8 +17,8 @@ const PAID_PATH = "/filings/latest?ticker=AAPL&limit=20";
 const { dataDir } = await buildTestData();
 // The free endpoints' per-address limit is off unless the benchmark sets it (one load generator is one address).
 const env = { FREE_RATE_PER_MINUTE: process.env.FREE_RATE_PER_MINUTE ?? "0", FREE_BURST: process.env.FREE_BURST ?? "30" };
-// Logged as in production, but to nowhere: the benchmark's output stays its own.
-const logger = createLogger("info", () => {});
+// Logged as in production (a line per request, written asynchronously), but to /dev/null: the output stays the benchmark's.
+const logger = createLogger("info", openSync("/dev/null", "w"));
 const gateway = testGateway(dataDir, { env, log: logger.log });
 const { key } = await gateway.keys.create("bench");
 const sample = await gateway.get(PAID_PATH, { headers: { authorization: `Bearer ${key}` } });
@@ -33,7 +34,7 @@ const mcpBytes = Buffer.from(await mcpSample.arrayBuffer());
 const mcpHeaders = Object.fromEntries([...mcpSample.headers].filter(([name]) => name !== "content-length"));
 
 const { timeouts, connections } = loadConfig(env);
-const gatewayServer = await serveHttp(gateway.app, { port: 0, host: "127.0.0.1", timeouts, connections }, logger.log);
+const gatewayServer = await serveHttp(gateway.app, { port: 0, host: "127.0.0.1", timeouts, connections }, logger.log, gateway);
 // The ceiling answers the paid route's own path, so every target gets the very same request (path, query, key).
 // It answers the way the gateway does (srvx's FastResponse, h3's fastest), so only the gateway's own work differs.
 const ceilingApp = new H3()

@@ -8,6 +8,14 @@ describe("gateway configuration", () => {
     expect(describeConfig(config).payments).toMatch(/DEV MODE/);
   });
 
+  it("serves metrics only when METRICS_PORT is set, on loopback unless METRICS_HOST says otherwise (0: any free port)", () => {
+    expect(loadConfig({}).metrics).toBeNull();
+    expect(describeConfig(loadConfig({})).metrics).toMatch(/^off/);
+    expect(loadConfig({ METRICS_PORT: "9464" }).metrics).toEqual({ host: "127.0.0.1", port: 9464 });
+    expect(loadConfig({ METRICS_PORT: "0", METRICS_HOST: "10.0.0.5" }).metrics).toEqual({ host: "10.0.0.5", port: 0 });
+    expect(() => loadConfig({ METRICS_PORT: "public" })).toThrow(/METRICS_PORT must be a port number/);
+  });
+
   it("refuses dev-mode payments in production and a payTo without a facilitator", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/NODE_ENV=production needs X402_PAY_TO/);
     expect(() => loadConfig({ X402_PAY_TO: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" })).toThrow(/X402_FACILITATOR_URL/);

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { parseEnv } from "../schemas/env.ts";
 import type { ConnectionLimits } from "./serve/connections.ts";
+import type { MetricsAddress } from "../logging/metrics.ts";
 import { storageEnvOf, StorageVariables, type StorageEnv } from "../storage/open.ts";
 
 /**
@@ -43,6 +44,8 @@ const Env = z.object({
   WRITE_TIMEOUT_MS: z.string().regex(/^\d+$/, "must be a whole number of milliseconds").transform(Number).default(10_000),
   MAX_BUFFERED_MB: z.string().regex(/^\d+$/, "must be a whole number of megabytes").transform(Number).default(64),
   MAX_CONNECTIONS: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).default(10_000),
+  METRICS_PORT: z.string().regex(/^\d{1,5}$/, "must be a port number (0: any free port)").transform(Number).optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
 });
 
 /** Stripe settings: all three variables or none (then the subscription routes answer 503). */
@@ -80,6 +83,8 @@ export interface GatewayConfig {
   timeouts: { headersMs: number; requestMs: number };
   /** What connections may make the gateway hold (serve/connections.ts), and how many may be open at once. */
   connections: ConnectionLimits & { max: number };
+  /** Where the metrics are served (METRICS_HOST, loopback by default; METRICS_PORT); null when METRICS_PORT is unset. */
+  metrics: MetricsAddress | null;
 }
 
 /** Reads and validates the environment; throws one message listing every bad variable. */
@@ -121,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: {
       bufferedBytes: e.MAX_BUFFERED_MB * 1024 * 1024,
       max: e.MAX_CONNECTIONS,
     },
+    metrics: e.METRICS_PORT === undefined ? null : { host: e.METRICS_HOST, port: e.METRICS_PORT },
   };
 }
 
@@ -134,6 +140,7 @@ export function describeConfig(config: GatewayConfig): Record<string, unknown> {
     facilitator: config.facilitatorUrl ?? "in-process (dev)",
     facilitator_auth: config.cdp ? "CDP credentials set" : "none",
     subscriptions: config.stripe ? `stripe, price ${config.stripe.priceId}${config.stripe.api ? `, API at ${config.stripe.api.host}` : ""}` : "off (no STRIPE_* variables)",
+    metrics: config.metrics ? `${config.metrics.host}:${config.metrics.port}` : "off (no METRICS_PORT)",
   };
 }
 

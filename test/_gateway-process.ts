@@ -6,6 +6,9 @@ import { createInterface } from "node:readline";
 export interface GatewayProcess {
   url: string;
   child: ChildProcess;
+  /** Its log so far, one parsed JSON line each, and every line as written (stderr). */
+  lines: { event: string; [field: string]: unknown }[];
+  text: string[];
 }
 
 /** Starts the gateway over `env` (added to this process's environment); resolves once it logs where it listens. */
@@ -14,12 +17,16 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
     env: { ...process.env, PUBLIC_BASE_URL: "https://api.example.test", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
+  const lines: GatewayProcess["lines"] = [];
+  const text: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stderr! }).on("line", (line) => {
-      const entry = JSON.parse(line) as { event: string; url?: string };
-      if (entry.event === "listening") resolve(entry.url!.replace(/\/$/, ""));
+      text.push(line);
+      const entry = JSON.parse(line) as GatewayProcess["lines"][number];
+      lines.push(entry);
+      if (entry.event === "listening") resolve((entry.url as string).replace(/\/$/, ""));
     });
     child.once("exit", (code) => reject(new Error(`gateway exited with ${code}`)));
   });
-  return { url, child };
+  return { url, child, lines, text };
 }

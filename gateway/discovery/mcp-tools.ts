@@ -18,6 +18,8 @@ import { mcpCredentials, paidOutputSchema, receiptMeta, refusalResult } from "..
 import type { Sender } from "../payment/refusal-limit.ts";
 import { WRITTEN, WRITTEN_LITERAL } from "./mcp-reply.ts";
 import type { EventLog } from "../../logging/log.ts";
+import type { CallRecord } from "../payment/call-record.ts";
+import { exchangeOf } from "../serve/exchange.ts";
 import { toolInputSchema, toolOutputSchema } from "../../schemas/tool-schema.ts";
 
 /** One tool call as the endpoint hands it over: the MCP request's headers and sender, the call's arguments and `_meta`. */
@@ -31,6 +33,8 @@ export interface ToolCall {
 type ToolRoute = Extract<RouteEntry, { tool: string }>;
 /** A tool's answer: at once when it can be (the usual keyed call), else a promise. */
 type Handler = (call: ToolCall) => CallToolResult | Promise<CallToolResult>;
+/** A tool's own handler, given the call's record (issue 42) when its request is observed. */
+type Answering = (call: ToolCall, record: CallRecord | null) => CallToolResult | Promise<CallToolResult>;
 
 /** The tools and how each is answered, built once per gateway. */
 export interface McpTools {
@@ -82,26 +86,26 @@ export function bodyResult(body: ErrorBody): CallToolResult {
 }
 
 /** The usual keyed call is answered at once from the document in memory, as over HTTP; any other takes the pipeline. */
-function paidHandler(deps: PaidDeps, route: TickerRoute): Handler {
+function paidHandler(deps: PaidDeps, route: TickerRoute): Answering {
   const readArguments = argumentReader(route.query);
-  return (call) => {
+  return (call, record) => {
     const query = readArguments(call.args) as PaidQuery;
     const now = Date.now(); // one clock reading for the key's verdict and the answer's time
-    const held = heldDocument(deps, route, query, call.headers, now);
-    if (!held) return pipeline(call, (credentials) => servePaid(deps, route, query, "mcp", credentials));
+    const held = heldDocument(deps, route, query, call.headers, now, record);
+    if (!held) return pipeline(call, record, (credentials) => servePaid(deps, route, query, "mcp", credentials));
     const { json, literal } = paidAnswerParts(held.doc, held.snapshot, route, query, isoAt(now));
     return answerResult(json, literal);
   };
 }
 
 /** A tool across companies (issue 40): the same question asked again with a key is answered at once, as over HTTP. */
-function feedHandler(deps: PaidDeps, route: FeedRoute): Handler {
+function feedHandler(deps: PaidDeps, route: FeedRoute): Answering {
   const readArguments = argumentReader(route.query);
-  return (call) => {
+  return (call, record) => {
     const query = readArguments(call.args) as FeedQuery;
     const now = Date.now();
-    const held = heldFeed(deps, route, query, call.headers, now);
-    if (!held) return pipeline(call, (credentials) => serveFeed(deps, route, query, "mcp", credentials));
+    const held = heldFeed(deps, route, query, call.headers, now, record);
+    if (!held) return pipeline(call, record, (credentials) => serveFeed(deps, route, query, "mcp", credentials));
     const { json, literal } = feedParts(held, now);
     return answerResult(json, literal);
   };
@@ -111,14 +115,18 @@ function feedHandler(deps: PaidDeps, route: FeedRoute): Handler {
  * A paid call through a paid pipeline (a payment, or a key to check first). Its envelope is escaped whole here:
  * a call that pays waits on the facilitator, which costs far more.
  */
-async function pipeline({ headers, meta, sender }: ToolCall, serve: (credentials: Credentials) => Promise<PaidOutcome>): Promise<CallToolResult> {
-  const outcome = await serve(mcpCredentials(headers, meta, sender));
+async function pipeline(
+  { headers, meta, sender }: ToolCall,
+  record: CallRecord | null,
+  serve: (credentials: Credentials) => Promise<PaidOutcome>,
+): Promise<CallToolResult> {
+  const outcome = await serve(mcpCredentials(headers, meta, sender, record));
   const result = answerResult([outcome.body], [JSON.stringify(outcome.body.toString("utf8"))]);
   const receipt = receiptMeta(outcome);
   return receipt ? { ...result, _meta: receipt } : result;
 }
 
-function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Handler {
+function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Answering {
   const readArguments = argumentReader(route.query);
   return async ({ args }) => {
     const text = await freeAnswer(route, readArguments(args), deps);
@@ -131,19 +139,26 @@ function answerResult(envelope: Parts, literal: Parts): CallToolResult {
   return { structuredContent: { [WRITTEN]: envelope, [WRITTEN_LITERAL]: literal }, content: [{ type: "text", text: "" }] };
 }
 
-/** Turns refusals and errors into tool results, never into JSON-RPC failures; the unexpected is logged once. */
-function guarded(handler: Handler, route: ToolRoute, log: EventLog): Handler {
-  const recover = (error: unknown): CallToolResult => {
-    if (error instanceof PaymentRefusal) return refusalResult(error);
+/**
+ * Turns refusals and errors into tool results, never into JSON-RPC failures; the unexpected is logged once. Each call
+ * of an observed request gets its record (how it was paid, its result), for that request's log line and the metrics.
+ */
+function guarded(handler: Answering, route: ToolRoute, log: EventLog): Handler {
+  const recover = (error: unknown, record: CallRecord | null): CallToolResult => {
+    const refused = error instanceof PaymentRefusal;
+    record?.toolDone(refused ? "payment_required" : "error", error);
+    if (refused) return refusalResult(error);
     if (!(error instanceof ApiError)) log("error", "unhandled", { tool: route.tool, error: String((error as Error)?.stack ?? error) });
     return errorResult(error);
   };
+  const answered = (result: CallToolResult, record: CallRecord | null): CallToolResult => (record?.toolDone("ok"), result);
   return (call) => {
+    const record = exchangeOf(call.sender.event)?.call(route.path, "mcp", route.tool, isPaid(route) ? "none" : "free") ?? null;
     try {
-      const result = handler(call);
-      return result instanceof Promise ? result.catch(recover) : result;
+      const result = handler(call, record);
+      return result instanceof Promise ? result.then((done) => answered(done, record), (error: unknown) => recover(error, record)) : answered(result, record);
     } catch (error) {
-      return recover(error);
+      return recover(error, record);
     }
   };
 }

@@ -8,6 +8,7 @@ import { SettleError, VerifyError } from "@x402/core/types";
 import type { PaidRoute } from "../../schemas/api.ts";
 import type { KeptAnswer } from "../../schemas/payment.ts";
 import { ApiError } from "../http/errors.ts";
+import type { CallRecord } from "./call-record.ts";
 import type { KeyStore } from "./keys.ts";
 import type { EventLog } from "../../logging/log.ts";
 import { logHookFailures } from "./facilitator.ts";
@@ -30,6 +31,8 @@ export interface Credentials {
   payment: PaymentReading;
   /** Whom a refused payment costs a token of the per-address limit; null where the transport applies none. */
   sender: Sender | null;
+  /** Where the call's payment and its outcome are noted for its request's log line and the metrics (issue 42). */
+  record?: CallRecord | null;
 }
 
 /** Why a payment with an identifier another request holds is refused (nothing charged). */
@@ -103,9 +106,9 @@ export class PaymentCore {
     logHookFailures(deps.server, deps.log);
   }
 
-  /** True when the key was verified moments ago and is still usable: memory only, no await (the hot path). */
-  trusted(key: string, now: number): boolean {
-    return this.#keys.trusted(key, now);
+  /** The key's id when it was verified moments ago and is still usable, else null: memory only, no await (the hot path). */
+  trustedKeyId(key: string, now: number): string | null {
+    return this.#keys.trustedId(key, now);
   }
 
   /** Since when API keys are judged by their last states, the store not answering for them; null while read fresh. */
@@ -113,8 +116,25 @@ export class PaymentCore {
     return this.#keys.staleSince();
   }
 
-  /** Serves a paid request: checks the key or the payment, makes the answer with `produce`, settles when it has data. */
+  /**
+   * Serves a paid request: checks the key or the payment, makes the answer with `produce`, settles when it has data.
+   * What was presented and what came of it are noted in the call's record, when it has one.
+   */
   async charge(request: PaidRequest, produce: () => Promise<PaidAnswer>): Promise<PaidOutcome> {
+    const { key, payment, record } = request.credentials;
+    if (!record) return this.#charge(request, produce);
+    record.presented(key !== null ? "key" : payment.kind === "none" ? "none" : "x402", key !== null ? this.#keys.idOf(key) : null, payment.kind === "payment" ? payment.payment.payer : null);
+    try {
+      const outcome = await this.#charge(request, produce);
+      record.served(outcome.receipt, outcome.replayed === true, request.route);
+      return outcome;
+    } catch (error) {
+      record.failed(error instanceof PaymentRefusal ? (error.required.error ?? PAYMENT_REQUIRED) : null, error);
+      throw error;
+    }
+  }
+
+  async #charge(request: PaidRequest, produce: () => Promise<PaidAnswer>): Promise<PaidOutcome> {
     const { key, payment, sender } = request.credentials;
     if (key !== null) {
       await this.#requireKey(key);

@@ -42,23 +42,41 @@ export function logHookFailures(server: x402ResourceServer, log: EventLog): void
   Object.assign(server, methods);
 }
 
+/** How a facilitator call failed, for the metrics: past its deadline, unreachable or garbled (both 503), refused by it, or a settlement it could not make. */
+export type FacilitatorFailure = "timeout" | "unavailable" | "rejected" | "settlement_failed";
+
+/** Told of every facilitator call once it ends: its duration, and its failure (null when it answered, valid or not). */
+export type FacilitatorObserver = (operation: string, seconds: number, failure: FacilitatorFailure | null) => void;
+
 /**
  * Wraps a facilitator: each call ends within `timeoutMs`; a protocol verdict (VerifyError, SettleError) and a
  * FacilitatorRejection (402) pass through; anything else is a FacilitatorResponseError (503). An
  * HTTPFacilitatorClient is spoken to through our own client (facilitator-http.ts), with its URL and credentials.
  * `/supported` is asked until it first answers, then remembered: what a facilitator supports does not change while
- * it runs, and @x402/core would print a failed ask to the console.
+ * it runs, and @x402/core would print a failed ask to the console. `observe` is told of each call (issue 42).
  */
-export function guardFacilitator(given: FacilitatorClient, timeoutMs: number): FacilitatorClient {
+export function guardFacilitator(given: FacilitatorClient, timeoutMs: number, observe: FacilitatorObserver = () => {}): FacilitatorClient {
   const http = given instanceof HTTPFacilitatorClient;
   const inner = http ? httpFacilitator({ url: given.url, headers: async (path) => (await given.createAuthHeaders(path)).headers }, timeoutMs) : given;
   let supported: SupportedResponse | null = null;
   // Our HTTP client aborts its own request at the deadline (freeing the socket): only other clients need a timer.
   const bounded: Bounded = http ? (_operation, run) => run() : withDeadline(timeoutMs);
-  const guard = <T>(operation: string, run: () => Promise<T>): Promise<T> =>
-    bounded(operation, run).catch((error: unknown) => {
-      throw classify(operation, error);
-    });
+  const guard = <T>(operation: string, run: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    const seconds = () => (performance.now() - start) / 1000;
+    return bounded(operation, run).then(
+      (answer) => {
+        // A settlement that did not happen is a failure whether the client returns it or throws it (SettleError).
+        observe(operation, seconds(), operation === "settle" && (answer as { success?: boolean }).success === false ? "settlement_failed" : null);
+        return answer;
+      },
+      (error: unknown) => {
+        const sorted = classify(operation, error);
+        observe(operation, seconds(), failureOf(sorted));
+        throw sorted;
+      },
+    );
+  };
   return {
     verify: (payload, requirements) => guard("verify", () => inner.verify(payload, requirements)),
     settle: (payload, requirements) => guard("settle", () => inner.settle(payload, requirements)),
@@ -78,6 +96,14 @@ function withDeadline(timeoutMs: number): Bounded {
     });
     return Promise.race([run(), deadline]).finally(() => clearTimeout(timer));
   };
+}
+
+/** What a sorted failure counts as; a verify verdict (the payment is invalid) is the facilitator answering, not failing. */
+function failureOf(error: Error): FacilitatorFailure | null {
+  if (error instanceof FacilitatorTimeoutError) return "timeout";
+  if (error instanceof FacilitatorResponseError) return "unavailable";
+  if (error instanceof FacilitatorRejection) return "rejected";
+  return error instanceof SettleError ? "settlement_failed" : null;
 }
 
 /** Sorts a failed facilitator call (see guardFacilitator). */

@@ -3,6 +3,7 @@
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { CORS_HEADERS } from "../http/cors.ts";
+import type { CallRecord } from "./call-record.ts";
 import type { Credentials, PaidOutcome, PaymentCore, PaymentRefusal } from "./core.ts";
 import { readPaymentHeader } from "./payload.ts";
 import { refusalBody } from "./refusal.ts";
@@ -10,20 +11,20 @@ import type { Sender } from "./refusal-limit.ts";
 
 /**
  * The credentials of an HTTP request: its API key, else its PAYMENT-SIGNATURE, and its sender, whom a refused payment
- * costs a token of the per-address limit (a genuine payment or key costs nothing).
+ * costs a token of the per-address limit (a genuine payment or key costs nothing); the call's record, if kept.
  */
-export function httpCredentials(headers: Headers, sender: Sender): Credentials {
+export function httpCredentials(headers: Headers, sender: Sender, record: CallRecord | null): Credentials {
   const key = presentedKey(headers);
-  return { key, payment: key === null ? readPaymentHeader(headers.get("payment-signature")) : { kind: "none" }, sender };
+  return { key, payment: key === null ? readPaymentHeader(headers.get("payment-signature")) : { kind: "none" }, sender, record };
 }
 
-/** True for a request whose key was verified moments ago (no await); the keyed hot path. */
-export function trustedKey(core: PaymentCore, headers: Headers, now: number): boolean {
+/** The id of a request's key verified moments ago (no await), null otherwise: the keyed hot path. */
+export function trustedKey(core: PaymentCore, headers: Headers, now: number): string | null {
   const auth = headers.get("authorization");
   // Only the exact `Bearer <key>` form is looked up (a remembered key has no spaces, so a match needs no more
   // parsing); every other form, odd spacing included, is read by presentedKey in the pipeline.
   const key = auth === null ? headers.get("x-api-key") : auth.startsWith("Bearer ") ? auth.slice(7) : null;
-  return key !== null && core.trusted(key, now);
+  return key === null ? null : core.trustedKeyId(key, now);
 }
 
 /** The key a client presents: `Authorization: Bearer <key>` or `X-API-Key: <key>`; null when none. */

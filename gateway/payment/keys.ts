@@ -37,6 +37,9 @@ const USABLE_STATUSES = new Set(["active", "trialing", "past_due"]);
 /** Stripe statuses a subscription never leaves: a late, older event must not revive the key. */
 const TERMINAL_STATUSES = new Set(["canceled", "incomplete_expired"]);
 const PREFIX = "fds_";
+/** A key's public id: the first hex digits of its hash (`keys list`, log lines). */
+const ID_LENGTH = 12;
+const ID_PATTERN = new RegExp(`^[0-9a-f]{${ID_LENGTH}}$`);
 /** How long a key's state is trusted from memory before storage is asked again (so a revocation lands within it). */
 const REFRESH_MS = 10_000;
 /** A key's last state is dropped once it has not been asked for this long: memory holds the keys in use. */
@@ -48,6 +51,8 @@ interface KeyState {
   /** Where sameKey writes a presented key (as long as `bytes`): the hot path allocates nothing. */
   scratch: Buffer;
   hash: string;
+  /** The key's public id (its hash's first 12 hex digits), for the log line of each call it makes. */
+  id: string;
   record: KeyRecord;
   /** Until when a usable key is trusted without storage (0 for a refused one: asked again at its next call). */
   until: number;
@@ -121,7 +126,7 @@ export class KeyStore {
     const out: (KeyRecord & { id: string })[] = [];
     for (const key of await this.#storage.getKeys("keys")) {
       const record = await readJson(this.#storage, key.replace(/:/g, "/"), KeyRecord);
-      if (record) out.push({ ...record, id: record.hash.slice(0, 12) });
+      if (record) out.push({ ...record, id: record.hash.slice(0, ID_LENGTH) });
     }
     return out.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
@@ -134,8 +139,20 @@ export class KeyStore {
 
   /** True when the key's state was read within the last seconds and it is usable: no storage, no hash. */
   trusted(key: string, now = Date.now()): boolean {
+    return this.trustedId(key, now) !== null;
+  }
+
+  /** The key's id when `trusted`, else null: the keyed hot path's verdict and what its log line names it by. */
+  trustedId(key: string, now = Date.now()): string | null {
     const state = this.#states.get(slot(key));
-    return state !== undefined && state.until > now && sameKey(state, key);
+    return state !== undefined && state.until > now && sameKey(state, key) ? state.id : null;
+  }
+
+  /** A presented key's id (its hash's first 12 hex digits), from memory when its state is held; null for a malformed key. */
+  idOf(key: string): string | null {
+    if (!wellFormed(key)) return null;
+    const state = this.#states.get(slot(key));
+    return state !== undefined && sameKey(state, key) ? state.id : hashKey(key).slice(0, ID_LENGTH);
   }
 
   /**
@@ -164,7 +181,7 @@ export class KeyStore {
       if (last !== null) this.#states.delete(at);
       return false;
     }
-    return this.#hold(at, last ?? { bytes: ownBytes(key), scratch: Buffer.alloc(key.length), hash: record.hash }, record, now);
+    return this.#hold(at, last ?? { bytes: ownBytes(key), scratch: Buffer.alloc(key.length), hash: record.hash, id: record.hash.slice(0, ID_LENGTH) }, record, now);
   }
 
   /** Since when key records cannot be read (their last states decide meanwhile, revocations made since unseen); null while they can. */
@@ -180,12 +197,12 @@ export class KeyStore {
   }
 
   /** Holds a key's state at the newest end of the map (the order keys were last asked for) and says whether it is usable now. */
-  #hold(at: number, key: Pick<KeyState, "bytes" | "scratch" | "hash">, record: KeyRecord, now: Date): boolean {
+  #hold(at: number, key: Pick<KeyState, "bytes" | "scratch" | "hash" | "id">, record: KeyRecord, now: Date): boolean {
     const t = now.getTime();
     const usable = keyUsable(record, now);
     this.#states.delete(at);
     const until = usable ? Math.min(t + REFRESH_MS, usableUntil(record) ?? Infinity) : 0;
-    this.#states.set(at, { bytes: key.bytes, scratch: key.scratch, hash: key.hash, record, until, asked: t });
+    this.#states.set(at, { bytes: key.bytes, scratch: key.scratch, hash: key.hash, id: key.id, record, until, asked: t });
     return usable;
   }
 
@@ -208,7 +225,7 @@ export class KeyStore {
 
   async #find(keyOrId: string): Promise<KeyRecord | null> {
     if (keyOrId.startsWith(PREFIX)) return readJson(this.#storage, recordKey(hashKey(keyOrId)), KeyRecord);
-    if (!/^[0-9a-f]{12}$/.test(keyOrId)) return null;
+    if (!ID_PATTERN.test(keyOrId)) return null;
     const matches = (await this.list()).filter((r) => r.id === keyOrId);
     return matches.length === 1 ? matches[0]! : null;
   }
@@ -274,7 +291,7 @@ function wellFormed(key: string): boolean {
 export function mintKey(): { key: string; id: string; hash: string } {
   const key = PREFIX + randomBytes(32).toString("base64url");
   const hash = hashKey(key);
-  return { key, id: hash.slice(0, 12), hash };
+  return { key, id: hash.slice(0, ID_LENGTH), hash };
 }
 
 function keyRecord(hash: string, label: string | null, now: Date, subscription?: SubscriptionState): KeyRecord {

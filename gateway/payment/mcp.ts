@@ -4,6 +4,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PaymentRequiredResult } from "../../schemas/payment.ts";
 import { jsonSchemaOf } from "../../schemas/tool-schema.ts";
+import type { CallRecord } from "./call-record.ts";
 import type { Credentials, PaidOutcome, PaymentRefusal } from "./core.ts";
 import type { Sender } from "./refusal-limit.ts";
 import { presentedKey } from "./http.ts";
@@ -19,10 +20,10 @@ export const REPLAYED_META = "idempotent-replayed";
 
 const PAYMENT_REQUIRED_SCHEMA = jsonSchemaOf(PaymentRequiredResult, "output");
 
-/** The credentials of a tool call: the MCP request's API key, else `_meta["x402/payment"]`, and who sent it. */
-export function mcpCredentials(headers: Headers, meta: Record<string, unknown> | undefined, sender: Sender): Credentials {
+/** The credentials of a tool call: the MCP request's API key, else `_meta["x402/payment"]`, who sent it, and its record. */
+export function mcpCredentials(headers: Headers, meta: Record<string, unknown> | undefined, sender: Sender, record: CallRecord | null): Credentials {
   const key = presentedKey(headers);
-  return { key, payment: key === null ? readPayment(meta?.[PAYMENT_META]) : { kind: "none" }, sender };
+  return { key, payment: key === null ? readPayment(meta?.[PAYMENT_META]) : { kind: "none" }, sender, record };
 }
 
 /**

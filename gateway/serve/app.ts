@@ -5,6 +5,7 @@ import { DISCOVERY_ROUTES, ROUTES, SUBSCRIPTION_ROUTES } from "../../schemas/api
 import { billingHandlers, billingHeads } from "../subscriptions/routes.ts";
 import { ALLOW_ORIGIN, withCors } from "../http/cors.ts";
 import { ApiError, clientAborted, errorResponse } from "../http/errors.ts";
+import { noteRoute } from "./exchange.ts";
 import { withoutBody } from "./head.ts";
 import { buildLlmsTxt } from "../discovery/llms.ts";
 import { createMcpEndpoint } from "../discovery/mcp.ts";
@@ -38,9 +39,13 @@ export function createApp(deps: AppDeps): H3 {
     },
   });
 
-  /** Registers `route`: its own method to `handler` (HEAD to `head` if given), any other through the one prelude (steps.ts). */
-  const register = (route: RouteMethod, handler: Handler, head?: Handler) =>
+  /**
+   * Registers `route`: its own method to `handler` (HEAD to `head` if given), any other through the one prelude
+   * (steps.ts). The request's record notes the route, and whether it is free (issue 42).
+   */
+  const register = (route: RouteMethod, handler: Handler, head?: Handler, free = true) =>
     app.all(route.path, (event) => {
+      noteRoute(event, route.path, free);
       if (event.req.method === route.method) return handler(event);
       return head && event.req.method === "HEAD" ? head(event) : otherMethod(app, event, route);
     });
@@ -52,7 +57,9 @@ export function createApp(deps: AppDeps): H3 {
       ? (event) => paidStep(deps, event, route, readQuery(event) as PaidQuery)
       : route.feed
         ? (event) => feedStep(deps, event, route, readQuery(event) as FeedQuery)
-        : (event) => freeStep(deps, event, route, readQuery as (event: H3Event) => { ticker?: string }));
+        : (event) => freeStep(deps, event, route, readQuery as (event: H3Event) => { ticker?: string }),
+      undefined,
+      route.price === null);
   }
   const [openapiRoute, llmsRoute, mcpRoute] = DISCOVERY_ROUTES;
   const discovery = (body: string, type: Record<string, string>) => (event: H3Event) => {

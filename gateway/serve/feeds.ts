@@ -8,6 +8,7 @@ import type { Meta } from "../../schemas/envelope.ts";
 import { MARKET_FILINGS_DAYS, MARKET_INSIDERS_DAYS, MARKET_INSIDERS_DEFAULT_DAYS, type MarketFilingsQuery, type MarketInsidersQuery, type ScreenQuery } from "../../schemas/params.ts";
 import type { z } from "zod";
 import { ApiError } from "../http/errors.ts";
+import type { CallRecord } from "../payment/call-record.ts";
 import type { Credentials, PaidOutcome } from "../payment/core.ts";
 import { trustedKey } from "../payment/http.ts";
 import type { Transport } from "../payment/offers.ts";
@@ -31,6 +32,7 @@ const MADE_PER_SNAPSHOT = 256;
 export async function serveFeed(deps: PaidDeps, route: FeedRoute, query: FeedQuery, transport: Transport, credentials: Credentials): Promise<PaidOutcome> {
   const snapshot = await deps.snapshots.current();
   const window = requireWindow(route, query, isoNow().slice(0, 10));
+  if (credentials.record) credentials.record.snapshot = snapshot.pointer.build_id;
   return deps.payments.charge({ route, transport, request: `${route.path} ${canonical(query)}`, credentials }, async () => {
     const { answer, tail } = await made(deps, snapshot, route, query, window);
     return { body: envelopeBytes(answer, tail, isoNow()), rows: answer.rows };
@@ -39,14 +41,24 @@ export async function serveFeed(deps: PaidDeps, route: FeedRoute, query: FeedQue
 
 /**
  * The usual call answered without a promise: a key verified moments ago, the snapshot held, this very question
- * answered before (its page in memory). Null otherwise: the caller takes serveFeed.
+ * answered before (its page in memory), noted in the call's record. Null otherwise: the caller takes serveFeed.
  */
-export function heldFeed(deps: PaidDeps, route: FeedRoute, query: FeedQuery, headers: Headers, now: number): { answer: Answer; tail: Buffer } | null {
+export function heldFeed(
+  deps: PaidDeps,
+  route: FeedRoute,
+  query: FeedQuery,
+  headers: Headers,
+  now: number,
+  record: CallRecord | null,
+): { answer: Answer; tail: Buffer } | null {
   const snapshot = deps.snapshots.held;
-  if (!snapshot || !trustedKey(deps.payments, headers, now)) return null;
+  const keyId = snapshot && trustedKey(deps.payments, headers, now);
+  if (!snapshot || !keyId) return null;
   const window = requireWindow(route, query, isoAt(now).slice(0, 10));
   const known = MADE.get(snapshot)?.get(questionKey(route, query, window));
-  return known ? { answer: known.answer, tail: known.tails.hit } : null;
+  if (!known) return null;
+  record?.keyed(keyId, snapshot.pointer.build_id);
+  return { answer: known.answer, tail: known.tails.hit };
 }
 
 /** A feed answer as parts (MCP): the envelope as JSON and as a JSON string literal. */

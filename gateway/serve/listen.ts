@@ -1,44 +1,49 @@
-// Starting the gateway on a port: load the snapshot, start watching current.json, listen, stop cleanly on signals.
-// The HTTP rules of the port itself live here too: limits and deadlines, reason phrases, what Node answers alone.
+// Starting the gateway on a port: load the snapshot, start watching current.json, listen, stop cleanly on signals;
+// its metrics on a listener of their own (METRICS_PORT, loopback). The HTTP rules of the port itself live here too:
+// limits and deadlines, reason phrases, what Node answers alone, and each request's log line and metrics (issue 42).
 import { ServerResponse, STATUS_CODES, type Server as HttpServer, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
 import type { Socket } from "node:net";
 import { serve, type H3 } from "h3";
 import { createLogger, type EventLog } from "../../logging/log.ts";
+import { serveMetrics } from "../../logging/metrics.ts";
 import type { GatewayConfig } from "../config.ts";
-import { errorBody } from "../http/errors.ts";
+import { errorBody, printable } from "../http/errors.ts";
 import { guardConnections } from "./connections.ts";
-import { createGateway } from "./server.ts";
+import { Exchange } from "./exchange.ts";
+import { createGateway, type Gateway } from "./server.ts";
 
 /** Request headers beyond this are refused with 431 (Node's own default, stated). */
 const MAX_HEADER_BYTES = 16 * 1024;
 
-/** Serves the gateway until SIGINT/SIGTERM; resolves with the URL it listens on. */
-export async function listen(config: GatewayConfig, pollMs = config.snapshotPollMs): Promise<{ url: string; close(): Promise<void> }> {
-  const logger = createLogger(config.logLevel);
-  const log = logger.log.bind(logger);
+/** Serves the gateway until SIGINT/SIGTERM; resolves with the URL it listens on (and its metrics', when served). */
+export async function listen(config: GatewayConfig, pollMs = config.snapshotPollMs): Promise<{ url: string; metricsUrl: string | null; close(): Promise<void> }> {
+  const { log } = createLogger(config.logLevel);
   const gateway = createGateway(config, { log });
   await gateway.snapshots.refresh().catch((error: Error) => log("warn", "no_snapshot_yet", { error: error.message }));
   gateway.snapshots.watch(pollMs);
-  const server = await serveHttp(gateway.app, config, log);
+  const metrics = config.metrics ? await serveMetrics(gateway.metrics.registry, config.metrics, log) : null;
+  const server = await serveHttp(gateway.app, config, log, gateway);
   const url = server.url ?? `http://${config.host}:${config.port}`;
   log("info", "listening", { url, public_base_url: config.publicBaseUrl, snapshot: gateway.snapshots.held?.pointer.build_id ?? null });
   const close = async () => {
     gateway.close();
-    await server.close(true);
+    await Promise.all([server.close(true), metrics?.close()]);
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void close().then(() => process.exit(0)));
-  return { url, close };
+  return { url, metricsUrl: metrics?.url ?? null, close };
 }
 
 /**
  * Serves an app on `config.port` with the port's HTTP rules: header size and deadlines, what connections may make it
  * hold (connections.ts), a reason phrase on every status line, and the error body on what Node answers before any
- * handler (malformed or slow requests, CONNECT).
+ * handler (malformed or slow requests, CONNECT). Each request the app answers is one log line, and counted in the
+ * gateway's metrics when given.
  */
 export async function serveHttp(
   app: H3,
   config: Pick<GatewayConfig, "port" | "host" | "timeouts" | "connections">,
   log: EventLog,
+  gateway: Pick<Gateway, "metrics" | "snapshots"> | null = null,
 ): Promise<ReturnType<typeof serve>> {
   const server = serve(app, {
     port: config.port,
@@ -50,7 +55,7 @@ export async function serveHttp(
       requestTimeout: config.timeouts.requestMs,
       // Node checks those deadlines on this period (30 s by default, too coarse for a 10 s deadline).
       connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs),
-      ServerResponse: ReasonPhraseResponse,
+      ServerResponse: observedResponses(log, gateway),
     },
   });
   const node = server.node!.server as HttpServer;
@@ -79,6 +84,53 @@ class ReasonPhraseResponse<Request extends IncomingMessage = IncomingMessage> ex
 }
 
 type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
+
+/**
+ * The port's answers, observed (issue 42): each holds its request's record (exchange.ts), which the app fills in, and
+ * counts the body bytes written; once the answer is handed to the socket, the request is one log line (`warn` for a
+ * 5xx, the service's failure; `info` otherwise) and counted in the metrics.
+ */
+function observedResponses(log: EventLog, gateway: Pick<Gateway, "metrics" | "snapshots"> | null): typeof ServerResponse {
+  return class ObservedResponse<Request extends IncomingMessage = IncomingMessage> extends ReasonPhraseResponse<Request> {
+    readonly exchange = new Exchange();
+    #bytes = 0;
+    #done = false;
+
+    override write(chunk: Body, encoding?: BufferEncoding | Callback, callback?: Callback): boolean {
+      this.#bytes += byteLength(chunk);
+      return super.write(chunk, encoding as BufferEncoding, callback);
+    }
+
+    override end(chunk?: Body | Callback, encoding?: BufferEncoding | Callback, callback?: Callback): this {
+      if (typeof chunk !== "function") this.#bytes += byteLength(chunk);
+      super.end(chunk, encoding as BufferEncoding, callback);
+      if (!this.#done) this.#observe();
+      return this;
+    }
+
+    #observe(): void {
+      this.#done = true;
+      const { exchange } = this;
+      const answer = {
+        method: this.req.method ?? "",
+        path: printable((this.req.url ?? "").split("?")[0]!),
+        status: this.statusCode,
+        ms: performance.now() - exchange.start,
+        bytes: this.#bytes,
+      };
+      gateway?.metrics.request(exchange.route, answer.method, answer.status, answer.ms / 1000, answer.bytes, exchange.calls);
+      log(answer.status >= 500 ? "warn" : "info", "request", exchange.line(answer, gateway?.snapshots.held?.pointer.build_id ?? null));
+    }
+  };
+}
+
+/** What srvx writes as a body: text or bytes. */
+type Body = string | Uint8Array | null | undefined;
+type Callback = (error?: Error | null) => void;
+
+function byteLength(chunk: Body): number {
+  return chunk == null ? 0 : typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+}
 
 /**
  * Node answers malformed, oversized or too-slow requests itself, before any handler, with an empty body: give

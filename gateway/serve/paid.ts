@@ -6,6 +6,7 @@ import { paidAnswer } from "./answer.ts";
 import { isoNow } from "./clock.ts";
 import { requireCoverage } from "./coverage.ts";
 import type { FilterQuery } from "./filters.ts";
+import type { CallRecord } from "../payment/call-record.ts";
 import type { Credentials, PaidOutcome, PaymentCore } from "../payment/core.ts";
 import type { Transport } from "../payment/offers.ts";
 import { trustedKey } from "../payment/http.ts";
@@ -27,6 +28,7 @@ export interface PaidDeps {
 export async function servePaid(deps: PaidDeps, route: TickerRoute, query: PaidQuery, transport: Transport, credentials: Credentials): Promise<PaidOutcome> {
   const snapshot = await deps.snapshots.current();
   requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
+  if (credentials.record) credentials.record.snapshot = snapshot.pointer.build_id;
   const request = `${route.path} ${canonical(query)}`;
   return deps.payments.charge({ route, transport, request, credentials }, async () => {
     const { doc, cache } = await deps.snapshots.document(snapshot, query.ticker, route.document);
@@ -37,7 +39,8 @@ export async function servePaid(deps: PaidDeps, route: TickerRoute, query: PaidQ
 /**
  * The usual call's document, found without a promise (every await is a trip through the microtask queue): the
  * snapshot held, the ticker covered (404 otherwise), a key verified moments ago, the document in memory. Null when
- * any of that is missing, and the caller takes servePaid; both transports answer their usual keyed call so.
+ * any of that is missing, and the caller takes servePaid; both transports answer their usual keyed call so, and note
+ * it in the call's record.
  */
 export function heldDocument(
   deps: PaidDeps,
@@ -45,12 +48,16 @@ export function heldDocument(
   query: PaidQuery,
   headers: Headers,
   now: number,
+  record: CallRecord | null,
 ): { doc: PreparedDocument; snapshot: LoadedSnapshot } | null {
   const snapshot = deps.snapshots.held;
   if (!snapshot) return null;
   requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
-  const doc = trustedKey(deps.payments, headers, now) && deps.snapshots.cached(snapshot, query.ticker, route.document);
-  return doc ? { doc, snapshot } : null;
+  const keyId = trustedKey(deps.payments, headers, now);
+  const doc = keyId !== null && deps.snapshots.cached(snapshot, query.ticker, route.document);
+  if (!doc) return null;
+  record?.keyed(keyId!, snapshot.pointer.build_id);
+  return { doc, snapshot };
 }
 
 const CANONICAL = new WeakMap<PaidQuery, string>();

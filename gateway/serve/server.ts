@@ -15,6 +15,7 @@ import { createResourceServer, guardFacilitator } from "../payment/facilitator.t
 import { IdempotentAnswers } from "../payment/idempotency.ts";
 import { PaymentOffers } from "../payment/offers.ts";
 import { ClientRateLimit } from "../http/rate-limit.ts";
+import { GatewayMetrics } from "./metrics.ts";
 import { SnapshotStore } from "./snapshot.ts";
 import { CrossView } from "./cross.ts";
 import type { EventLog } from "../../logging/log.ts";
@@ -30,16 +31,22 @@ export interface Gateway {
   snapshots: SnapshotStore;
   keys: KeyStore;
   payments: PaymentCore;
+  /** Its metrics (issue 42): fed by the port (listen.ts), the payment core and the facilitator; scraped on METRICS_PORT. */
+  metrics: GatewayMetrics;
   close(): void;
 }
 
 /** Wires the gateway from configuration; a facilitator may be injected (tests use a loopback one). */
 export function createGateway(config: GatewayConfig, options: { log: EventLog; facilitator?: FacilitatorClient }): Gateway {
-  const { log } = options;
+  const metrics = new GatewayMetrics();
+  const log = metrics.counting(options.log);
   const storage = openStorage(config.dataUrl, config.storageEnv);
   const snapshots = new SnapshotStore(storage, { cacheBytes: config.documentCacheBytes, log });
+  metrics.watch(snapshots);
   const keys = new KeyStore(storage);
-  const facilitator = guardFacilitator(options.facilitator ?? chooseFacilitator(config, log), config.facilitatorTimeoutMs);
+  const facilitator = guardFacilitator(options.facilitator ?? chooseFacilitator(config, log), config.facilitatorTimeoutMs, (operation, seconds, failure) =>
+    metrics.facilitator(operation, seconds, failure),
+  );
   const payTo = config.payTo ?? DEV_PAY_TO;
   const server = createResourceServer(facilitator);
   const offers = new PaymentOffers(server, { payTo, publicBaseUrl: config.publicBaseUrl });
@@ -50,7 +57,7 @@ export function createGateway(config: GatewayConfig, options: { log: EventLog; f
   const cross = new CrossView(storage, snapshots, config.documentCacheBytes / 2);
   const app = createApp({ snapshots, cross, payments, publicBaseUrl: config.publicBaseUrl, limiter, log, billing });
   log("info", "gateway_configured", describeConfig(config));
-  return { app, snapshots, keys, payments, close: () => snapshots.close() };
+  return { app, snapshots, keys, payments, metrics, close: () => snapshots.close() };
 }
 
 function chooseFacilitator(config: GatewayConfig, log: EventLog): FacilitatorClient {

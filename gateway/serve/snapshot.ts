@@ -43,6 +43,8 @@ export class SnapshotStore {
   #loading: Promise<LoadedSnapshot | null> | null = null;
   #next: Promise<LoadedSnapshot | null> | null = null;
   #timer: NodeJS.Timeout | null = null;
+  #hits = 0;
+  #misses = 0;
 
   constructor(storage: Storage, options: { cacheBytes?: number; log?: EventLog } = {}) {
     this.#storage = storage;
@@ -132,9 +134,16 @@ export class SnapshotStore {
     return Object.hasOwn(snapshot.manifest.tickers, ticker) ? snapshot.manifest.tickers[ticker] : undefined;
   }
 
-  /** A covered ticker's document when memory holds it (no await); undefined otherwise. */
+  /** A covered ticker's document when memory holds it (no await, counted a hit); undefined otherwise. */
   cached(snapshot: LoadedSnapshot, ticker: string, kind: DocumentKind): PreparedDocument | undefined {
-    return this.#cache.get(keyOf(snapshot, ticker, kind));
+    const doc = this.#cache.get(keyOf(snapshot, ticker, kind));
+    if (doc) this.#hits++;
+    return doc;
+  }
+
+  /** The document cache so far (issue 42's metrics): answers from memory, documents read from storage, bytes held. */
+  get cacheStats(): { hits: number; misses: number; bytes: number } {
+    return { hits: this.#hits, misses: this.#misses, bytes: this.#cache.bytes };
   }
 
   /** A covered ticker's document, from memory (hit) or storage (miss); 503 when storage cannot give it. */
@@ -142,6 +151,7 @@ export class SnapshotStore {
     const held = this.cached(snapshot, ticker, kind);
     if (held) return { doc: held, cache: "hit" };
     const key = keyOf(snapshot, ticker, kind);
+    this.#misses++;
     let text: string | null;
     try {
       text = await readText(this.#storage, key);

@@ -7,7 +7,9 @@ import type { FeedRoute, TickerRoute } from "../../schemas/api.ts";
 import type { CrossView } from "./cross.ts";
 import { envelopeBytes } from "./envelope.ts";
 import { heldFeed, serveFeed, type FeedQuery } from "./feeds.ts";
+import type { CallRecord } from "../payment/call-record.ts";
 import type { Credentials, PaidOutcome } from "../payment/core.ts";
+import { exchangeOf } from "./exchange.ts";
 import type { Billing } from "../subscriptions/billing.ts";
 import { paidAnswer } from "./answer.ts";
 import { isoAt } from "./clock.ts";
@@ -94,22 +96,24 @@ export async function freeStep(deps: AppDeps, event: H3Event, route: FreeRoute, 
  */
 export function paidStep(deps: AppDeps, event: H3Event, route: TickerRoute, query: PaidQuery): Response | Promise<Response> {
   const now = Date.now(); // one clock reading for the key's verdict and the answer's time
-  const held = heldDocument(deps, route, query, event.req.headers, now);
+  const record = exchangeOf(event)?.call(route.path, "http", null, "none") ?? null;
+  const held = heldDocument(deps, route, query, event.req.headers, now, record);
   if (held) return paidResponse(paidAnswer(held.doc, "hit", held.snapshot, route, query, isoAt(now)).body, PAID_HEADERS);
-  return pipeline(deps, event, (credentials) => servePaid(deps, route, query, "http", credentials));
+  return pipeline(deps, event, record, (credentials) => servePaid(deps, route, query, "http", credentials));
 }
 
 /** A paid route across companies (issue 40): its usual keyed call (the same question again) at once, as above. */
 export function feedStep(deps: AppDeps, event: H3Event, route: FeedRoute, query: FeedQuery): Response | Promise<Response> {
   const now = Date.now();
-  const held = heldFeed(deps, route, query, event.req.headers, now);
+  const record = exchangeOf(event)?.call(route.path, "http", null, "none") ?? null;
+  const held = heldFeed(deps, route, query, event.req.headers, now, record);
   if (held) return paidResponse(envelopeBytes(held.answer, held.tail, isoAt(now)), PAID_HEADERS);
-  return pipeline(deps, event, (credentials) => serveFeed(deps, route, query, "http", credentials));
+  return pipeline(deps, event, record, (credentials) => serveFeed(deps, route, query, "http", credentials));
 }
 
 /** Every other paid call: a paid pipeline (paid.ts, feeds.ts) given the request's credentials, its outcome as the response. */
-async function pipeline(deps: AppDeps, event: H3Event, serve: (credentials: Credentials) => Promise<PaidOutcome>): Promise<Response> {
-  const outcome = await serve(httpCredentials(event.req.headers, { limiter: deps.limiter, event }));
+async function pipeline(deps: AppDeps, event: H3Event, record: CallRecord | null, serve: (credentials: Credentials) => Promise<PaidOutcome>): Promise<Response> {
+  const outcome = await serve(httpCredentials(event.req.headers, { limiter: deps.limiter, event }, record));
   return paidResponse(outcome.body, outcome.receipt ? { ...PAID_HEADERS, ...receiptHeaders(outcome) } : PAID_HEADERS);
 }
 
