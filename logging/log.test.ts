@@ -1,5 +1,7 @@
 // The shared logger (pino behind createLogger): one JSON line per event with its level, time, event and fields; lines
-// below the configured level dropped; a file descriptor written asynchronously, whole lines in order.
+// below the configured level dropped; a file descriptor written asynchronously, whole lines in order, all of them
+// written when the program exits.
+import { execFile } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +43,25 @@ describe("createLogger", () => {
     const lines = readFileSync(path, "utf8").trimEnd().split("\n");
     expect(lines.map((line) => (JSON.parse(line) as { i: number }).i)).toEqual(Array.from({ length: 2000 }, (_, i) => i));
     closeSync(fd);
+  });
+});
+
+describe("a program's log at exit", () => {
+  it("holds every line logged before process.exit, however many were still waiting to be written", async () => {
+    const script = `import { createLogger } from ${JSON.stringify(new URL("./log.ts", import.meta.url).pathname)};
+      const logger = createLogger("info");
+      for (let i = 0; i < 5000; i++) logger.log("info", "request", { i });
+      logger.log("error", "failed", { last: true });
+      process.exit(3);`;
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, ["--input-type=module", "-e", script], (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }));
+      void child;
+    });
+    expect(code).toBe(3);
+    const lines = stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as { event: string; i?: number });
+    expect(lines).toHaveLength(5001);
+    expect(lines.slice(0, 5000).map((line) => line.i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    expect(lines.at(-1)).toMatchObject({ event: "failed", last: true });
   });
 });
 

@@ -1,12 +1,12 @@
 // The shared metrics module: a registry served in Prometheus' text format on its own listener (GET /metrics only),
-// written atomically as a node exporter textfile, counters fed from plain numbers, and warn/error lines counted.
+// written atomically as a node exporter textfile, counters and histograms fed from plain numbers, warn/error lines counted.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Gauge } from "prom-client";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseSamples, scrape, total } from "../test/_metrics.ts";
-import { countEvents, createRegistry, serveMetrics, TallyCounter, writeMetricsFile } from "./metrics.ts";
+import { countEvents, createRegistry, serveMetrics, TallyCounter, TallyHistogram, writeMetricsFile } from "./metrics.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "metrics-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,6 +67,25 @@ describe("writeMetricsFile", () => {
     const path = join(dir, "missing-folder", "fds_build.prom");
     await expect(writeMetricsFile(path, createRegistry({ process: false }))).rejects.toThrow(/ENOENT/);
     expect(existsSync(join(dir, "missing-folder"))).toBe(false);
+  });
+});
+
+describe("TallyHistogram", () => {
+  it("reads as a Prometheus histogram: cumulative buckets by le, +Inf, sum and count, per label set", async () => {
+    const registry = createRegistry({ process: false });
+    const histogram = new TallyHistogram(registry, "fds_test_seconds", "A test histogram.", [0.001, 0.01, 0.1]);
+    const a = histogram.series("/a", () => ({ route: "/a" }));
+    for (const seconds of [0.0005, 0.001, 0.002, 0.05, 3]) a.observe(seconds);
+    histogram.series("/b", () => ({ route: "/b" })).observe(0.02);
+    expect(histogram.series("/a", () => ({ route: "never asked" }))).toBe(a);
+    const text = await registry.metrics();
+    expect(text).toContain("# TYPE fds_test_seconds histogram");
+    const samples = parseSamples(text);
+    const bucket = (route: string, le: string) => total(samples, "fds_test_seconds_bucket", { route, le });
+    expect([bucket("/a", "0.001"), bucket("/a", "0.01"), bucket("/a", "0.1"), bucket("/a", "+Inf")]).toEqual([2, 3, 4, 5]);
+    expect(total(samples, "fds_test_seconds_count", { route: "/a" })).toBe(5);
+    expect(total(samples, "fds_test_seconds_sum", { route: "/a" })).toBeCloseTo(3.0535, 9);
+    expect([bucket("/b", "0.01"), bucket("/b", "0.1"), bucket("/b", "+Inf")]).toEqual([0, 1, 1]);
   });
 });
 

@@ -96,19 +96,18 @@ export class CallRecord {
     if (result === "error" && this.reason === null) this.reason = asApiError(error).code;
   }
 
-  /** The fields of this call in its request's log line (absent ones undefined, which the line leaves out). */
-  fields(): Record<string, unknown> {
-    return {
-      tool: this.tool ?? undefined,
-      result: this.result ?? undefined,
-      paid_by: this.paidBy,
-      key_id: this.keyId ?? undefined,
-      payer: this.payer ?? undefined,
-      payment: this.outcome ?? undefined,
-      tx: this.tx ?? undefined,
-      usd: this.atomic ? this.atomic / 1e6 : undefined,
-      reason: this.reason ?? undefined,
-      snapshot: this.snapshot ?? undefined,
-    };
+  /** Writes this call's fields of its request's log line into `line` (absent ones left out), and returns it. */
+  fields(line: Record<string, unknown>): Record<string, unknown> {
+    if (this.tool !== null) line.tool = this.tool;
+    if (this.result !== null) line.result = this.result;
+    line.paid_by = this.paidBy;
+    if (this.keyId !== null) line.key_id = this.keyId;
+    if (this.payer !== null) line.payer = this.payer;
+    if (this.outcome !== null) line.payment = this.outcome;
+    if (this.tx !== null) line.tx = this.tx;
+    if (this.atomic) line.usd = this.atomic / 1e6;
+    if (this.reason !== null) line.reason = this.reason;
+    if (this.snapshot !== null) line.snapshot = this.snapshot;
+    return line;
   }
 }

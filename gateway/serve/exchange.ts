@@ -30,28 +30,28 @@ export class Exchange {
    */
   line(answer: Answer, served: string | null): Record<string, unknown> {
     const calls = this.calls;
-    const one = calls?.length === 1 ? calls[0]! : null;
-    const fields = one ? one.fields() : { paid_by: this.free && !calls ? "free" : undefined, snapshot: undefined };
-    return {
+    const line: Record<string, unknown> = {
       method: answer.method,
       route: this.route ?? undefined,
-      path: this.route === null ? answer.path : undefined,
+      path: answer.path,
       status: answer.status,
       ms: Math.round(answer.ms * 1000) / 1000,
       bytes: answer.bytes,
       transport: this.route === MCP_PATH ? "mcp" : "http",
-      ...fields,
-      calls: calls && calls.length > 1 ? calls.map((call) => call.fields()) : undefined,
-      snapshot: fields.snapshot ?? served ?? undefined,
+      paid_by: this.free && calls === null ? "free" : undefined,
+      snapshot: served ?? undefined,
     };
+    if (calls?.length === 1) calls[0]!.fields(line);
+    else if (calls) line.calls = calls.map((call) => call.fields({}));
+    return line;
   }
 }
 
 /** How a request was answered, as the port saw it. */
 export interface Answer {
   method: string;
-  /** The path asked for (no query), printable and bounded; logged only when no route matched. */
-  path: string;
+  /** The path asked for (no query), printable and bounded: only when no route matched. */
+  path: string | undefined;
   status: number;
   /** From the request's headers read to its answer handed to the socket. */
   ms: number;

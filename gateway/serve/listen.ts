@@ -111,15 +111,14 @@ function observedResponses(log: EventLog, gateway: Pick<Gateway, "metrics" | "sn
     #observe(): void {
       this.#done = true;
       const { exchange } = this;
-      const answer = {
-        method: this.req.method ?? "",
-        path: printable((this.req.url ?? "").split("?")[0]!),
-        status: this.statusCode,
-        ms: performance.now() - exchange.start,
-        bytes: this.#bytes,
-      };
-      gateway?.metrics.request(exchange.route, answer.method, answer.status, answer.ms / 1000, answer.bytes, exchange.calls);
-      log(answer.status >= 500 ? "warn" : "info", "request", exchange.line(answer, gateway?.snapshots.held?.pointer.build_id ?? null));
+      const method = this.req.method ?? "";
+      const status = this.statusCode;
+      const ms = performance.now() - exchange.start;
+      gateway?.metrics.request(exchange.route, method, status, ms / 1000, this.#bytes, exchange.calls);
+      // The path only where no route matched (its text is the client's: printable, bounded).
+      const path = exchange.route === null ? printable((this.req.url ?? "").split("?")[0]!) : undefined;
+      const answer = { method, path, status, ms, bytes: this.#bytes };
+      log(status >= 500 ? "warn" : "info", "request", exchange.line(answer, gateway?.snapshots.held?.pointer.build_id ?? null));
     }
   };
 }

@@ -1,10 +1,10 @@
 // The gateway's metrics (issue 42), scraped on METRICS_PORT: requests by route and status with their latency and bytes,
 // calls by how they were paid and what came of it, settlements and settled USD, refusals by reason, the facilitator's
 // latency and failures, the document cache, MCP tool calls, and the snapshot served with its age. Per-request counts
-// are plain numbers handed over when scraped (TallyCounter): the hot path pays a map lookup, not a hash of labels.
+// are plain numbers handed over when scraped (TallyCounter, TallyHistogram): the hot path pays a map lookup or two.
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { EventLog } from "../../logging/log.ts";
-import { countEvents, createRegistry, PREFIX, TallyCounter } from "../../logging/metrics.ts";
+import { countEvents, createRegistry, PREFIX, TallyCounter, TallyHistogram, type CounterSeries, type HistogramSeries } from "../../logging/metrics.ts";
 import type { CallRecord } from "../payment/call-record.ts";
 import type { FacilitatorFailure } from "../payment/facilitator.ts";
 import type { SnapshotStore } from "./snapshot.ts";
@@ -14,19 +14,28 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 /** Facilitator call buckets (s), up to its deadline (FACILITATOR_TIMEOUT_MS, 10 s by default). */
 const FACILITATOR_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
 /** Methods counted by name; any other is OTHER (a label's values stay few whatever clients send). */
-const METHODS = new Set(["GET", "HEAD", "POST", "OPTIONS", "PUT", "PATCH", "DELETE"]);
+const METHODS = ["GET", "HEAD", "POST", "OPTIONS", "PUT", "PATCH", "DELETE"];
 /** Distinct refusal reasons counted by name; past this many, `other` (a facilitator's reasons are its own words). */
 const MAX_REASONS = 64;
 /** A request no route matched. */
 const UNMATCHED = "unmatched";
+
+/** A route's series, held once made: its requests by status and method, its calls by how paid and outcome, bytes, latency. */
+interface RouteSeries {
+  route: string;
+  answered: Map<number, CounterSeries>;
+  /** By transport, how paid, then outcome. */
+  calls: Map<string, Map<string, Map<string, CounterSeries>>>;
+  bytes: CounterSeries;
+  latency: HistogramSeries;
+}
 
 /** The gateway's registry and what feeds it. */
 export class GatewayMetrics {
   readonly registry: Registry;
   readonly #requests: TallyCounter;
   readonly #bytes: TallyCounter;
-  readonly #latency: Histogram<"route">;
-  readonly #latencyOf = new Map<string, Histogram.Internal<"route">>();
+  readonly #latency: TallyHistogram;
   readonly #calls: TallyCounter;
   readonly #refusals: TallyCounter;
   readonly #tools: TallyCounter;
@@ -34,6 +43,8 @@ export class GatewayMetrics {
   readonly #settledUsd: Counter<"route" | "transport">;
   readonly #facilitatorSeconds: Histogram<"operation">;
   readonly #facilitatorFailures: Counter<"operation" | "kind">;
+  /** Each route's series, made once: the hot path looks a route up by its path (the route table's own string). */
+  readonly #routes = new Map<string, RouteSeries>();
   readonly #reasons = new Set<string>();
 
   constructor() {
@@ -41,13 +52,12 @@ export class GatewayMetrics {
     const registers = [registry];
     this.#requests = new TallyCounter(registry, `${PREFIX}http_requests_total`, "HTTP requests answered, by route, method and status.", ["route", "method", "status"]);
     this.#bytes = new TallyCounter(registry, `${PREFIX}http_response_bytes_total`, "Response body bytes written, by route.", ["route"]);
-    this.#latency = new Histogram({
-      name: `${PREFIX}http_request_duration_seconds`,
-      help: "From a request's headers read to its answer handed to the socket, by route.",
-      labelNames: ["route"],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
+    this.#latency = new TallyHistogram(
+      registry,
+      `${PREFIX}http_request_duration_seconds`,
+      "From a request's headers read to its answer handed to the socket, by route.",
+      LATENCY_BUCKETS,
+    );
     this.#calls = new TallyCounter(
       registry,
       `${PREFIX}calls_total`,
@@ -85,13 +95,17 @@ export class GatewayMetrics {
 
   /** One request answered: by route, method and status; its latency and bytes by route; then each of its calls. */
   request(route: string | null, method: string, status: number, seconds: number, bytes: number, calls: readonly CallRecord[] | null): void {
-    const path = route ?? UNMATCHED;
-    const verb = METHODS.has(method) ? method : "OTHER";
-    this.#requests.add(`${path} ${verb} ${status}`, 1, () => ({ route: path, method: verb, status: String(status) }));
-    this.#bytes.add(path, bytes, () => ({ route: path }));
-    let latency = this.#latencyOf.get(path);
-    if (!latency) this.#latencyOf.set(path, (latency = this.#latency.labels(path)));
-    latency.observe(seconds);
+    const series = this.#route(route ?? UNMATCHED);
+    const verb = METHODS.indexOf(method);
+    const code = status * (METHODS.length + 1) + (verb < 0 ? METHODS.length : verb);
+    let answered = series.answered.get(code);
+    if (!answered) {
+      const labels = { route: series.route, method: verb < 0 ? "OTHER" : method, status: String(status) };
+      series.answered.set(code, (answered = this.#requests.series(`${labels.route} ${labels.method} ${labels.status}`, () => labels)));
+    }
+    answered.add();
+    series.bytes.add(bytes);
+    series.latency.observe(seconds);
     if (calls) for (const call of calls) this.#call(call);
   }
 
@@ -101,10 +115,24 @@ export class GatewayMetrics {
     if (failure) this.#facilitatorFailures.inc({ operation, kind: failure });
   }
 
+  #route(route: string): RouteSeries {
+    let series = this.#routes.get(route);
+    if (!series) {
+      const labels = { route };
+      series = { route, answered: new Map(), calls: new Map(), bytes: this.#bytes.series(route, () => labels), latency: this.#latency.series(route, () => labels) };
+      this.#routes.set(route, series);
+    }
+    return series;
+  }
+
   #call(call: CallRecord): void {
     const { route, transport, paidBy } = call;
     const payment = call.outcome ?? "none";
-    this.#calls.add(`${route} ${transport} ${paidBy} ${payment}`, 1, () => ({ route, transport, paid_by: paidBy, payment }));
+    // By nested maps of the record's own constants: no key string made per call.
+    const byPayment = within(within(this.#route(route).calls, transport), paidBy);
+    let calls = byPayment.get(payment);
+    if (!calls) byPayment.set(payment, (calls = this.#calls.series(`${route} ${transport} ${paidBy} ${payment}`, () => ({ route, transport, paid_by: paidBy, payment }))));
+    calls.add();
     if (payment === "settled") {
       this.#settlements.inc({ route, transport });
       this.#settledUsd.inc({ route, transport }, call.atomic / 1e6);
@@ -127,6 +155,13 @@ export class GatewayMetrics {
     this.#reasons.add(code);
     return code;
   }
+}
+
+/** The map `map` holds under `key`, made when first asked for. */
+function within<V extends Map<string, unknown>>(map: Map<string, V>, key: string): V {
+  let inner = map.get(key);
+  if (!inner) map.set(key, (inner = new Map() as V));
+  return inner;
 }
 
 /** The snapshot served (its build id, its age) and the document cache, read from the store when scraped. */
