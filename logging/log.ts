@@ -8,7 +8,7 @@ export type Level = "debug" | "info" | "warn" | "error";
 
 const LEVELS = new Set<string>(["debug", "info", "warn", "error"]);
 
-/** A logger that writes `{"level":…, "time":…, …fields, "event":…}` lines. */
+/** A logger that writes `{"level":…, "time":…, "pid":…, "hostname":…, "event":…, …fields}` lines. */
 export interface Logger {
   log(level: Level, event: string, fields?: Record<string, unknown>): void;
 }
@@ -27,16 +27,17 @@ const WRITERS = new Map<number, DestinationStream>();
 /** A logger writing at or above `level` (a program's configured LOG_LEVEL; anything else is `info`). */
 export function createLogger(level: string, destination: LogDestination = 2): Logger {
   const stream = typeof destination === "number" ? writerOf(destination) : { write: destination };
-  const logger = pino(
-    {
-      level: LEVELS.has(level) ? level : "info",
-      messageKey: "event",
-      timestamp: isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+  const logger = pino({ level: LEVELS.has(level) ? level : "info", timestamp: isoTime, formatters: { level: (label) => ({ level: label }) } }, stream);
+  // One child per event (the code's own names, so few): its name is written once, ahead of the fields, and a line's
+  // fields are never copied to put it there.
+  const children = new Map<string, pino.Logger>();
+  return {
+    log: (lvl, event, fields = {}) => {
+      let child = children.get(event);
+      if (!child) children.set(event, (child = logger.child({ event })));
+      child[lvl](fields);
     },
-    stream,
-  );
-  return { log: (lvl, event, fields) => (fields ? logger[lvl](fields, event) : logger[lvl](event)) };
+  };
 }
 
 /** Where a component writes its events: a structured logger (`Logger.log`), or a test's memory. */
