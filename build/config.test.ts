@@ -10,6 +10,8 @@ describe("builder configuration", () => {
       logLevel: "info",
       storageEnv: {},
       followTiming: {},
+      metrics: null,
+      metricsFile: null,
     });
   });
 
@@ -24,6 +26,8 @@ describe("builder configuration", () => {
       AWS_REGION: "us-east-1",
       AWS_SECRET_ACCESS_KEY: "never-copied",
       FOLLOW_RENEW_MS: "250",
+      METRICS_PORT: "9465",
+      METRICS_FILE: "/var/lib/node_exporter/textfile/fds_build.prom",
     });
     expect(config).toEqual({
       dataUrl: "s3://bucket/prefix",
@@ -32,6 +36,8 @@ describe("builder configuration", () => {
       logLevel: "warn",
       storageEnv: { S3_ENDPOINT: "http://127.0.0.1:4569", S3_FORCE_PATH_STYLE: "true", AWS_REGION: "us-east-1" },
       followTiming: { renewMs: 250 },
+      metrics: { host: "127.0.0.1", port: 9465 },
+      metricsFile: "/var/lib/node_exporter/textfile/fds_build.prom",
     });
     expect(JSON.stringify(config)).not.toContain("never-copied");
   });
@@ -39,6 +45,7 @@ describe("builder configuration", () => {
   it("refuses a bad value, naming the variable", () => {
     expect(() => loadBuildConfig({ LOG_LEVEL: "loud" })).toThrow(/^bad configuration: LOG_LEVEL /);
     expect(() => loadBuildConfig({ FOLLOW_LEASE_TTL_MS: "0" })).toThrow(/^bad configuration: FOLLOW_LEASE_TTL_MS must be a positive whole number/);
+    expect(() => loadBuildConfig({ METRICS_PORT: "metrics" })).toThrow(/^bad configuration: METRICS_PORT must be a port number/);
   });
 
   it("validates the store's variables with its own and names every bad one in one message", () => {

@@ -98,9 +98,9 @@ export function useFollowerSuite() {
   }
 
 
-  /** `dataset follow` as operators start it, over the replay and a store. */
-  const cli = (replay: EdgarReplay, location: string, extra: string[] = []) => {
-    const child = spawnFollower(["--source", replay.url, "--data", location, "--poll-ms", "100", ...extra], { ...suite.conditional.env, ...FAST });
+  /** `dataset follow` as operators start it, over the replay and a store (`env` added to its environment). */
+  const cli = (replay: EdgarReplay, location: string, extra: string[] = [], env: Record<string, string> = {}) => {
+    const child = spawnFollower(["--source", replay.url, "--data", location, "--poll-ms", "100", ...extra], { ...suite.conditional.env, ...FAST, ...env });
     children.push(child);
     return child;
   };

@@ -11,11 +11,13 @@ import { readPublished } from "../publish/snapshot.ts";
 import { renderReport } from "./report.ts";
 import { inspectTicker } from "./inspect.ts";
 import { createLogger } from "../../logging/log.ts";
+import { createRegistry, serveMetrics } from "../../logging/metrics.ts";
 import { loadBuildConfig } from "../config.ts";
 import { createProgress } from "./progress.ts";
 import { follow } from "../follow/follower.ts";
 import { holderId } from "../publish/publish.ts";
 import { runBuild } from "../pipeline/run.ts";
+import { recordBuild } from "../pipeline/run-metrics.ts";
 import { SharedBudget } from "../sources/budget.ts";
 import { openSource } from "../sources/open.ts";
 import type { TokenBucket } from "../sources/rate-limit.ts";
@@ -97,7 +99,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       const budget = await joinBudget(storage, "build", 1, [spec, values["form4-source"] ?? "live"], log);
       const source = openSource(spec, config.userAgent, { onRetry: (e) => log.log("warn", "retry", e), ...(budget ? { bucket: budget.bucket } : {}) }, values["form4-source"]);
       const progress = createProgress(log);
-      const summary = await runBuild({
+      const built = runBuild({
         source,
         storage,
         log,
@@ -111,6 +113,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         await source.close?.();
         await budget?.leave();
       });
+      const summary = await recordBuild(config.metricsFile, built);
       const notCovered = Object.entries(summary.not_covered).map(([r, n]) => `${n} ${r}`).join(", ") || "none";
       console.log(
         `published ${summary.build_id}: ${summary.tickers} tickers${summary.carried_forward ? ` built (${summary.carried_forward} more carried forward unchanged)` : ""}, ` +
@@ -131,11 +134,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       const source = openSource(spec, config.userAgent, { onRetry: (e) => log.log("warn", "retry", e), ...(budget ? { bucket: budget.bucket } : {}) });
       const stop = new AbortController();
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+      const registry = config.metrics ? createRegistry({ process: true }) : null;
+      const metrics = registry && config.metrics ? await serveMetrics(registry, config.metrics, log.log) : null;
       try {
         const summary = await follow({
           source,
           storage,
           log,
+          ...(registry ? { metrics: registry } : {}),
           signal: stop.signal,
           standby: values.standby ?? false,
           ...(values["feed-types"] !== undefined ? { feedTypes: values["feed-types"].split(",").map((t) => t.trim()) } : {}),
@@ -152,7 +158,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         console.error(`dataset follow: ${error.message}.\nOnly one writer publishes to a store: stop the other follower, or run this one with --standby to take over when it stops.`);
         return 1;
       } finally {
-        await budget?.leave();
+        await Promise.all([budget?.leave(), metrics?.close()]);
       }
     }
     if (command === "inspect") {

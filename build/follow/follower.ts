@@ -5,7 +5,9 @@
 // submissions at once and from EDGAR's daily indexes once published (gaps.ts).
 import pLimit from "p-limit";
 import type { Storage } from "unstorage";
+import type { Registry } from "prom-client";
 import type { Logger } from "../../logging/log.ts";
+import { countEvents } from "../../logging/metrics.ts";
 import type { FeedGap, FollowedFiling, FollowerStatus, Manifest, ManifestTicker } from "../../schemas/snapshot.ts";
 import { readText } from "../../storage/json.ts";
 import { documentKeyOf, form4CacheKey, leaseWantedKey, snapshotPrefix } from "../../storage/layout.ts";
@@ -19,6 +21,7 @@ import { newBuildId, readPublished, refFreshness, refsOf, SnapshotWriter, type P
 import { TICKERS_PATH } from "../sources/paths.ts";
 import type { Source } from "../sources/source.ts";
 import { filingsOf, readFeed, type FeedFiling } from "./feed.ts";
+import { FollowMetrics } from "./metrics.ts";
 import { easternDate, gapOf, indexFilings, readDay, submittedIn } from "./gaps.ts";
 import { rebuild, scopeOf, widest, type Rebuilt, type Scope } from "./rebuild.ts";
 
@@ -57,6 +60,8 @@ export interface FollowOptions {
   now?: () => Date;
   /** Called after each publish (tests, the benchmark). */
   onPublish?: (event: { build_id: string; filings: string[]; documents_written: number }) => void;
+  /** Where its metrics go (issue 42: `dataset follow` serves them on METRICS_PORT); its warn and error lines are counted too. */
+  metrics?: Registry;
 }
 
 /** What a follower did, when it stops. */
@@ -108,8 +113,9 @@ export async function follow(options: FollowOptions): Promise<FollowSummary> {
 }
 
 class Follower {
-  readonly #o: Required<Omit<FollowOptions, "signal" | "onPublish">> & Pick<FollowOptions, "signal" | "onPublish">;
+  readonly #o: Required<Omit<FollowOptions, "signal" | "onPublish" | "metrics">> & Pick<FollowOptions, "signal" | "onPublish">;
   readonly #compute: Compute;
+  readonly #metrics: FollowMetrics | null;
   #lease: Lease | null = null;
   #base!: Published;
   /** Every filing seen since the process started (accession → acceptance ms), trimmed to the last day. */
@@ -150,10 +156,14 @@ class Follower {
       workers: 0,
       now: () => new Date(),
       ...options,
+      log: options.metrics ? { log: countEvents(options.metrics, options.log.log) } : options.log,
     };
     this.#compute = openCompute(this.#o.workers);
     const started = this.#o.now().toISOString();
     this.#status = { started_at: started, last_poll_at: null, last_publish_at: null, polls: 0, through: null, queued: 0, gaps: 0, lag_s: { filings: 0, p50: null, p99: null, max: null }, requests_per_s: 0 };
+    this.#metrics = options.metrics
+      ? new FollowMetrics(options.metrics, () => ({ status: this.#statusNow(), done: this.#summary, requests: this.#o.source.stats.requests }))
+      : null;
   }
 
   async run(): Promise<FollowSummary> {
@@ -570,7 +580,9 @@ class Follower {
     this.#summary.filings += batch.filings.length;
     this.#next.position = Date.now() + POSITION_EVERY_MS;
     const at = Date.now();
-    for (const filing of batch.filings) this.#lags.push({ at, seconds: (at - Date.parse(filing.seen_at)) / 1000 });
+    const lags = batch.filings.map((filing) => (at - Date.parse(filing.seen_at)) / 1000);
+    for (const seconds of lags) this.#lags.push({ at, seconds });
+    this.#metrics?.published(lags);
     this.#status.last_publish_at = publishedAt;
     this.#status.through = through;
     this.#o.log.log("info", "follow_published", { build_id: batch.id, filings: batch.filings.map((f) => f.accession), companies: batch.companies.length, documents_written: batch.documentsWritten ?? 0, through });
