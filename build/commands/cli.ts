@@ -135,7 +135,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       const stop = new AbortController();
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
       const registry = config.metrics ? createRegistry({ process: true }) : null;
-      const metrics = registry && config.metrics ? await serveMetrics(registry, config.metrics, log.log) : null;
+      const metrics = !registry || !config.metrics ? null : await serveMetrics(registry, config.metrics, log.log).catch(async (error: unknown) => {
+        await budget?.leave(); // a metrics port taken stops the follower: it leaves SEC's budget it joined
+        throw error;
+      });
       try {
         const summary = await follow({
           source,
