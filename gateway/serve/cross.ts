@@ -35,6 +35,14 @@ interface Overlay {
   companies: Map<number, { ticker: string; name: string }>;
 }
 
+/** How a market feed reads its rows: whose they are, whether they are recent enough, the company added, their order. */
+interface FeedRows<Row, Out extends Row> {
+  cikOf(row: Out): number;
+  since(row: Row): boolean;
+  withCompany(row: Row, cik: number, company: { ticker: string; name: string }): Out;
+  order(a: Out, b: Out): number;
+}
+
 /** Screens ranked for a date, and feeds merged, kept per snapshot and question (a few hundred kilobytes each at most). */
 const RANKINGS = 64;
 
@@ -79,46 +87,47 @@ export class CrossView {
 
   /** Every covered company's filings filed on or after `since`, newest first (acceptance time, then accession). */
   filings(snapshot: LoadedSnapshot, since: string): Promise<MarketFiling[]> {
-    return this.#memo(snapshot, `filings ${since}`, async () => {
-      const overlay = await this.#overlay(snapshot);
-      requireReach(overlay.cross.filings_from, since, "filings");
-      const out: MarketFiling[] = [];
-      for (const [day, ref] of Object.entries(overlay.cross.market_filings)) {
-        if (day < since) continue;
-        for (const row of (await this.#json<{ data: MarketFiling[] }>(ref.key)).data) if (!overlay.filings.has(row.cik) && !overlay.gone.has(row.cik)) out.push(row);
-      }
-      for (const [cik, ticker] of overlay.filings) {
-        const company = overlay.companies.get(cik)!;
-        for (const row of await this.#rows<FilingItem>(snapshot, ticker, "filings")) {
-          if (row.filed_at >= since) out.push({ ...row, ticker: company.ticker, cik, name: company.name });
-        }
-      }
-      return out.sort((a, b) => newer(`${a.accepted_at ?? a.filed_at}|${a.accession_number}`, `${b.accepted_at ?? b.filed_at}|${b.accession_number}`));
+    return this.#feed<FilingItem, MarketFiling>(snapshot, since, "filings", {
+      cikOf: (row) => row.cik,
+      since: (row) => row.filed_at >= since,
+      withCompany: (row, cik, company) => ({ ...row, ticker: company.ticker, cik, name: company.name }),
+      order: (a, b) => newer(`${a.accepted_at ?? a.filed_at}|${a.accession_number}`, `${b.accepted_at ?? b.filed_at}|${b.accession_number}`),
     });
   }
 
   /** Every covered issuer's Form 4 rows with a transaction on or after `since`, newest first, each filing's rows in order. */
   insiders(snapshot: LoadedSnapshot, since: string): Promise<MarketInsider[]> {
-    return this.#memo(snapshot, `insiders ${since}`, async () => {
+    return this.#feed<InsiderTransaction, MarketInsider>(snapshot, since, "insiders", {
+      cikOf: (row) => row.issuer_cik,
+      since: (row) => row.transaction_date !== null && row.transaction_date >= since,
+      withCompany: (row, _cik, company) => ({ ...row, ticker: company.ticker, name: company.name }),
+      order: (a, b) =>
+        newer(`${a.transaction_date}|${a.filed_at ?? ""}|${a.source_accession}`, `${b.transaction_date}|${b.filed_at ?? ""}|${b.source_accession}`) ||
+        Number(a.is_derivative) - Number(b.is_derivative) ||
+        a.row - b.row,
+    });
+  }
+
+  /**
+   * A market feed since a date: the build's rows of each day from `since` on, less the companies laid over it (and
+   * those no longer covered), plus those companies' own rows from their documents, sorted.
+   */
+  #feed<Row, Out extends Row>(snapshot: LoadedSnapshot, since: string, kind: "filings" | "insiders", feed: FeedRows<Row, Out>): Promise<Out[]> {
+    return this.#memo(snapshot, `${kind} ${since}`, async () => {
       const overlay = await this.#overlay(snapshot);
-      requireReach(overlay.cross.insiders_from, since, "insiders");
-      const out: MarketInsider[] = [];
-      for (const [day, ref] of Object.entries(overlay.cross.market_insiders)) {
+      const { from, days } = kind === "filings" ? { from: overlay.cross.filings_from, days: overlay.cross.market_filings } : { from: overlay.cross.insiders_from, days: overlay.cross.market_insiders };
+      requireReach(from, since, kind);
+      const laid = overlay[kind];
+      const out: Out[] = [];
+      for (const [day, ref] of Object.entries(days)) {
         if (day < since) continue;
-        for (const row of (await this.#json<{ data: MarketInsider[] }>(ref.key)).data) if (!overlay.insiders.has(row.issuer_cik) && !overlay.gone.has(row.issuer_cik)) out.push(row);
+        for (const row of (await this.#json<{ data: Out[] }>(ref.key)).data) if (!laid.has(feed.cikOf(row)) && !overlay.gone.has(feed.cikOf(row))) out.push(row);
       }
-      for (const [cik, ticker] of overlay.insiders) {
+      for (const [cik, ticker] of laid) {
         const company = overlay.companies.get(cik)!;
-        for (const row of await this.#rows<InsiderTransaction>(snapshot, ticker, "insiders")) {
-          if (row.transaction_date !== null && row.transaction_date >= since) out.push({ ...row, ticker: company.ticker, name: company.name });
-        }
+        for (const row of await this.#rows<Row>(snapshot, ticker, kind)) if (feed.since(row)) out.push(feed.withCompany(row, cik, company));
       }
-      return out.sort(
-        (a, b) =>
-          newer(`${a.transaction_date}|${a.filed_at ?? ""}|${a.source_accession}`, `${b.transaction_date}|${b.filed_at ?? ""}|${b.source_accession}`) ||
-          Number(a.is_derivative) - Number(b.is_derivative) ||
-          a.row - b.row,
-      );
+      return out.sort(feed.order);
     });
   }
 
