@@ -23,6 +23,10 @@ const all = readdirSync(dir)
   .sort();
 
 const [name, ...rest] = process.argv.slice(2);
+if (name === "--help" || name === "-h") {
+  console.log(`usage: npm run bench -- [NAME [ARGS…]]   (no NAME: every benchmark)\nbenchmarks: ${all.join(", ")}\nEach prints one JSON line last; what each measures and its latest figures: docs/benchmarks.md.`);
+  process.exit(0);
+}
 if (name && !all.includes(name)) {
   console.error(`unknown benchmark "${name}"; available: ${all.join(", ")}`);
   process.exit(2);

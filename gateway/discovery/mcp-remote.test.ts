@@ -31,7 +31,7 @@ describeEdgar("MCP through mcp-remote (a stdio client's bridge to /mcp)", () => 
   let home: string;
   const ledger = createUsdcLedger();
   /**
-   * An SDK client on stdio, through mcp-remote as a client's configuration runs it (README "For agents"), with the
+   * An SDK client on stdio, through mcp-remote as a client's configuration runs it (README "Agents"), with the
    * tools listed first as agents do (the SDK then validates every result against its tool's output schema).
    */
   const bridged = async (args: string[] = []) => {

@@ -63,7 +63,7 @@ async function agent(base: string, headers: Record<string, string> = {}) {
 }
 
 /**
- * The error body of a tool error, where the README puts it: a payment refusal has the PaymentRequired as
+ * The error body of a tool error, where docs/api.md ("MCP") puts it: a payment refusal has the PaymentRequired as
  * structuredContent and, exactly, as content[0].text (x402's MCP transport), then the body in content[1].text; any
  * other error has no structuredContent and the body in content[0].text.
  */
