@@ -2,7 +2,7 @@
 // (free answers; the paid pipeline and its payment core). Every outcome is a result the official SDK client accepts
 // after tools/list: an answer's structuredContent matches the declared outputSchema, as a payment refusal's
 // PaymentRequired does (a paid tool's schema admits both); any other error is isError with its body as text only.
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import { ROUTES, type FeedRoute, type PaidRoute, type RouteEntry, type TickerRoute } from "../../schemas/api.ts";
 import type { ErrorBody } from "../../schemas/errors.ts";
 import { paidAnswerParts } from "../serve/answer.ts";
