@@ -11,8 +11,9 @@ import type { Era } from "./mcp-fast.ts";
 export const SERVER_INFO = { name: packageJson.name, version: packageJson.version } as const;
 
 /**
- * Marks JSON already written: as a result's structuredContent, `{[WRITTEN]: parts, [WRITTEN_LITERAL]: parts}` stands
- * for the envelope, with the envelope as a JSON string literal under WRITTEN_LITERAL (as envelopeParts gives them).
+ * Marks JSON already written: `{[WRITTEN]: bytes}` as a result stands for those bytes; as a result's
+ * structuredContent, `{[WRITTEN]: parts, [WRITTEN_LITERAL]: parts}` stands for the envelope, with the envelope as a
+ * JSON string literal under WRITTEN_LITERAL (as envelopeParts gives them).
  */
 export const WRITTEN = "\u0000written";
 export const WRITTEN_LITERAL = "\u0000literal";
@@ -29,11 +30,14 @@ const STRUCTURED = "\u0001structured\u0001";
 const TEXT = "\u0001text\u0001";
 const STRUCTURED_JSON = JSON.stringify(STRUCTURED);
 const TEXT_JSON = JSON.stringify(TEXT);
+const RESULT_HEAD = '{"jsonrpc":"2.0","result":';
 
 /** The reply to the request `id`. */
 export function replyParts(id: JSONRPCRequest["id"], reply: OpenReply): Parts {
   const tail = `,"id":${JSON.stringify(id)}}`;
   const result = reply.result as Record<string, unknown> | undefined;
+  const whole = result?.[WRITTEN];
+  if (Buffer.isBuffer(whole)) return [RESULT_HEAD, whole, tail];
   const written = result?.structuredContent as Record<string, unknown> | undefined;
   const envelope = written?.[WRITTEN] as Parts | undefined;
   const literal = written?.[WRITTEN_LITERAL] as Parts | undefined;

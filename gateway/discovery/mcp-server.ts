@@ -20,7 +20,7 @@ import type { McpTools } from "./mcp-tools.ts";
  * The tool list and the server's description change only with a deployment: an hour, and the same for every client
  * (2026-07-28 `ttlMs`/`cacheScope` on cacheable results).
  */
-const CACHE_HINT: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
+export const CACHE_HINT: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
 
 /** What a tool call needs from the HTTP request that carried it. */
 export interface CallContext {

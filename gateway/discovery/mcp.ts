@@ -1,7 +1,8 @@
 // POST /mcp: MCP over streamable HTTP, stateless, on the official v2 SDK (mcp-server.ts): 2026-07-28 and, for clients
 // that still initialize, the 2025 revisions. What the SDK does not do stays here: the body and batch caps, the
 // per-address limit on unauthenticated traffic and the hold on replies that only refuse (issue 39), and the usual
-// tools/call answered at once from stored bytes, as the SDK would answer it (mcp-fast.ts; issue 41's speed goal).
+// tools/call and tools/list answered at once from stored bytes, as the SDK would answer them (mcp-fast.ts; issue 41's
+// speed and flood goals).
 import { isJsonContentType, readRequestBody, type JSONRPCMessage, type JSONRPCRequest } from "@modelcontextprotocol/server";
 import type { H3Event } from "h3";
 import { CORS_HEADERS } from "../http/cors.ts";
@@ -11,7 +12,7 @@ import { presentedKey, trustedKey } from "../payment/http.ts";
 import { PAYMENT_META } from "../payment/mcp.ts";
 import type { EventLog } from "../../logging/log.ts";
 import type { Parts } from "../serve/envelope.ts";
-import { eraOf, fastCall, type Era } from "./mcp-fast.ts";
+import { eraOf, fastReply, listBytes, type Era } from "./mcp-fast.ts";
 import { batchParts, framed, replyParts, replyResponse } from "./mcp-reply.ts";
 import { answeredMessages, createMcpProtocol, type CallContext } from "./mcp-server.ts";
 import { bodyResult, createTools, toolErrorBody, type McpTools } from "./mcp-tools.ts";
@@ -45,6 +46,7 @@ export interface McpDeps extends PaidDeps {
 export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Response> {
   const tools = createTools(deps);
   const protocol = createMcpProtocol(tools, (error) => deps.log("warn", "mcp_error", { error: error.message }));
+  const list = listBytes(tools);
 
   return async (event) => {
     const request = event.req as Request;
@@ -67,9 +69,9 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     } else if (limited.size > 0) {
       response = await partlyLimited(protocol.legacy(request, messages.filter((m) => !limited.has(m as JSONRPCRequest)), context), requests, limited);
     } else {
-      const call = batch ? null : fastCall(tools, era, request.headers, body)?.(context);
-      response = call
-        ? call instanceof Promise ? await call : call // the usual keyed call: no trip through the microtask queue
+      const fast = batch ? null : fastReply(tools, list, era, request.headers, body)?.(context);
+      response = fast
+        ? fast instanceof Promise ? await fast : fast // the usual keyed call: no trip through the microtask queue
         : era === "legacy"
           ? await protocol.legacy(request, body, context)
           : await protocol.modern(request, body, context);
@@ -88,12 +90,16 @@ function isRequest(message: unknown): message is JSONRPCRequest {
   return typeof message === "object" && message !== null && "method" in message && "id" in message;
 }
 
-/** The body as JSON, or the error response the SDK's transport would give (413, 400). */
+/**
+ * The body as JSON, or the error response the SDK's transport would give (413, 400). A declared length within the cap
+ * is read whole (srvx's text() is ~180 µs cheaper than the SDK's stream reader); a chunked body through the reader.
+ */
 async function readBody(request: Request): Promise<unknown> {
-  const read = await readRequestBody(request, MAX_BODY_BYTES);
+  const declared = request.headers.get("content-length");
+  const read = declared !== null && Number(declared) <= MAX_BODY_BYTES ? { tooLarge: false, text: await request.text() } : await readRequestBody(request, MAX_BODY_BYTES);
   if (read.tooLarge) return rpcError(413, SERVER_ERROR, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`);
   try {
-    return JSON.parse(read.text);
+    return JSON.parse(read.text!);
   } catch {
     return rpcError(400, PARSE_ERROR, "Parse error: Invalid JSON");
   }
