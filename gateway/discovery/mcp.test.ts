@@ -15,6 +15,7 @@ import { serve } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAID_ROUTES, ROUTES, SERVICE } from "../../schemas/api.ts";
 import { envelope } from "../../schemas/envelope.ts";
+import { toolDefaults } from "../../schemas/tool-schema.ts";
 import { ErrorBody } from "../../schemas/errors.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
 import { GOOD_ARGS } from "../../test/_mcp.ts";
@@ -134,7 +135,8 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       expect(result.isError, route.tool).toBeFalsy();
       const structured = envelope(route.payload).parse(result.structuredContent);
       expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
-      const query = new URLSearchParams(Object.entries(GOOD_ARGS[route.tool]!).map(([k, v]) => [k, String(v)]));
+      // A tool's own default limit (issue 41) is the HTTP route's explicit one.
+      const query = new URLSearchParams(Object.entries({ ...toolDefaults(route), ...GOOD_ARGS[route.tool]! }).map(([k, v]) => [k, String(v)]));
       const http = await (await fetch(`${main.base}${route.path}?${query}`, { headers: { authorization: `Bearer ${key}` } })).json();
       expect(structured.data, route.tool).toEqual(http.data);
     }
