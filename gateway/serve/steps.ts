@@ -13,7 +13,7 @@ import { paidAnswer } from "./answer.ts";
 import { isoAt } from "./clock.ts";
 import { ALLOW_ORIGIN, preflight } from "../http/cors.ts";
 import { ApiError } from "../http/errors.ts";
-import { freeAnswer, readSnapshot, type FreeRoute } from "./free.ts";
+import { freeAnswer, readSnapshot, type FreeQuery, type FreeRoute } from "./free.ts";
 import { withoutBody } from "./head.ts";
 import { heldDocument, servePaid, type PaidQuery } from "./paid.ts";
 import type { PaymentCore } from "../payment/core.ts";
@@ -77,13 +77,13 @@ async function headOf(app: H3, event: H3Event): Promise<Response> {
 }
 
 /** A free route: the per-address limit first (whatever the client sends), then the answer. */
-export async function freeStep(deps: AppDeps, event: H3Event, route: FreeRoute, readQuery: (event: H3Event) => { ticker?: string }): Promise<Response> {
+export async function freeStep(deps: AppDeps, event: H3Event, route: FreeRoute, readQuery: (event: H3Event) => FreeQuery): Promise<Response> {
   deps.limiter.take(event);
   const query = readQuery(event);
   // /tickers over HTTP is revalidated and compressed (ETag, gzip); its data is freeAnswer's, as over MCP.
   if (route.path === "/tickers") {
     const { snapshot, cache } = await readSnapshot(deps.snapshots);
-    return tickersResponse(event.req.headers, snapshot, cache);
+    return tickersResponse(event.req.headers, snapshot, cache, query);
   }
   return new FastResponse(await freeAnswer(route, query, deps), { status: 200, headers: FREE_HEADERS });
 }
