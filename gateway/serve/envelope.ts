@@ -81,6 +81,26 @@ function tailBytes(doc: PreparedDocument, cache: Meta["cache"], snapshot: Loaded
 
 /** The envelope's bytes: the answer's data, then the meta, of which only `retrieved_at` is written per response. */
 export function envelopeBytes(answer: Answer, tail: Buffer, retrievedAt: string): Buffer {
+  const chunks = envelopeChunks(answer, tail, retrievedAt);
+  if (Array.isArray(chunks)) return Buffer.concat(chunks);
+  return chunks;
+}
+
+/** Answers from this size on are written as chunks, their data the answer's own bytes (envelopeChunks). */
+const SHARED_FROM_BYTES = 64 * 1024;
+
+/**
+ * The envelope's bytes, or for a large answer its chunks: the answer's data is its shared bytes, not copied into a
+ * buffer per response. A client asking for Apple's 1.7 MB history a thousand times then costs a thousand small meta
+ * chunks, not 1.7 GB allocated and freed, which fragments the allocator's memory for good (issue 39).
+ */
+export function envelopeChunks(answer: Answer, tail: Buffer, retrievedAt: string): Buffer | Buffer[] {
+  if (answer.bytes.length >= SHARED_FROM_BYTES) {
+    const open = answer.metaOpen ?? OPEN_META;
+    const meta = Buffer.allocUnsafe(open.length + retrievedAt.length + tail.length);
+    tail.copy(meta, open.copy(meta, 0) + meta.write(retrievedAt, open.length, "latin1"));
+    return [OPEN, answer.bytes, meta];
+  }
   const last = answer.last;
   if (last?.tail === tail && last.retrievedAt === retrievedAt) return last.body;
   const open = answer.metaOpen ?? OPEN_META;
