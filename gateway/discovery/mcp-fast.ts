@@ -14,12 +14,10 @@ import {
 } from "@modelcontextprotocol/server";
 import { PAYMENT_META } from "../payment/mcp.ts";
 import type { Parts } from "../serve/envelope.ts";
-import { framed, replyParts, SERVER_INFO, WRITTEN } from "./mcp-reply.ts";
+import { framed, replyParts, SERVER_INFO, WRITTEN, type Era } from "./mcp-reply.ts";
 import { CACHE_HINT, type CallContext } from "./mcp-server.ts";
 import type { McpTools } from "./mcp-tools.ts";
 
-/** The protocol generation of a body: 2026-07-28's per-request envelope, or the 2025 revisions' initialize era. */
-export type Era = "modern" | "legacy";
 /** The revision whose replies this module writes (its `resultType`); another modern revision is the SDK's to serve. */
 export const MODERN_REVISION = "2026-07-28";
 

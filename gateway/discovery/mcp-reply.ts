@@ -5,7 +5,9 @@ import { SERVER_INFO_META_KEY, type CallToolResult, type JSONRPCRequest } from "
 import { FastResponse } from "srvx";
 import packageJson from "../../package.json" with { type: "json" };
 import type { Parts } from "../serve/envelope.ts";
-import type { Era } from "./mcp-fast.ts";
+
+/** The protocol generation of a body: 2026-07-28's per-request envelope, or the 2025 revisions' initialize era. */
+export type Era = "modern" | "legacy";
 
 /** How the server names itself (initialize's serverInfo, 2026-07-28's `_meta` serverInfo on every result). */
 export const SERVER_INFO = { name: packageJson.name, version: packageJson.version } as const;

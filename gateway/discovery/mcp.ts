@@ -12,8 +12,8 @@ import { presentedKey, trustedKey } from "../payment/http.ts";
 import { PAYMENT_META } from "../payment/mcp.ts";
 import type { EventLog } from "../../logging/log.ts";
 import type { Parts } from "../serve/envelope.ts";
-import { eraOf, fastReply, listBytes, type Era } from "./mcp-fast.ts";
-import { batchParts, framed, replyParts, replyResponse } from "./mcp-reply.ts";
+import { eraOf, fastReply, listBytes } from "./mcp-fast.ts";
+import { batchParts, framed, replyParts, replyResponse, type Era } from "./mcp-reply.ts";
 import { answeredMessages, createMcpProtocol, type CallContext } from "./mcp-server.ts";
 import { bodyResult, createTools, toolErrorBody, type McpTools } from "./mcp-tools.ts";
 
