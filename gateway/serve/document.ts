@@ -15,6 +15,10 @@ export interface Answer {
   last?: { tail: Buffer; retrievedAt: string; body: Buffer };
   /** `bytes` escaped as the inside of a JSON string, made on first use by envelopeParts. */
   escaped?: Buffer;
+  /** The bytes between the rows and `retrieved_at` when the page says its `total` and `next_offset` (issue 41). */
+  metaOpen?: Buffer;
+  /** `metaOpen` (or the plain opening) as text and escaped, made on first use by envelopeParts. */
+  metaOpenText?: { plain: string; escaped: string };
 }
 
 export class PreparedDocument {

@@ -7,6 +7,8 @@ import type { DocumentKind } from "../../schemas/snapshot.ts";
 export interface FilterQuery {
   form?: string | undefined;
   limit?: number | undefined;
+  /** Matching rows skipped before the page (issue 41). */
+  offset?: number | undefined;
   period?: string | undefined;
   since?: string | undefined;
   /** Earnings as they stood on this day (point-in-time.ts). */
@@ -23,20 +25,31 @@ export interface SelectedRow {
   row: Record<string, unknown>;
 }
 
+/** A page of an answer: its rows, and how many rows pass the filters in all (meta.total). */
+export interface SelectedPage {
+  rows: SelectedRow[];
+  total: number;
+}
+
 /**
- * The rows an answer keeps, in document order (newest first): the first `limit` of the `count` rows `rowAt` gives that
- * pass the filters (the filings' default 20; the period endpoints' none, every row). `rowAt` is asked in order and no
- * further than needed; a null is a row the answer does not have (a period not yet reported on `as_of`).
+ * The page an answer keeps, in document order (newest first): after the first `offset`, the first `limit` of the
+ * `count` rows `rowAt` gives that pass the filters (the filings' default 20; the other endpoints' none, every row),
+ * and how many pass in all. `rowAt` is asked in order; a null is a row the answer does not have (a period not yet
+ * reported on `as_of`). Made once per document and filter (envelope.ts), so counting them all is paid once.
  */
-export function selectRows(kind: DocumentKind, count: number, rowAt: (i: number) => Record<string, unknown> | null, query: FilterQuery): SelectedRow[] {
+export function selectRows(kind: DocumentKind, count: number, rowAt: (i: number) => Record<string, unknown> | null, query: FilterQuery): SelectedPage {
   const keep = predicate(kind, query);
-  const out: SelectedRow[] = [];
-  const limit = query.limit ?? (kind === "filings" ? 20 : Infinity);
-  for (let index = 0; index < count && out.length < limit; index++) {
+  const rows: SelectedRow[] = [];
+  const offset = query.offset ?? 0;
+  const end = offset + (query.limit ?? (kind === "filings" ? 20 : Infinity));
+  let total = 0;
+  for (let index = 0; index < count; index++) {
     const row = rowAt(index);
-    if (row && keep(row)) out.push({ index, row });
+    if (!row || !keep(row)) continue;
+    if (total >= offset && total < end) rows.push({ index, row });
+    total++;
   }
-  return out;
+  return { rows, total };
 }
 
 function predicate(kind: DocumentKind, query: FilterQuery): (row: Record<string, unknown>) => boolean {
