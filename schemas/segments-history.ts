@@ -27,6 +27,12 @@ export type SegmentsHistory = z.infer<typeof SegmentsHistory>;
 /** What a row is apart from its presentations: its axis and fiscal labels. */
 export type SegmentRowKey = Pick<SegmentPeriod, "axis" | "axis_qname"> & SegmentLabels;
 
+/** A row's axis and labels, without what its presentations give it. */
+export function segmentRowKey(row: SegmentRowKey): SegmentRowKey {
+  const { axis, axis_qname, fiscal_year, fiscal_quarter, months, period_start, period_end, calendar_frame } = row;
+  return { axis, axis_qname, fiscal_year, fiscal_quarter, months, period_start, period_end, calendar_frame };
+}
+
 /**
  * The row as it stood on `date`: the latest presentation filed by then (presentations come in filing order), each
  * member's value marked restated against the first that reported it, the row marked recast when the served

@@ -2,7 +2,7 @@
 // filing's presentation of a period on an axis, the latest filed one served, the earliest kept; fiscal labels the
 // earnings' own; a fourth quarter derived as the year less the nine months. Pure: never fetches, never reads the clock.
 import { LATEST } from "../../schemas/earnings-history.ts";
-import { clean, segmentPeriodAsOf, SegmentsHistory, spellQName } from "../../schemas/segments-history.ts";
+import { clean, segmentPeriodAsOf, segmentRowKey, spellQName, type SegmentRowKey, type SegmentsHistory } from "../../schemas/segments-history.ts";
 import {
   SEGMENT_AXES,
   SEGMENT_METRICS,
@@ -17,7 +17,7 @@ import {
   type SegmentPeriod,
   type SegmentPresentation,
 } from "../../schemas/segments.ts";
-import { classifyMonths, dayNumber } from "./periods.ts";
+import { calendarFrame, classifyMonths, dayNumber } from "./periods.ts";
 import { planLastQuarter } from "./quarters.ts";
 import { conceptRank } from "./segment-concepts.ts";
 
@@ -159,7 +159,14 @@ function addFourthQuarters(rows: Map<string, Row>, periods: readonly LabelledPer
     const spans = group.map((r) => ({ start: r.label.period_start, end: r.label.period_end, months: r.label.months, row: r }));
     const plan = planLastQuarter(spans.find((s) => s.row === year)!, spans);
     if (!plan) continue;
-    const label = periods.find((p) => p.months === 3 && p.period_end === plan.end) ?? { ...year.label, months: 3 as const, fiscal_quarter: "Q4" as const, period_start: plan.start, calendar_frame: null, alternative_dates: [] };
+    const label = periods.find((p) => p.months === 3 && p.period_end === plan.end) ?? {
+      ...year.label,
+      months: 3 as const,
+      fiscal_quarter: "Q4" as const,
+      period_start: plan.start,
+      calendar_frame: calendarFrame(plan.start, plan.end, 3),
+      alternative_dates: [],
+    };
     const derived: SegmentPresentation[] = [];
     const inputs = [year, ...plan.tilings.flat().map((s) => s.row)];
     const dates = [...new Set(inputs.flatMap((r) => r.presentations.map((p) => p.filed_at)))].sort();
@@ -246,9 +253,8 @@ function memberNames(ordered: readonly SegmentFiling[]): Record<string, string> 
   return names;
 }
 
-function keyOf(row: Row): Parameters<typeof segmentPeriodAsOf>[0] {
-  const { fiscal_year, fiscal_quarter, months, period_start, period_end, calendar_frame } = row.label;
-  return { axis: row.axis, axis_qname: SEGMENT_AXES[row.axis], fiscal_year, fiscal_quarter, months, period_start, period_end, calendar_frame };
+function keyOf(row: Row): SegmentRowKey {
+  return segmentRowKey({ ...row.label, axis: row.axis, axis_qname: SEGMENT_AXES[row.axis] });
 }
 
 function mostCommon(values: readonly string[]): string {

@@ -3,7 +3,7 @@
 import type { TickerRoute } from "../../schemas/api.ts";
 import type { PaidAnswer } from "../payment/core.ts";
 import type { Meta } from "../../schemas/envelope.ts";
-import { answerFor, envelopeBytes, envelopeParts, metaTail, type Parts } from "./envelope.ts";
+import { answerFor, envelopeBytes, envelopeParts, metaTail, pagedTail, type Parts } from "./envelope.ts";
 import type { FilterQuery } from "./filters.ts";
 import type { PreparedDocument } from "./document.ts";
 import type { LoadedSnapshot } from "./snapshot.ts";
@@ -18,7 +18,7 @@ export function paidAnswer(
   retrievedAt: string,
 ): PaidAnswer {
   const answer = answerFor(doc, route.document, query);
-  const body = envelopeBytes(answer, metaTail(doc, cache, snapshot, query.ticker, route.document), retrievedAt);
+  const body = envelopeBytes(answer, pagedTail(answer, metaTail(doc, cache, snapshot, query.ticker, route.document)), retrievedAt);
   return { body, rows: answer.rows };
 }
 
@@ -30,5 +30,6 @@ export function paidAnswerParts(
   query: FilterQuery & { ticker: string },
   retrievedAt: string,
 ): { json: Parts; literal: Parts } {
-  return envelopeParts(answerFor(doc, route.document, query), metaTail(doc, "hit", snapshot, query.ticker, route.document), retrievedAt);
+  const answer = answerFor(doc, route.document, query);
+  return envelopeParts(answer, pagedTail(answer, metaTail(doc, "hit", snapshot, query.ticker, route.document)), retrievedAt);
 }

@@ -31,20 +31,34 @@ function makeAnswer(doc: PreparedDocument, kind: DocumentKind, query: FilterQuer
   // default answer joins the rows' stored JSON.
   const asOf = pointInTimeReader(doc, kind, query);
   const project = projection(kind, query);
-  const selected = selectRows(kind, doc.rows.length, asOf ?? ((i) => doc.rows[i]!), query);
+  const chosen = selectRows(kind, doc.rows.length, asOf ?? ((i) => doc.rows[i]!), query);
+  const selected = Array.isArray(chosen) ? chosen : chosen.rows;
   let data = "";
   for (let k = 0; k < selected.length; k++) {
     const { index, row } = selected[k]!;
     data += (k ? "," : "") + (project ? JSON.stringify(project(row)) : asOf ? JSON.stringify(row) : doc.rowJson[index]);
   }
-  return { bytes: Buffer.from(data), rows: selected.length };
+  const page = Array.isArray(chosen) ? {} : { page: { total: chosen.total, next_offset: chosen.next_offset } };
+  return { bytes: Buffer.from(data), rows: selected.length, ...page };
+}
+
+/**
+ * The meta tail of a paged answer: the document's (which closes the meta, then the envelope: `}}`), with the page's
+ * `total` and `next_offset` in the meta. Made once per answer and document tail.
+ */
+export function pagedTail(answer: Answer, tail: Buffer): Buffer {
+  if (!answer.page) return tail;
+  if (answer.pageTail?.of === tail) return answer.pageTail.bytes;
+  const bytes = Buffer.concat([tail.subarray(0, tail.length - 2), Buffer.from(`,"total":${answer.page.total},"next_offset":${answer.page.next_offset}}}`)]);
+  answer.pageTail = { of: tail, bytes };
+  return bytes;
 }
 
 /** The filter's key, made once per query object (the query memo in params.ts hands out the same object). */
 function filterKey(query: FilterQuery): string {
   let key = FILTER_KEYS.get(query);
   if (key === undefined) {
-    key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}\u0000${query.as_of ?? ""}\u0000${query.history ?? ""}\u0000${query.statement ?? ""}`;
+    key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}\u0000${query.as_of ?? ""}\u0000${query.history ?? ""}\u0000${query.statement ?? ""}\u0000${query.axis ?? ""}\u0000${query.offset ?? ""}`;
     FILTER_KEYS.set(query, key);
   }
   return key;

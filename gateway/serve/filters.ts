@@ -1,6 +1,7 @@
 // The per-request filters of the paid endpoints over a document's rows (spec 4.3–4.5; DESIGN "Derivation rules").
 import { STATEMENTS, type Statement } from "../../schemas/financials.ts";
 import { parsePeriod, type PeriodFilter } from "../../schemas/params.ts";
+import type { SegmentAxis } from "../../schemas/segments.ts";
 import type { DocumentKind } from "../../schemas/snapshot.ts";
 
 /** The query values a filter reads (already validated). */
@@ -15,6 +16,10 @@ export interface FilterQuery {
   history?: boolean | undefined;
   /** Financials: one statement (income, balance, cash_flow) or all. */
   statement?: Statement | "all" | undefined;
+  /** Segments: one axis (business, product, geography) or all (issue 43). */
+  axis?: SegmentAxis | "all" | undefined;
+  /** Segments: the matching rows skipped before the page. */
+  offset?: number | undefined;
 }
 
 /** A row an answer keeps: its index in the document and the row itself (as of a date, for a point-in-time answer). */
@@ -23,20 +28,31 @@ export interface SelectedRow {
   row: Record<string, unknown>;
 }
 
+/** The rows of one page of a paged answer, with how many matched in all (meta.total, meta.next_offset). */
+export interface Page {
+  rows: SelectedRow[];
+  total: number;
+  next_offset: number | null;
+}
+
 /**
  * The rows an answer keeps, in document order (newest first): the first `limit` of the `count` rows `rowAt` gives that
  * pass the filters (the filings' default 20; the period endpoints' none, every row). `rowAt` is asked in order and no
- * further than needed; a null is a row the answer does not have (a period not yet reported on `as_of`).
+ * further than needed; a null is a row the answer does not have (a period not yet reported on `as_of`). The segments
+ * are paged (`offset`): every row is read, to count the matches.
  */
-export function selectRows(kind: DocumentKind, count: number, rowAt: (i: number) => Record<string, unknown> | null, query: FilterQuery): SelectedRow[] {
+export function selectRows(kind: DocumentKind, count: number, rowAt: (i: number) => Record<string, unknown> | null, query: FilterQuery): SelectedRow[] | Page {
   const keep = predicate(kind, query);
   const out: SelectedRow[] = [];
   const limit = query.limit ?? (kind === "filings" ? 20 : Infinity);
-  for (let index = 0; index < count && out.length < limit; index++) {
+  const paged = kind === "segments";
+  for (let index = 0; index < count && (paged || out.length < limit); index++) {
     const row = rowAt(index);
     if (row && keep(row)) out.push({ index, row });
   }
-  return out;
+  if (!paged) return out;
+  const offset = query.offset ?? 0;
+  return { rows: out.slice(offset, offset + limit), total: out.length, next_offset: offset + limit < out.length ? offset + limit : null };
 }
 
 function predicate(kind: DocumentKind, query: FilterQuery): (row: Record<string, unknown>) => boolean {
@@ -46,6 +62,7 @@ function predicate(kind: DocumentKind, query: FilterQuery): (row: Record<string,
     return (row) => String(row.form).toUpperCase() === form;
   }
   if (kind === "earnings" && query.period) return periodPredicate(parsePeriod(query.period));
+  if (kind === "segments") return segmentsPredicate(query);
   if (kind === "financials") return financialsPredicate(query);
   if (kind === "insiders" && query.since) {
     const since = query.since;
@@ -69,6 +86,13 @@ function financialsPredicate(query: FilterQuery): (row: Record<string, unknown>)
     const group = row[statement] as Record<string, unknown> | null | undefined;
     return group !== null && group !== undefined && Object.values(group).some((m) => m !== null);
   };
+}
+
+/** Segments: one axis (or all) and the earnings' periods. */
+function segmentsPredicate(query: FilterQuery): (row: Record<string, unknown>) => boolean {
+  const period = query.period ? periodPredicate(parsePeriod(query.period)) : null;
+  const axis = query.axis && query.axis !== "all" ? query.axis : null;
+  return (row) => (axis === null || row.axis === axis) && (period === null || period(row));
 }
 
 /** A financials row with only the chosen statement (the others left out, as the schema allows); null: rows whole. */

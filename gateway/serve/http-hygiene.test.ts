@@ -18,7 +18,7 @@ import { createLocalFacilitator } from "../payment/dev-chain/facilitator.ts";
 // every status line. The x402 payment is real: signed by the payer's key, checked and settled on the in-memory chain.
 
 const PAYER = addressOf(ANVIL_KEYS.payer);
-const QUERY: Record<string, string> = { "/filings/latest": "ticker=AAPL&limit=2", "/earnings/summary": "ticker=AAPL&period=annual", "/insiders": "ticker=JNJ", "/financials": "ticker=AAPL&statement=balance&period=annual", "/probe": "ticker=AAPL" };
+const QUERY: Record<string, string> = { "/filings/latest": "ticker=AAPL&limit=2", "/earnings/summary": "ticker=AAPL&period=annual", "/insiders": "ticker=JNJ", "/financials": "ticker=AAPL&statement=balance&period=annual", "/segments": "ticker=AAPL&axis=business&period=FY2023", "/probe": "ticker=AAPL" };
 /** Headers that describe the connection or the moment, not the answer. */
 const PER_MESSAGE = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
 

@@ -10,7 +10,7 @@ import { removeDir } from "../../test/_s3.ts";
 import { signedEvent, startStripe, STRIPE_TEST_ENV, subscriptionObject, type StripeStandIn } from "../../test/_stripe.ts";
 import { main as keysMain } from "../payment/keys-cli.ts";
 
-const QUERY: Record<string, string> = { "/filings/latest": "ticker=AAPL&limit=2", "/earnings/summary": "ticker=AAPL&period=annual", "/insiders": "ticker=JNJ", "/financials": "ticker=AAPL&statement=balance&period=annual" };
+const QUERY: Record<string, string> = { "/filings/latest": "ticker=AAPL&limit=2", "/earnings/summary": "ticker=AAPL&period=annual", "/insiders": "ticker=JNJ", "/financials": "ticker=AAPL&statement=balance&period=annual", "/segments": "ticker=AAPL&axis=business&period=FY2023" };
 
 describeEdgar("subscriptions through Stripe: the whole life of a key", () => {
   let data: { dataDir: string; mirror: string };
