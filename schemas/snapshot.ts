@@ -187,6 +187,9 @@ export const ManifestTicker = z.object({
       missing: z.array(Accession).meta({ description: "Periodic reports whose XBRL the source has neither as the inline document nor as the extracted instance." }),
       unreadable: z.array(z.object({ accession: Accession, reason: z.string() })).meta({ description: "Periodic reports whose XBRL could not be read, each with why (issue 43.4)." }),
       unlabelled: z.number().int().nonnegative().meta({ description: "Spans reported with segments that no earnings period matches (left out)." }),
+      unread_pages: z.array(z.string()).optional().meta({
+        description: "Older submissions pages reaching into inline XBRL's years that the source did not have or that could not be read: their periodic reports are not read.",
+      }),
     })
     .optional()
     .meta({ description: "What reading the periodic reports' XBRL for /segments found (issue 43)." }),

@@ -78,6 +78,14 @@ export function segmentCacheKey(accession: string): string {
 }
 
 /**
+ * An older submissions page's periodic reports, by the page's name and the span the main file gives it (a page EDGAR
+ * made again over other filings is another key).
+ */
+export function segmentPageCacheKey(name: string, from: string | null, to: string | null): string {
+  return `cache/segments/v1/pages/${name.replace(/\.json$/, "")}-${from ?? "x"}-${to ?? "x"}.json`;
+}
+
+/**
  * Subscription bookkeeping, by Stripe id: a checkout session's issued key, the claim of its one display
  * (`shown`), a subscription's link to its key, an event's claim. Ids are checked against Stripe's id alphabet by
  * the caller, so they never name a path.

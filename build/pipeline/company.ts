@@ -120,7 +120,7 @@ export async function buildCompany(ctx: CompanyContext, cik: number, names: Comp
 
   const filings = await loadFilings(ctx, cik);
   const insiders = await loadInsiders(ctx, cik, filings, ctx.incrementalFor?.(cik));
-  const segments = await makeSegments(ctx, cik, filings.periodic_filings, facts.periods);
+  const segments = await makeSegments(ctx, cik, filings.periodic_filings, filings.unread_pages, facts.periods);
   const company = companyInfo(cik, names, filings.company);
   // Each state names its own filing: the document as a whole has none to name.
   const screen = screenDocument(company, facts.frames, { ...origin(factsPath), source_accession: null, filed_at: null });

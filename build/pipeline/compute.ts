@@ -7,7 +7,7 @@ import { encodeDocument, factsDocuments, filingsDocument } from "./documents.ts"
 import { EdgarParseError, MalformedInputError, NoXbrlHistoryError, XbrlDocumentError, type ParseSubject } from "../errors.ts";
 import { parseOwnershipXml } from "../parse/form4.ts";
 import { parseMemberLabels } from "../parse/label-linkbase.ts";
-import { readSegmentFiling, segmentsDocument } from "./segment-documents.ts";
+import { periodicReportsOfPage, readSegmentFiling, segmentsDocument } from "./segment-documents.ts";
 
 /** The steps themselves (documents.ts); the worker thread serves exactly these. */
 const STEPS = {
@@ -16,6 +16,7 @@ const STEPS = {
   encode: encodeDocument,
   form4: parseOwnershipXml,
   segmentFiling: readSegmentFiling,
+  periodicPage: periodicReportsOfPage,
   memberLabels: parseMemberLabels,
   segments: segmentsDocument,
 } as const;

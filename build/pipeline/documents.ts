@@ -53,6 +53,17 @@ export interface FactsResult {
   periods: LabelledPeriod[];
 }
 
+/** An older submissions page the filings document did not read, with the CIK whose submissions name it and its span. */
+export interface UnreadPage {
+  cik: number;
+  name: string;
+  filing_from: string | null;
+  filing_to: string | null;
+}
+
+/** The first inline XBRL filings EDGAR accepted (voluntary from March 2017): older pages hold none. */
+export const INLINE_XBRL_FROM = "2017-03-01";
+
 /** What the main submissions file needs next: the older pages reaching into the Form 4 look-back, by name. */
 export interface PagesNeeded {
   need_pages: string[];
@@ -67,6 +78,11 @@ export interface FilingsResult {
   insider_filings: { cik: number; filings: FilingItem[] }[];
   /** The periodic reports with inline XBRL, by the CIK whose folder holds them: the segments' sources (issue 43). */
   periodic_filings: { cik: number; filings: FilingItem[] }[];
+  /**
+   * Older submissions pages reaching into the years of inline XBRL that this document does not merge (they lie before
+   * the Form 4 look-back): the segments read their periodic reports (build/pipeline/segments.ts).
+   */
+  unread_pages: UnreadPage[];
   /** Acceptance times by accession, for what each document reflects (publish: DocumentRef.accepted_at). */
   accepted: Record<string, string>;
   /** Periodic reports the submissions say carry no XBRL (a 10-K/A adding only Part III): company facts never show them. */
@@ -186,6 +202,11 @@ export function filingsDocument(
     newest_filing: filings[0]?.filed_at ?? null,
     insider_filings: [...insiders].map(([filer, list]) => ({ cik: filer, filings: list })),
     periodic_filings: [...periodic].map(([filer, list]) => ({ cik: filer, filings: list })),
+    unread_pages: mains.flatMap((main) =>
+      main.olderPages
+        .filter((p) => !ownerOf.has(p.name) && (p.filingTo === null || p.filingTo >= INLINE_XBRL_FROM))
+        .map((p) => ({ cik: main.cik, name: p.name, filing_from: p.filingFrom, filing_to: p.filingTo })),
+    ),
     accepted: Object.fromEntries(filings.filter((f) => f.accepted_at !== null).map((f) => [f.accession_number, f.accepted_at!])),
     without_xbrl: filings.filter((f) => !f.is_xbrl && PERIODIC_FORM.test(f.form.toUpperCase())).map((f) => f.accession_number),
     company: { tickers: mains[0]!.tickers, exchanges: mains[0]!.exchanges, sic: mains[0]!.sic, sicDescription: mains[0]!.sicDescription },

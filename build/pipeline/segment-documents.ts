@@ -8,6 +8,10 @@ import { deriveSegments, type LabelledPeriod } from "../derive/segments.ts";
 import { parseInlineXbrl } from "../parse/inline-xbrl.ts";
 import { parseXbrlInstance } from "../parse/xbrl-instance.ts";
 import { encodeDocument, maxBy, type DocumentOrigin } from "./documents.ts";
+import type { FilingItem } from "../../schemas/filing.ts";
+import { PERIODIC_FORM } from "../forms.ts";
+import { parseSubmissionsPage } from "../parse/submissions.ts";
+import type { ParseSubject } from "../errors.ts";
 
 /** Which XBRL a filing's document is: the inline primary document, or the plain instance EDGAR extracts from it. */
 export type XbrlKind = "inline" | "instance";
@@ -20,6 +24,11 @@ export function readSegmentFiling(text: string, kind: XbrlKind, filing: SegmentF
   const subject = { accession: filing.accession, path: filing.document };
   const doc = kind === "inline" ? parseInlineXbrl(text, subject) : parseXbrlInstance(text, subject);
   return segmentFacts(doc, filing);
+}
+
+/** An older submissions page's periodic reports with inline XBRL (what the segments read of it). */
+export function periodicReportsOfPage(text: string, cik: number, subject: ParseSubject): FilingItem[] {
+  return parseSubmissionsPage(text, cik, subject).filter((f) => f.is_inline_xbrl && PERIODIC_FORM.test(f.form.toUpperCase()));
 }
 
 /** The segments document, with what the manifest says of it. */

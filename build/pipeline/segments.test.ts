@@ -1,7 +1,7 @@
 // Reading the periodic reports' XBRL in a build (issue 43.3, 43.4): the inline document or the extracted instance,
 // whichever the source has; each filing fetched and parsed once; a filing that cannot be read named, never the
 // company's failure; through a folder and through HTTP alike.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { SegmentsDocument } from "../../schemas/snapshot.ts";
 import { readJson } from "../../storage/json.ts";
 import { documentKeyOf, segmentCacheKey } from "../../storage/layout.ts";
 import { openStorage } from "../../storage/open.ts";
-import { describeEdgar, makeOverlayMirror } from "../../test/_edgar.ts";
+import { describeEdgar, EDGAR_DIR, makeOverlayMirror } from "../../test/_edgar.ts";
 import { memoryLogger } from "../../test/_logger.ts";
 import { startMirror, type Mirror } from "../../test/_mirror.ts";
 import { removeDir } from "../../test/_s3.ts";
@@ -27,6 +27,7 @@ const NOW = () => new Date("2026-07-01T12:00:00.000Z");
 /** Apple's filings of the fixtures are from 2022 on; its submissions list 28 inline periodic reports since 2019. */
 const SINCE = "2022-10-01";
 const AAPL_10K_2023 = "Archives/edgar/data/320193/000032019323000106/aapl-20230930";
+const WMT_SUBMISSIONS = "submissions/CIK0000104169.json";
 
 describeEdgar("segments in a build", () => {
   const dirs: string[] = [];
@@ -91,6 +92,36 @@ describeEdgar("segments in a build", () => {
     expect(paths.filter((p) => p.startsWith(AAPL_10K_2023))).toEqual([`${AAPL_10K_2023}.htm`, `${AAPL_10K_2023}_htm.xml`]);
     expect(paths.filter((p) => p.includes("/000032019324000123/aapl-20240928"))).toEqual(["Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm"]);
     expect((await readJson(storage, segmentCacheKey("0000320193-23-000106"), SegmentFiling))!.document).toBe(`${AAPL_10K_2023}_htm.xml`);
+  });
+
+  it("reads the periodic reports of older submissions pages the filings document leaves unread, each page once", async () => {
+    // Walmart's submissions paged as EDGAR pages them, a year later: the recent block from June 2025, the rest (its 10-K
+    // for fiscal 2025 among them) on a second page; its first page (1994–2023) is not in the fixtures.
+    const over = tempDir();
+    const main = JSON.parse(readFileSync(join(EDGAR_DIR, WMT_SUBMISSIONS), "utf8")) as { filings: { recent: Record<string, unknown[]>; files: unknown[] } };
+    const recent = main.filings.recent;
+    const keep = (recent.filingDate as string[]).map((d) => d >= "2025-06-01");
+    const page = Object.fromEntries(Object.entries(recent).map(([column, values]) => [column, values.filter((_, i) => !keep[i])]));
+    for (const [column, values] of Object.entries(recent)) recent[column] = values.filter((_, i) => keep[i]);
+    const dates = page.filingDate as string[];
+    main.filings.files.push({ name: "CIK0000104169-submissions-002.json", filingCount: dates.length, filingFrom: dates.at(-1), filingTo: dates[0] });
+    mkdirSync(join(over, "submissions"), { recursive: true });
+    writeFileSync(join(over, WMT_SUBMISSIONS), JSON.stringify(main));
+    writeFileSync(join(over, "submissions/CIK0000104169-submissions-002.json"), JSON.stringify(page));
+    const paged = makeOverlayMirror(over);
+    dirs.push(paged);
+    const storage = openStorage(tempDir());
+    await build(storage, createDirSource(paged), ["WMT"]);
+    const { manifest } = (await readPublished(storage))!;
+    expect(manifest.tickers.WMT!.segments).toMatchObject({ unread_pages: ["CIK0000104169-submissions-001.json"], unreadable: [] });
+    const doc = (await readJson(storage, documentKeyOf(manifest, "WMT", "segments"), SegmentsDocument))!;
+    expect(doc.data.find((r) => r.axis === "business" && r.fiscal_year === 2025 && r.fiscal_quarter === "FY")).toMatchObject({ source_accession: "0000104169-25-000021" });
+    // The filings document is as it was: the page lies before the Form 4 look-back.
+    expect(manifest.tickers.WMT!.counts.filings).toBe((recent.filingDate as string[]).length);
+    const source = createDirSource(paged);
+    const read: string[] = [];
+    await build(storage, { ...source, stats: source.stats, getText: (path) => (read.push(path), source.getText(path)) }, ["WMT"]);
+    expect(read).not.toContain("submissions/CIK0000104169-submissions-002.json");
   });
 
   it("a filing whose XBRL cannot be read is named in the manifest; the company and its other filings' segments are served", async () => {

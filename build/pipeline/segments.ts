@@ -3,17 +3,19 @@
 // Form 4s are — and the member labels of its newest filing's label linkbase. A filing that cannot be read is named,
 // never the company's failure.
 import type { Storage } from "unstorage";
-import type { FilingItem } from "../../schemas/filing.ts";
+import { z } from "zod";
+import { FilingItem } from "../../schemas/filing.ts";
 import { SegmentFiling } from "../../schemas/segments.ts";
 import type { ManifestTicker } from "../../schemas/snapshot.ts";
 import { readJson, writeJson } from "../../storage/json.ts";
-import { segmentCacheKey } from "../../storage/layout.ts";
+import { segmentCacheKey, segmentPageCacheKey } from "../../storage/layout.ts";
 import { EdgarParseError } from "../errors.ts";
 import { PERIODIC_FORM } from "../forms.ts";
 import type { LabelledPeriod } from "../derive/segments.ts";
-import { extractedInstancePath, filerFolderPath, filingDocumentPath, filingFolderPath, labelLinkbasePath } from "../sources/paths.ts";
+import { extractedInstancePath, filerFolderPath, filingDocumentPath, filingFolderPath, labelLinkbasePath, submissionsPagePath } from "../sources/paths.ts";
 import { SourceNotFoundError, textIfFound, type Source } from "../sources/source.ts";
 import type { Compute } from "./compute.ts";
+import type { UnreadPage } from "./documents.ts";
 import type { XbrlKind } from "./segment-documents.ts";
 
 /** The segments document of a company and what reading its filings found (ManifestTicker.segments). */
@@ -23,19 +25,56 @@ export interface SegmentsMade {
   stats: NonNullable<ManifestTicker["segments"]>;
 }
 
+/** What reading a company's segments needs of its build. */
+export interface SegmentsContext {
+  source: Source;
+  storage: Storage;
+  compute: Pick<Compute, "segmentFiling" | "memberLabels" | "segments" | "periodicPage">;
+  builtAt: string;
+  segmentsSince?: string | undefined;
+}
+
+/** The cache of an older page: its periodic reports with inline XBRL, or null where the source does not have it. */
+const CachedPage = z.object({ reports: z.array(FilingItem).nullable() });
+
 /**
- * Reads the company's periodic reports' XBRL (loadSegmentFilings) and makes its segments document, labelled by its
+ * Reads the company's periodic reports' XBRL (loadSegmentFilings) — those its filings document lists (`groups`) and
+ * those of the older submissions pages it does not read (`pages`) — and makes its segments document, labelled by its
  * earnings' periods (`periods`).
  */
-export async function makeSegments(
-  ctx: { source: Source; storage: Storage; compute: Pick<Compute, "segmentFiling" | "memberLabels" | "segments">; builtAt: string; segmentsSince?: string | undefined },
-  cik: number,
-  groups: readonly PeriodicFilings[],
-  periods: readonly LabelledPeriod[],
-): Promise<SegmentsMade> {
-  const { filings, ...load } = await loadSegmentFilings(ctx, groups);
+export async function makeSegments(ctx: SegmentsContext, cik: number, groups: readonly PeriodicFilings[], pages: readonly UnreadPage[], periods: readonly LabelledPeriod[]): Promise<SegmentsMade> {
+  const older = await periodicFromPages(ctx, pages);
+  const { filings, ...load } = await loadSegmentFilings(ctx, [...groups, ...older.groups]);
   const made = await ctx.compute.segments(filings, periods, { source_api: ctx.source.describe(filerFolderPath(cik)), built_at: ctx.builtAt });
-  return { bytes: made.bytes, rows: made.rows, stats: { ...load, unlabelled: made.unlabelled } };
+  return { bytes: made.bytes, rows: made.rows, stats: { ...load, unlabelled: made.unlabelled, ...(older.unread.length ? { unread_pages: older.unread } : {}) } };
+}
+
+/**
+ * The periodic reports of the older submissions pages the filings document did not read (documents.ts UnreadPage):
+ * each page read once and what it holds cached by its name and span — a page the source lacks too (EDGAR serves every
+ * page its main file names: only a mirror lacks one), so it is not asked for at every build. A page the source lacks,
+ * or that cannot be read (tried again next build), is named (`unread`), never the company's failure.
+ */
+async function periodicFromPages(ctx: SegmentsContext, pages: readonly UnreadPage[]): Promise<{ groups: PeriodicFilings[]; unread: string[] }> {
+  const groups: PeriodicFilings[] = [];
+  const unread: string[] = [];
+  for (const page of pages) {
+    const key = segmentPageCacheKey(page.name, page.filing_from, page.filing_to);
+    let cached = await readJson(ctx.storage, key, CachedPage).catch(() => null);
+    if (!cached) {
+      const path = submissionsPagePath(page.name);
+      const text = await textIfFound(ctx.source, path);
+      try {
+        cached = { reports: text === null ? null : await ctx.compute.periodicPage(text, page.cik, { path }) };
+        await writeJson(ctx.storage, key, CachedPage, cached);
+      } catch (error) {
+        if (!(error instanceof EdgarParseError)) throw error;
+      }
+    }
+    if (cached?.reports) groups.push({ cik: page.cik, filings: cached.reports });
+    else unread.push(page.name);
+  }
+  return { groups, unread };
 }
 
 /** How many of the newest filings with segments are tried for a label linkbase before names fall back to QNames. */
@@ -62,10 +101,7 @@ export interface PeriodicFilings {
  * SETTLED_DAYS); one whose XBRL cannot be read is `unreadable` with why, and is tried again by the next build. Source
  * errors other than 404 propagate (the company fails, as for Form 4s).
  */
-export async function loadSegmentFilings(
-  ctx: { source: Source; storage: Storage; compute: Pick<Compute, "segmentFiling" | "memberLabels">; builtAt: string; segmentsSince?: string | undefined },
-  groups: readonly PeriodicFilings[],
-): Promise<SegmentLoad> {
+export async function loadSegmentFilings(ctx: SegmentsContext, groups: readonly PeriodicFilings[]): Promise<SegmentLoad> {
   const { source, storage, compute } = ctx;
   const out: SegmentLoad = { filings: [], cached: 0, fetched: 0, missing: [], unreadable: [] };
   const folders = new Map<string, string>();
