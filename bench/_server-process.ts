@@ -4,8 +4,17 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
-/** The MCP benchmark's call: the gateway benchmark's question (AAPL's 20 latest filings) as a tools/call. */
-export const MCP_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_latest_filings", arguments: { ticker: "AAPL", limit: 20 } } });
+const CALL_PARAMS = { name: "get_latest_filings", arguments: { ticker: "AAPL", limit: 20 } };
+/** The MCP benchmark's call: the gateway benchmark's question (AAPL's 20 latest filings) as a 2025 tools/call. */
+export const MCP_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: CALL_PARAMS });
+/** The same call on 2026-07-28: the per-request envelope in `_meta`, and the headers that must name it. */
+export const MCP_CALL_2026 = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { ...CALL_PARAMS, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+});
+export const MCP_2026_HEADERS = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": CALL_PARAMS.name };
 
 /** What the server process serves. */
 export interface Targets {

@@ -4,7 +4,8 @@
 // the conditional-write stand-in) and the gateway (`gateway/cli.ts`, its own process, SNAPSHOT_POLL_MS as deployed)
 // serves paid answers from it. Measured per filing: from EDGAR's acceptance to the first paid answer containing it
 // (/filings/latest, asked four times a second per company with outstanding filings); per phase: EDGAR requests in
-// any one second, and object-store writes per filing (PUTs, counted at the stand-in). Real time, no compressed clock.
+// any one second, and object-store writes per filing (PUTs, counted at the stand-in); and the same lag to the market
+// feed across companies (/market/filings, issue 40). Real time, no compressed clock.
 // ../shared/edgar holds the XML of only a few of these Form 4s: the follower still fetches each one (a request, then a
 // 404 it records), so the request and lag figures are a Form 4's, while most insider documents do not change.
 import { runBuild } from "../build/pipeline/run.ts";
@@ -62,8 +63,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       // Each phase in full on a line of its own; the last line is the peak's figures the issue names, in its order.
       console.log(JSON.stringify({ phase: phase.name, per_minute: phase.perMinute, ...results[phase.name], follower_settings: "defaults (poll every 3 s, every form)", snapshot_poll_ms: SNAPSHOT_POLL_MS, load_average: loadAverage() }));
     }
-    const { filings, lag_p50_s, lag_p99_s, lag_max_s, max_requests_per_s, writes_per_filing, missed } = results.peak!;
-    return { filings, lag_p50_s, lag_p99_s, lag_max_s, max_requests_per_s, writes_per_filing, missed };
+    const { filings, lag_p50_s, lag_p99_s, lag_max_s, market_lag_p99_s, market_missed, max_requests_per_s, writes_per_filing, missed } = results.peak!;
+    return { filings, lag_p50_s, lag_p99_s, lag_max_s, market_lag_p99_s, market_missed, max_requests_per_s, writes_per_filing, missed };
   } finally {
     for (const child of children) child.kill("SIGKILL");
     await replay.close();
@@ -79,6 +80,9 @@ interface PhaseResult {
   lag_p50_s: number | null;
   lag_p99_s: number | null;
   lag_max_s: number | null;
+  /** From acceptance to the first /market/filings answer containing it (issue 40). */
+  market_lag_p99_s: number | null;
+  market_missed: number;
   max_requests_per_s: number;
   requests_per_filing: number;
   writes_per_filing: number;
@@ -97,6 +101,23 @@ async function runPhase(phase: Phase, replay: EdgarReplay, requests: { method: s
   const found = new Map<string, number>();
   let accepting = true;
   let lastAccepted = Date.now();
+  // The same filings found in the market feed across companies (issue 40): the gateway lays each company the follower
+  // publishes over the last full build's feeds.
+  const inMarket = new Map<string, number>();
+  const marketChecker = (async () => {
+    while (accepting || inMarket.size < accepted.size) {
+      const since = new Date().toISOString().slice(0, 10);
+      for (let offset: number | null = 0; offset !== null; ) {
+        const res = await fetch(`${gateway}/market/filings?since=${since}&limit=500&offset=${offset}`, { headers: { "x-api-key": key } });
+        const at = Date.now();
+        const body = (await res.json()) as { data?: { accession_number: string }[]; meta?: { next_offset?: number | null } };
+        for (const f of body.data ?? []) if (accepted.has(f.accession_number) && !inMarket.has(f.accession_number)) inMarket.set(f.accession_number, at);
+        offset = body.meta?.next_offset ?? null;
+      }
+      if (!accepting && Date.now() - lastAccepted > 120_000) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
   const checker = (async () => {
     while (accepting || found.size < accepted.size) {
       const outstanding = new Set([...accepted.keys()].filter((a) => !found.has(a)).map((a) => COMPANIES[replay.filing(a).cik]!));
@@ -121,10 +142,11 @@ async function runPhase(phase: Phase, replay: EdgarReplay, requests: { method: s
     accepted.set(filing.accession, lastAccepted);
   }
   accepting = false;
-  await checker;
+  await Promise.all([checker, marketChecker]);
   await new Promise((r) => setTimeout(r, 3_000)); // the follower's last lease renewal and publish of the phase
   const lags = [...found].map(([a, at]) => (at - accepted.get(a)!) / 1000).sort((x, y) => x - y);
-  const pick = (q: number) => (lags.length ? round2(lags[Math.min(lags.length - 1, Math.floor(q * lags.length))]!) : null);
+  const pick = (q: number, of = lags) => (of.length ? round2(of[Math.min(of.length - 1, Math.floor(q * of.length))]!) : null);
+  const marketLags = [...inMarket].map(([a, at]) => (at - accepted.get(a)!) / 1000).sort((x, y) => x - y);
   const writes = classify(requests.slice(fromRequests).filter((r) => r.method === "PUT"));
   const documentsAndOthers = Object.entries(writes).filter(([k]) => k !== "manifest" && k !== "pointer").reduce((n, [, v]) => n + v, 0);
   return {
@@ -133,6 +155,8 @@ async function runPhase(phase: Phase, replay: EdgarReplay, requests: { method: s
     lag_p50_s: pick(0.5),
     lag_p99_s: pick(0.99),
     lag_max_s: lags.length ? round2(lags.at(-1)!) : null,
+    market_lag_p99_s: pick(0.99, marketLags),
+    market_missed: count - inMarket.size,
     max_requests_per_s: replay.maxPerSecond(fromLog),
     requests_per_filing: round2((replay.log.length - fromLog) / count),
     writes_per_filing: round2(documentsAndOthers / count),

@@ -17,6 +17,9 @@ import { callPaying, paymentRequiredOf, payer } from "./x402-buyer.ts";
 const USAGE = [
   'usage: npm run pay -- "http://127.0.0.1:3000/earnings/summary?ticker=AAPL"',
   "       npm run pay -- http://127.0.0.1:3000/mcp get_earnings_summary '{\"ticker\":\"AAPL\"}'",
+  "Pays for one request with x402 (HTTP, or a tool over MCP) and prints the body on stdout, what happened on stderr.",
+  "It signs with PAYER_PRIVATE_KEY, else a public test key that only dev mode's test USDC accepts; PAYMENT_ID names",
+  "the payment, so that repeating the request within 15 minutes is not charged again.",
 ].join("\n");
 
 /** What one paid request came to. */
@@ -153,6 +156,10 @@ function rowsOf(body: string): number | null {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [url, tool, args] = process.argv.slice(2);
+  if (url === "--help" || url === "-h") {
+    console.log(USAGE);
+    process.exit(0);
+  }
   if (!url) {
     console.error(USAGE);
     process.exit(2);

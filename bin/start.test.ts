@@ -1,7 +1,7 @@
 // The offline quick start as the README tells it, on a clone with nothing beside it: `npm start` from the repository's
-// EDGAR fixtures builds the tickers they really cover, and every example URL of the README answers as it says.
+// EDGAR fixtures builds the tickers they really cover, and every example URL of the README and of docs/ answers as it says.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -21,12 +21,14 @@ import { FIXTURE_UNIVERSE } from "./start.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
-/** Paths of the README that are not plain GETs (Stripe, MCP): their examples are checked elsewhere. */
+/** The README and every page of docs/ (issue 42 moved the depth there): their examples are held to the same test. */
+const DOCS = [README, ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => readFileSync(join(ROOT, "docs", f), "utf8"))];
+/** Paths that are not plain GETs (Stripe, MCP): their examples are checked elsewhere. */
 const NOT_GET = /^\/(mcp|billing|webhooks|subscribe)/;
 
-/** Every `http://127.0.0.1:3000/…` URL in the README's code blocks, with the status its line says (404) or 200. */
-function readmeExamples(): { path: string; status: number }[] {
-  const blocks = README.match(/```sh\n[\s\S]*?```/g) ?? [];
+/** Every `http://127.0.0.1:3000/…` URL in the code blocks of `pages`, with the status its line says (404) or 200. */
+function examples(pages: readonly string[]): { path: string; status: number }[] {
+  const blocks = pages.flatMap((page) => page.match(/```sh\n[\s\S]*?```/g) ?? []);
   const out = new Map<string, number>();
   for (const line of blocks.join("\n").split("\n")) {
     for (const [, path] of line.matchAll(/http:\/\/127\.0\.0\.1:3000(\/[^\s"'`]*)/g)) {
@@ -37,11 +39,11 @@ function readmeExamples(): { path: string; status: number }[] {
 }
 
 describeEdgar("the offline quick start", () => {
-  it("seeds exactly the tickers the fixtures cover (a build of every ticker of their company_tickers.json)", async () => {
+  it("a build of every ticker of the fixtures' company_tickers.json fails none and covers exactly the tickers npm start seeds", async () => {
     const data = mkdtempSync(join(tmpdir(), "start-seed-"));
     const storage = openStorage(data);
     const summary = await runBuild({ source: createDirSource(EDGAR_DIR), storage, log: memoryLogger(), workers: 0, lookbackDays: 1 });
-    expect(summary.tickers).toBe(9610);
+    expect(summary).toMatchObject({ tickers: 9603, failed: 0, failed_tickers: [] });
     const manifest = (await readJson(storage, manifestKey(summary.build_id), Manifest))!;
     expect(Object.keys(manifest.tickers).filter((t) => manifest.tickers[t]!.covered).sort()).toEqual([...FIXTURE_UNIVERSE].sort());
     removeDir(data);
@@ -52,6 +54,7 @@ describeEdgar("the offline quick start", () => {
     let child: ChildProcess;
     let base: string;
     let key: string;
+    let firstBuild: Record<string, unknown> = {};
     const get = (path: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
 
     beforeAll(async () => {
@@ -66,6 +69,7 @@ describeEdgar("the offline quick start", () => {
       });
       base = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stderr! }).on("line", (line) => {
+          if (line.includes('"first_build_done"')) firstBuild = JSON.parse(line);
           if (line.includes('"listening"')) resolve(String(JSON.parse(line).url).replace(/\/$/, ""));
         });
         child.once("exit", (code) => reject(new Error(`npm start exited with ${code}`)));
@@ -76,15 +80,22 @@ describeEdgar("the offline quick start", () => {
       if (data) removeDir(data);
     });
 
-    it("npm start builds the seed offline and serves it: GET /tickers lists the nine", async () => {
+    it("npm start builds the seed offline and serves it: GET /tickers lists the nine, and the log reports as the README says", async () => {
+      expect(README).toMatch(/`first_build_done` reports `"tickers":9,"covered":9,…,"failed":0`/);
+      expect(firstBuild).toMatchObject({ tickers: 9, covered: 9, failed: 0, failed_tickers: [] });
       const list = (await (await get("/tickers")).json()).data.map((t: { ticker: string }) => t.ticker);
       expect(list).toEqual([...FIXTURE_UNIVERSE].sort());
     });
 
-    it("every example URL of the README answers as its line says (200 with a key, or 404)", async () => {
-      const examples = readmeExamples();
-      expect(examples.length).toBeGreaterThan(10);
-      const answers = await Promise.all(examples.map(async ({ path, status }) => ({ path, expected: status, got: (await get(path)).status })));
+    it("every example URL of the README and of docs/ answers as its line says (200 with a key, or 404)", async () => {
+      const all = examples(DOCS);
+      expect(examples([README]).length).toBeGreaterThan(15);
+      expect(all.length).toBeGreaterThan(25);
+      // Each paid route has its example, the routes across companies too (issue 42).
+      for (const route of ["/filings/latest", "/earnings/summary", "/insiders", "/financials", "/screen", "/market/insiders", "/market/filings"]) {
+        expect(examples([README]).some((e) => e.path.startsWith(`${route}?`) && e.status === 200)).toBe(true);
+      }
+      const answers = await Promise.all(all.map(async ({ path, status }) => ({ path, expected: status, got: (await get(path)).status })));
       expect(answers.filter((a) => a.got !== a.expected)).toEqual([]);
     });
 

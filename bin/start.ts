@@ -55,7 +55,18 @@ export async function main(env: NodeJS.ProcessEnv): Promise<number> {
   }
 }
 
+const USAGE = `usage: npm start
+Serves http://127.0.0.1:3000 from data/ ($DATA_URL) with dev-mode payments (test USDC, no real money). When the store
+holds no snapshot yet it first builds one: from live EDGAR (set EDGAR_USER_AGENT="Your Company you@example.com"), or
+offline with EDGAR_SOURCE=dir:test/fixtures/edgar. Settings are environment variables: docs/configuration.md.`;
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [arg] = process.argv.slice(2);
+  if (arg !== undefined) {
+    const help = arg === "--help" || arg === "-h";
+    (help ? console.log : console.error)(help ? USAGE : `npm start takes no arguments, got "${arg}"\n${USAGE}`);
+    process.exit(help ? 0 : 2);
+  }
   const code = await main(process.env);
   if (code) process.exit(code);
 }

@@ -1,6 +1,5 @@
 // The demo buyer's x402 client, also the one the tests pay with: a payer on Base (optionally naming every payment with
 // a payment identifier), and x402 over MCP from the spec's client rules (x402 specs/transports-v2/mcp.md).
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { x402Client } from "@x402/core/client";
 import { parsePaymentRequired } from "@x402/core/schemas";
@@ -48,6 +47,11 @@ export function paymentRequiredOf(result: CallToolResult): PaymentRequired | nul
   return null;
 }
 
+/** What the buyer needs of an MCP client: tools/call (the official v1 and v2 clients alike). */
+export interface ToolCaller {
+  callTool(params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }): Promise<unknown>;
+}
+
 /** A tool called as an x402 MCP client calls it: the first result, and when it asked for payment, what was paid. */
 export interface ToolCallPaid {
   unpaid: CallToolResult;
@@ -61,7 +65,7 @@ export interface ToolCallPaid {
  * Calls a tool as an x402 MCP client does: unpaid first; when the result asks for payment, signs the requirements
  * and calls again with the payload in `_meta["x402/payment"]` (the receipt comes back in `_meta["x402/payment-response"]`).
  */
-export async function callPaying(client: Client, buyer: x402Client, name: string, args: Record<string, unknown>): Promise<ToolCallPaid> {
+export async function callPaying(client: ToolCaller, buyer: x402Client, name: string, args: Record<string, unknown>): Promise<ToolCallPaid> {
   const unpaid = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const required = paymentRequiredOf(unpaid);
   if (!required) return { unpaid, payload: null, paid: unpaid };

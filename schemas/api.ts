@@ -41,6 +41,11 @@ export interface Route {
   tool: string | null;
   /** A paid route's arguments as discovery (x402 Bazaar) shows them. */
   example?: Record<string, string | number>;
+  /**
+   * What its MCP tool tells an agent of answer sizes, and the `limit` the tool applies when the agent gives none: agent
+   * hosts cap a tool result (Claude Code at 25,000 tokens) and the default answer of the largest company fits (issue 41).
+   */
+  agent?: { sizes: string; limit?: number };
 }
 
 /** The answers across companies (issue 40): a screen, and the market feeds of filings and Form 4 rows. */
@@ -73,6 +78,7 @@ export const ROUTES = [
     document: null,
     feed: null,
     tool: "probe_coverage",
+    agent: { sizes: "About 2 KB." },
   },
   {
     method: "GET",
@@ -88,6 +94,7 @@ export const ROUTES = [
     document: null,
     feed: null,
     tool: "list_tickers",
+    agent: { sizes: "About 200 bytes a ticker; 200 tickers (about 40 KB) unless limit says otherwise, offset pages on (meta.total, meta.next_offset).", limit: 200 },
   },
   {
     method: "GET",
@@ -103,6 +110,7 @@ export const ROUTES = [
     document: "filings",
     feed: null,
     tool: "get_latest_filings",
+    agent: { sizes: "About 600 bytes a filing: the default 20 are about 12 KB; form narrows, offset pages on (meta.total, meta.next_offset)." },
     example: { ticker: "AAPL" },
   },
   {
@@ -123,6 +131,7 @@ export const ROUTES = [
     document: "earnings",
     feed: null,
     tool: "get_earnings_summary",
+    agent: { sizes: "About 2.6 KB a period: the newest 8 (about 21 KB) unless limit says otherwise; period (a year, a frame, annual, quarterly) narrows, offset pages on (meta.total, meta.next_offset). history=true multiplies the size.", limit: 8 },
     example: { ticker: "AAPL" },
   },
   {
@@ -130,7 +139,7 @@ export const ROUTES = [
     path: "/insiders",
     summary: "Form 4 insider transactions",
     description:
-      "Every transaction row of the issuer's Forms 4 and 4/A (two-year look-back), newest first, with owners and roles, codes " +
+      "Every transaction row of the issuer's Forms 4 and 4/A (two-year look-back), newest first (limit and offset page), with owners and roles, codes " +
       "and their meaning, prices (null when given only in a footnote), footnotes, the 10b5-1 flag and amendments marked. A company " +
       "given a new CIK by a holding-company reorganisation also has its earlier CIK's Forms 4 (issuer_cik as filed).",
     query: InsidersQuery,
@@ -139,6 +148,7 @@ export const ROUTES = [
     document: "insiders",
     feed: null,
     tool: "get_insider_transactions",
+    agent: { sizes: "About 1.9 KB a transaction row: the newest 20 (about 38 KB) unless limit says otherwise; since narrows, offset pages on (meta.total, meta.next_offset).", limit: 20 },
     example: { ticker: "AAPL" },
   },
   {
@@ -162,6 +172,7 @@ export const ROUTES = [
     document: "financials",
     feed: null,
     tool: "get_financials",
+    agent: { sizes: "About 5.7 KB a period with every statement (one statement: about a third): the newest 6 (about 34 KB) unless limit says otherwise; statement and period narrow, offset pages on (meta.total, meta.next_offset). history=true multiplies the size.", limit: 6 },
     example: { ticker: "AAPL" },
   },
   {
@@ -178,6 +189,7 @@ export const ROUTES = [
       "filing's consolidated figure with its stated reconciling items (corporate, eliminations) and subtotals; what is left is shown as " +
       "the difference, never forced to fit. Every value names its concept, unit and accession. as_of answers as of a date; limit and " +
       "offset page (meta.total, meta.next_offset). A year of one axis is about 2 KB.",
+    agent: { sizes: "About 2 KB a period and axis: the newest 12 rows (about 24 KB) unless limit says otherwise; axis and period narrow, offset pages on (meta.total, meta.next_offset). history=true multiplies the size.", limit: 12 },
     query: SegmentsQuery,
     payload: z.array(SegmentPeriod),
     price: "$0.02",
@@ -203,6 +215,7 @@ export const ROUTES = [
     document: null,
     feed: "screen",
     tool: "screen_companies",
+    agent: { sizes: "About 600 bytes a row: the default 50 are about 30 KB; min, max, sic and exchange narrow, offset pages on." },
     example: { metric: "revenue", period: "CY2024Q3", limit: 20 },
   },
   {
@@ -219,6 +232,7 @@ export const ROUTES = [
     document: null,
     feed: "market_insiders",
     tool: "get_market_insider_activity",
+    agent: { sizes: "About 1.5 KB a row: 20 rows (about 30 KB) unless limit says otherwise; code, min_value, role and since narrow, offset pages on.", limit: 20 },
     example: { code: "P", min_value: 1000000 },
   },
   {
@@ -235,6 +249,7 @@ export const ROUTES = [
     document: null,
     feed: "market_filings",
     tool: "get_market_filings",
+    agent: { sizes: "About 700 bytes a row: the default 50 are about 35 KB; form, item and since narrow, offset pages on." },
     example: { form: "8-K", item: "2.02" },
   },
 ] as const satisfies readonly Route[];
@@ -264,7 +279,7 @@ export function usdToAtomic(usd: string): string {
 export const DISCOVERY_ROUTES = [
   { method: "GET", path: "/openapi.json", summary: "This API description (OpenAPI 3.1)", contentType: "application/json" },
   { method: "GET", path: "/llms.txt", summary: "A plain-text guide for language models (llmstxt.org)", contentType: "text/plain" },
-  { method: "POST", path: "/mcp", summary: "MCP endpoint (streamable HTTP, stateless, JSON responses)", contentType: "application/json" },
+  { method: "POST", path: "/mcp", summary: "MCP endpoint (streamable HTTP, stateless, JSON responses; MCP 2026-07-28 and 2025)", contentType: "application/json" },
 ] as const;
 
 /** A documented response of a subscription route: a JSON body (the error body when "error"), an HTML page, headers. */

@@ -157,6 +157,21 @@ export const MarketInsider = InsiderTransaction.extend({
 }).meta({ id: "MarketInsider" });
 export type MarketInsider = z.infer<typeof MarketInsider>;
 
+/** The market filings' order: newest first by acceptance time, then accession (as /filings/latest orders a company's). */
+export function newestFiling(a: MarketFiling, b: MarketFiling): number {
+  return compareText(`${b.accepted_at ?? b.filed_at}|${b.accession_number}`, `${a.accepted_at ?? a.filed_at}|${a.accession_number}`);
+}
+
+/** The market Form 4 rows' order: newest first by transaction date, filing date, accession; then their filing's order (table I first). */
+export function newestInsider(a: MarketInsider, b: MarketInsider): number {
+  const newer = compareText(`${b.transaction_date}|${b.filed_at ?? ""}|${b.source_accession}`, `${a.transaction_date}|${a.filed_at ?? ""}|${a.source_accession}`);
+  return newer || Number(a.is_derivative) - Number(b.is_derivative) || a.row - b.row;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** One day of every company's filings (by filing date) or Form 4 rows (by transaction date), newest first. */
 export const MarketFilingsDay = z.object({ day: IsoDate, data: z.array(MarketFiling) });
 export const MarketInsidersDay = z.object({ day: IsoDate, data: z.array(MarketInsider) });

@@ -6,7 +6,7 @@
 import { PER_SHARE_METRICS, SHARE_COUNTS, splitsKnownBy } from "./earnings.ts";
 import { entryOn, LATEST } from "./earnings-history.ts";
 import { straddledChange, type EntityChange } from "./entity-change.ts";
-import type { FinancialPeriodHistory, FinancialsContext } from "./financials-history.ts";
+import type { FinancialPeriodHistory, FinancialsContext } from "./financials-row-history.ts";
 import { FLOW_METRICS, type FinancialMetricName, type FinancialPeriod, type StatementHistoryEntry, type Ttm } from "./financials.ts";
 
 /** The flows a TTM sums: the additive income metrics and the filed cash flows (free cash flow follows from two). */

@@ -48,7 +48,19 @@ export const ProbeQuery = z.object({
 });
 
 /** GET /tickers takes no parameters. */
-export const TickersQuery = z.object({});
+/** Where a page of a list answer starts: the rows before it are skipped (0 by default; issue 40, and issue 41 for every list). */
+const Offset = z
+  .preprocess(
+    (v) => (typeof v === "string" && /^\d{1,7}$/.test(v) ? Number(v) : v),
+    z.number({ error: "offset must be a whole number from 0" }).int("offset must be a whole number from 0").min(0, "offset must be a whole number from 0").max(9_999_999, "offset must be at most 9999999"),
+  )
+  .default(0)
+  .meta({ description: "Rows to skip before the page (meta.next_offset of the previous page).", default: 0, example: 50, override: { type: "integer", default: 0 } });
+
+/** `limit` of /tickers: omitted, every covered ticker (issue 41: the MCP tool pages by default). */
+const TickersLimit = limitUpTo(100_000).optional().meta({ description: "Tickers returned (sorted by ticker); omitted, all of them.", example: 200 });
+
+export const TickersQuery = z.object({ limit: TickersLimit, offset: Offset });
 
 export const FilingsQuery = z.object({
   ticker: TickerInput,
@@ -58,6 +70,7 @@ export const FilingsQuery = z.object({
     .optional()
     .meta({ description: "SEC form type; matches exactly, case-insensitively (10-K does not match 10-K/A).", example: "10-K" }),
   limit: Limit,
+  offset: Offset,
 });
 
 /** `history`: `true` or `false` in a query string; MCP clients may send a boolean. Documented as a boolean. */
@@ -87,6 +100,7 @@ export const EarningsQuery = z.object({
       example: "quarterly",
     }),
   limit: PeriodLimit,
+  offset: Offset,
   as_of: IsoDate.optional().meta({
     description:
       "Point in time (YYYY-MM-DD): the answer as it stood then — only values from filings accepted on or before that day, the " +
@@ -122,13 +136,21 @@ export const FinancialsQuery = z.object({
       example: "ttm",
     }),
   limit: EarningsQuery.shape.limit,
+  offset: Offset,
   as_of: EarningsQuery.shape.as_of,
   history: History,
 });
 
+/** The most rows `limit` asks of /insiders: more than a two-year look-back holds for any issuer. */
+const MAX_INSIDER_ROWS = 10_000;
+
 export const InsidersQuery = z.object({
   ticker: TickerInput,
   since: IsoDate.optional().meta({ description: "Only transactions on or after this date (YYYY-MM-DD)." }),
+  limit: limitUpTo(MAX_INSIDER_ROWS)
+    .optional()
+    .meta({ description: `The newest N transaction rows of those selected, 1 to ${MAX_INSIDER_ROWS}; omitted, all of them (issue 41).`, example: 20 }),
+  offset: Offset,
 });
 
 /** A `period` parameter, interpreted. */
@@ -155,15 +177,6 @@ export function parsePeriod(value: string): PeriodFilter {
 const FeedLimit = limitUpTo(500)
   .default(50)
   .meta({ description: "Rows returned, 1 to 500 (default 50); `offset` pages on (meta.total counts every row matched, meta.next_offset gives the next page).", default: 50, example: 20, override: { default: 50 } });
-
-/** Where a page of a cross-company answer starts: the rows before it are skipped (0 by default). */
-const Offset = z
-  .preprocess(
-    (v) => (typeof v === "string" && /^\d{1,7}$/.test(v) ? Number(v) : v),
-    z.number({ error: "offset must be a whole number from 0" }).int("offset must be a whole number from 0").min(0, "offset must be a whole number from 0").max(9_999_999, "offset must be at most 9999999"),
-  )
-  .default(0)
-  .meta({ description: "Rows to skip before the page (meta.next_offset of the previous page).", default: 0, example: 50, override: { type: "integer", default: 0 } });
 
 /** A number given in a query string (`1e9`, `-5.5`, `2500000000`); MCP clients may send a number. */
 function amount(name: string, description: string) {

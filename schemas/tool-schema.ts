@@ -1,19 +1,41 @@
-// JSON Schemas of a route's MCP tool, converted once from its zod schemas: the input (tools/list and the x402 Bazaar
-// block of a paid tool) and the output `{data, meta}` (tools/list; the official SDK client validates results with it).
+// JSON Schemas of a route and its MCP tool, converted once from its zod schemas: the query (the x402 Bazaar block of a
+// paid HTTP route), the tool's input (tools/list and the Bazaar block of a paid tool) and the output `{data, meta}` (tools/list; the official SDK client validates results with it).
 import { z } from "zod";
 import { envelope } from "./envelope.ts";
 import type { Route } from "./api.ts";
 
 type JsonSchema = Record<string, unknown>;
 
+const queries = new WeakMap<Route, JsonSchema>();
 const inputs = new WeakMap<Route, JsonSchema>();
 const outputs = new WeakMap<Route, JsonSchema>();
 
-/** The tool's arguments as JSON Schema (draft-07, as the MCP SDK writes it: its clients validate with AJV's default). */
+/** The route's query parameters as JSON Schema (the x402 Bazaar block of a paid HTTP route). */
+export function queryInputSchema(route: Route): JsonSchema {
+  let schema = queries.get(route);
+  if (!schema) queries.set(route, (schema = jsonSchemaOf(route.query, "input")));
+  return schema;
+}
+
+/**
+ * The tool's arguments as JSON Schema (draft-07, as the MCP SDK writes it: its clients validate with AJV's default):
+ * the route's query, with the tool's own default `limit` where it has one (`agent.limit`, issue 41).
+ */
 export function toolInputSchema(route: Route): JsonSchema {
   let schema = inputs.get(route);
-  if (!schema) inputs.set(route, (schema = jsonSchemaOf(route.query, "input")));
+  if (!schema) inputs.set(route, (schema = withToolLimit(queryInputSchema(route), route.agent?.limit)));
   return schema;
+}
+
+/** The arguments a tool stands in for when its caller gives none (its `limit`). */
+export function toolDefaults(route: Route): Record<string, unknown> | undefined {
+  return route.agent?.limit === undefined ? undefined : { limit: route.agent.limit };
+}
+
+function withToolLimit(schema: JsonSchema, limit: number | undefined): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (limit === undefined || !properties?.limit) return schema;
+  return { ...schema, properties: { ...properties, limit: { ...properties.limit, default: limit } } };
 }
 
 /** The tool's structured result (the route's envelope) as JSON Schema. */

@@ -1,7 +1,7 @@
 // The real EDGAR files tests read: the repository's fixtures (test/fixtures/edgar, always there) and, for the few
 // tests that need all of it, the whole shared mirror (../shared/edgar, read in place, absent on a fresh clone).
 // Free of vitest, so benchmarks use it too; suites use describeEdgar / describeMirror from _edgar.ts.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -99,4 +99,41 @@ export function makeOverlayMirror(overlay = join(import.meta.dirname, "fixtures"
   };
   for (const top of readdirSync(base)) link(top);
   return root;
+}
+
+/**
+ * Makes `path` of a mirror made by makeOverlayMirror the mirror's own file, a copy: each folder linked in on the way
+ * becomes a folder of links, so that a test may rewrite or remove the file without touching the fixtures it came from.
+ * Returns the file's full path.
+ */
+export function ownFile(root: string, path: string): string {
+  let at = root;
+  for (const part of path.split("/").slice(0, -1)) {
+    at = join(at, part);
+    if (!lstatSync(at).isSymbolicLink()) continue;
+    const target = realpathSync(at);
+    unlinkSync(at);
+    mkdirSync(at);
+    for (const name of readdirSync(target)) symlinkSync(join(target, name), join(at, name));
+  }
+  const file = join(root, path);
+  const bytes = readFileSync(file);
+  unlinkSync(file);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+/**
+ * TSMC's row of EDGAR's ticker map, which the fixtures' map leaves out (cut-edgar.ts: its company facts are in the set,
+ * its submissions in no mirror), so that a build over the fixtures fails no company. A test that wants a company
+ * whose source fails adds it back (addTickerRows).
+ */
+export const TSM_ROW = { cik_str: 1046179, ticker: "TSM", title: "TAIWAN SEMICONDUCTOR MANUFACTURING CO LTD" };
+
+/** Adds rows to the ticker map of a mirror made by makeOverlayMirror (its own copy: the fixtures stay as they are). */
+export function addTickerRows(root: string, rows: readonly { cik_str: number; ticker: string; title: string }[]): void {
+  const file = ownFile(root, "files/company_tickers.json");
+  const map = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  const size = Object.keys(map).length;
+  writeFileSync(file, JSON.stringify({ ...map, ...Object.fromEntries(rows.map((row, i) => [String(size + i), row])) }));
 }

@@ -111,7 +111,8 @@ export async function startReplay(root: string, ciks: number[], hold: number, al
 
   function entry(filing: ReplayFiling, party: ReplayFiling["parties"][number], at: Date): string {
     const folder = filing.accession.replace(/-/g, "");
-    const summary = `&lt;b&gt;Filed:&lt;/b&gt; ${filing.filed_at} &lt;b&gt;AccNo:&lt;/b&gt; ${filing.accession} &lt;b&gt;Size:&lt;/b&gt; ${Math.max(1, Math.round(filing.size / 1024))} KB`;
+    const filed = accepted.has(filing.accession) ? filingDay(at) : filing.filed_at;
+    const summary = `&lt;b&gt;Filed:&lt;/b&gt; ${filed} &lt;b&gt;AccNo:&lt;/b&gt; ${filing.accession} &lt;b&gt;Size:&lt;/b&gt; ${Math.max(1, Math.round(filing.size / 1024))} KB`;
     return (
       `<entry>\n<title>${filing.form} - ${xml(party.name)} (${String(party.cik).padStart(10, "0")}) (${party.role})</title>\n` +
       `<link rel="alternate" type="text/html" href="https://www.sec.gov/Archives/edgar/data/${party.cik}/${folder}/${filing.accession}-index.htm"/>\n` +
@@ -126,10 +127,15 @@ export async function startReplay(root: string, ciks: number[], hold: number, al
     const recent = file.filings.recent;
     const hidden = hiddenFor(lag.submissions);
     const keep = (recent.accessionNumber as string[]).map((a) => !hidden(a));
-    // An accepted filing was accepted when the replay accepted it, as the feed says (EDGAR gives seconds).
+    // An accepted filing was accepted when the replay accepted it, as the feed says (EDGAR gives seconds), and is
+    // dated the day EDGAR dates what it accepts then.
     recent.acceptanceDateTime = (recent.acceptanceDateTime as string[]).map((at, i) => {
       const when = accepted.get(recent.accessionNumber![i] as string);
       return when ? new Date(Math.floor(when.getTime() / 1000) * 1000).toISOString() : at;
+    });
+    recent.filingDate = (recent.filingDate as string[]).map((day, i) => {
+      const when = accepted.get(recent.accessionNumber![i] as string);
+      return when ? filingDay(when) : day;
     });
     file.filings.recent = Object.fromEntries(Object.entries(recent).map(([column, rows]) => [column, rows.filter((_, i) => keep[i])]));
     return Buffer.from(JSON.stringify(file));
@@ -163,7 +169,7 @@ export async function startReplay(root: string, ciks: number[], hold: number, al
       .filter(([, at]) => filingDay(at) === day)
       .flatMap(([accession]) => {
         const f = heldBack.get(accession)!;
-        return f.parties.map((p) => `${f.form.padEnd(12)}${p.name.slice(0, 60).padEnd(62)}${String(p.cik).padEnd(12)}${f.filed_at.replace(/-/g, "").padEnd(12)}edgar/data/${p.cik}/${f.accession}.txt\n`);
+        return f.parties.map((p) => `${f.form.padEnd(12)}${p.name.slice(0, 60).padEnd(62)}${String(p.cik).padEnd(12)}${day.replace(/-/g, "").padEnd(12)}edgar/data/${p.cik}/${f.accession}.txt\n`);
       });
     return header + rows.sort().join("");
   }

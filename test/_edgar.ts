@@ -3,7 +3,7 @@
 import { describe } from "vitest";
 import { EDGAR_DIR, FILINGS, HAS_EDGAR, MIRROR } from "./_edgar-files.ts";
 
-export { EDGAR_DIR, FILINGS, HAS_EDGAR, listEdgar, listOwnershipXml, makeOverlayMirror, MIRROR, readEdgar } from "./_edgar-files.ts";
+export { addTickerRows, EDGAR_DIR, FILINGS, HAS_EDGAR, listEdgar, listOwnershipXml, makeOverlayMirror, MIRROR, ownFile, readEdgar, TSM_ROW } from "./_edgar-files.ts";
 
 /** `describe` for suites that read the EDGAR fixtures; skipped, with the reason in its name, if they are missing. */
 export function describeEdgar(name: string, fn: () => void): void {

@@ -415,7 +415,7 @@ function parsed(text: string | undefined, what: string): unknown {
 }
 
 /**
- * An MCP answer: JSON-RPC 2.0 messages; every tool error carries the error body where the README says: a payment
+ * An MCP answer: JSON-RPC 2.0 messages; every tool error carries the error body where docs/api.md ("MCP") says: a payment
  * refusal has the x402 PaymentRequired as structuredContent and, exactly, as content[0].text, then the body
  * (payment_required) in content[1].text; any other error has no structuredContent and the body in content[0].text.
  * A paid tool's data (an array, where the probe's is an object) only for the real key.

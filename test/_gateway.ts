@@ -11,7 +11,7 @@ import { loadConfig } from "../gateway/config.ts";
 import { createGateway, type Gateway } from "../gateway/serve/server.ts";
 import { memoryLogger } from "./_logger.ts";
 import { openStorage } from "../storage/open.ts";
-import { makeOverlayMirror } from "./_edgar-files.ts";
+import { addTickerRows, makeOverlayMirror, TSM_ROW } from "./_edgar-files.ts";
 
 /** Tickers every gateway test can rely on (see build/pipeline/run.test.ts for what each exercises). */
 export const GATEWAY_TICKERS = ["AAPL", "WMT", "HD", "DIS", "UA", "UAA", "JNJ", "MSFT", "TSM", "BRK-B"];
@@ -19,6 +19,7 @@ export const GATEWAY_TICKERS = ["AAPL", "WMT", "HD", "DIS", "UA", "UAA", "JNJ", 
 /** Builds the test snapshot into a new folder; returns the folder and the mirror (both for removal). */
 export async function buildTestData(): Promise<{ dataDir: string; mirror: string }> {
   const mirror = makeOverlayMirror();
+  addTickerRows(mirror, [TSM_ROW]); // a company whose source fails: company facts, no submissions
   const dataDir = mkdtempSync(join(tmpdir(), "gateway-data-"));
   await runBuild({
     source: createDirSource(mirror),

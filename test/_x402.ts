@@ -103,7 +103,9 @@ export function malformedPayments(valid: PaymentPayload): { name: string; value:
     { name: "no accepted", value: { ...json, accepted: undefined } },
     { name: "negative amount accepted", value: { ...json, accepted: { ...json.accepted, amount: "-1" } } },
     { name: "signature not hex", value: { ...json, payload: { ...json.payload, signature: "0xZZ" } } },
-    { name: "signature of 5,000 bytes", value: { ...json, payload: { ...json.payload, signature: `0x${"ab".repeat(5000)}` } } },
+    // Past the 4,096-byte cap, yet within 16 KiB of request headers with the echoed Bazaar block (5,000 bytes no longer
+    // fit once every list took offset, issue 41: a larger header is 431 headers_too_large before any payment is read).
+    { name: "signature of 4,200 bytes", value: { ...json, payload: { ...json.payload, signature: `0x${"ab".repeat(4200)}` } } },
     { name: "short nonce", value: withAuthorization({ nonce: "0x01" }) },
     { name: "from not an address", value: withAuthorization({ from: "alice" }) },
     { name: "validBefore in exponent form", value: withAuthorization({ validBefore: "1.9e9" }) },

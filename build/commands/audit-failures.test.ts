@@ -74,7 +74,7 @@ describeEdgar("dataset audit: a company that failed in the published build", () 
       const code = await main(["audit", "--data", data, ...flags], { LOG_LEVEL: "error" }).finally(() => log.mockRestore());
       expect(code).toBe(1);
       expect(out.filter((l) => /^FINDING (AAPL|HD): failed: /.test(l))).toHaveLength(2);
-      expect(out.at(-1)).toMatch(/^audit \S+: 3 tickers, 3 covered, 2 failed, \d+ findings/);
+      expect(out.at(-1)).toMatch(/^audit \S+: 3 tickers, 3 covered, 2 failed \(AAPL, HD\), \d+ findings/);
     }
   });
 

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { ScreenDocument } from "../../schemas/cross.ts";
 import { FINANCIAL_INVARIANTS } from "../../schemas/financials.ts";
 import { CurrentPointer, EarningsDocument, FinancialsDocument, Manifest } from "../../schemas/snapshot.ts";
 import { memoryLogger } from "../../test/_logger.ts";
@@ -115,6 +116,24 @@ describeEdgar("dataset audit: the earnings series invariants", () => {
     expect(findings).toContainEqual(expect.stringMatching(/^AAPL: financials invariant ttm broken and not marked: TTM operating_cash_flow to \S+ is \d+, the sum of its four quarters \d+/));
     expect(findings).toContainEqual(expect.stringMatching(/^AAPL: financials invariant year_end_balance broken and not marked: fiscal \d{4}'s cash at \S+ is \d+, its fourth quarter's \d+/));
     expect(findings).toContainEqual(expect.stringMatching(/^AAPL: financials row \d+ .* is not its history read as of today$/));
+  });
+
+  it("the cross-company documents: one changed after publishing, or listing a company twice, is a finding (issue 40)", async () => {
+    const storage = openStorage(dir);
+    const { manifest } = await earnings("AAPL");
+    const ref = manifest.cross!.screens.CY2024Q3!.revenue!;
+    const doc = (await readJson(storage, ref.key, ScreenDocument))!;
+    expect(doc.companies.map((c) => c.ticker)).toEqual(["AAPL", "WMT"]);
+    doc.companies.push(doc.companies[0]!);
+    await storage.setItemRaw(ref.key, new TextEncoder().encode(JSON.stringify(doc)));
+    const { findings } = await auditSnapshot(storage);
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        `cross-company: ${ref.key} does not hold the content the manifest names (hash ${ref.sha256})`,
+        `cross-company: ${ref.key} lists a company twice`,
+        `cross-company: ${ref.key} has 3 companies, the manifest counts 2`,
+      ]),
+    );
   });
 
   it("two rows of one label and span are findings", async () => {

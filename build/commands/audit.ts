@@ -14,6 +14,9 @@ import {
   type ManifestTicker,
 } from "../../schemas/snapshot.ts";
 import { readText } from "../../storage/json.ts";
+import { createHash } from "node:crypto";
+import type { z } from "zod";
+import { CrossIndex, MarketFilingsDay, MarketInsidersDay, ScreenDocument, type CrossManifest, type CrossRef } from "../../schemas/cross.ts";
 import { documentKeyOf } from "../../storage/layout.ts";
 import { METRIC_CONCEPTS } from "../derive/concepts.ts";
 import { checkFinancials } from "../derive/financial-invariants.ts";
@@ -113,7 +116,46 @@ export async function auditSnapshot(storage: Storage, options: { strict?: boolea
       warnings.push(`${ticker}: not rebuilt by ${lastBuild.build_id}, serves documents built ${builtAt}${entry.documents_from ? ` (from ${entry.documents_from})` : ""}`);
     }
   }
+  if (manifest.cross) await crossFindings(storage, manifest.cross, findings);
   return { build_id: pointer.build_id, tickers: Object.keys(manifest.tickers).length, covered, findings, failed, warnings };
+}
+
+/**
+ * The cross-company documents (issue 40): each one the manifest names is there, holds the content hash it names, and
+ * passes its schema whole (the builder assembles them from parts validated where they were made); a screen lists each
+ * company once, with its states in date order; a feed day holds only its own day's rows, as many as the manifest counts.
+ */
+async function crossFindings(storage: Storage, cross: CrossManifest, findings: string[]): Promise<void> {
+  const read = async <T extends z.ZodType>(ref: CrossRef, schema: T): Promise<z.output<T> | null> => {
+    const text = await readText(storage, ref.key);
+    if (text === null) return void findings.push(`cross-company: ${ref.key} is missing`), null;
+    if (createHash("sha256").update(text).digest("hex").slice(0, 32) !== ref.sha256) findings.push(`cross-company: ${ref.key} does not hold the content the manifest names (hash ${ref.sha256})`);
+    const parsed = schema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+    findings.push(`cross-company: ${ref.key}: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).slice(0, 3).join("; ")}`);
+    return null;
+  };
+  await read(cross.index, CrossIndex);
+  for (const [frame, byMetric] of Object.entries(cross.screens)) {
+    for (const [metric, ref] of Object.entries(byMetric)) {
+      const doc = await read(ref!, ScreenDocument);
+      if (!doc) continue;
+      const tickers = doc.companies.map((c) => c.ticker);
+      if (doc.frame !== frame || doc.metric !== metric) findings.push(`cross-company: ${ref!.key} holds ${doc.frame} ${doc.metric}`);
+      if (new Set(tickers).size !== tickers.length) findings.push(`cross-company: ${ref!.key} lists a company twice`);
+      if (tickers.length !== ref!.rows) findings.push(`cross-company: ${ref!.key} has ${tickers.length} companies, the manifest counts ${ref!.rows}`);
+      for (const c of doc.companies) if (c.states.some((state, i) => i > 0 && state[0] <= c.states[i - 1]![0])) findings.push(`cross-company: ${ref!.key}: ${c.ticker}'s states are not in date order`);
+    }
+  }
+  for (const [feed, days, schema] of [["filings", cross.market_filings, MarketFilingsDay], ["insiders", cross.market_insiders, MarketInsidersDay]] as const) {
+    for (const [day, ref] of Object.entries(days)) {
+      const doc = await read(ref, schema);
+      if (!doc) continue;
+      const dayOf = (row: (typeof doc.data)[number]) => ("transaction_date" in row ? row.transaction_date : row.filed_at);
+      if (doc.day !== day || doc.data.some((row) => dayOf(row) !== day)) findings.push(`cross-company: ${ref.key} holds ${feed} of another day than ${day}`);
+      if (doc.data.length !== ref.rows) findings.push(`cross-company: ${ref.key} has ${doc.data.length} rows, the manifest counts ${ref.rows}`);
+    }
+  }
 }
 
 /**

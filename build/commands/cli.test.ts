@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readText } from "../../storage/json.ts";
 import { CURRENT_KEY, documentKey, documentKeyOf } from "../../storage/layout.ts";
 import { openStorage } from "../../storage/open.ts";
-import { describeEdgar, makeOverlayMirror } from "../../test/_edgar.ts";
+import { addTickerRows, describeEdgar, makeOverlayMirror, TSM_ROW } from "../../test/_edgar.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { main } from "./cli.ts";
 import { createLogger } from "../../logging/log.ts";
@@ -44,6 +44,68 @@ describe("dataset CLI usage", () => {
     expect(await run(["audit", "--data", dir])).toMatchObject({ code: 1, out: expect.stringMatching(/FINDING current\.json is missing/) });
     removeDir(dir);
   });
+});
+
+describeEdgar("dataset CLI: an operator's mistakes, each answered in one line that says what to do (issue 42)", () => {
+  let data: string;
+  beforeAll(() => void (data = mkdtempSync(join(tmpdir(), "cli-mistakes-"))));
+  afterAll(() => removeDir(data));
+
+  it("an empty --tickers is refused (it never means every ticker: live, that is a 30-minute crawl)", async () => {
+    for (const tickers of ["", " , "]) {
+      const result = await run(["build", "--source", "dir:test/fixtures/edgar", "--out", data, "--tickers", tickers]);
+      expect(result).toMatchObject({ code: 2, out: "", err: expect.stringMatching(/^--tickers names no ticker: give one or more, as --tickers AAPL,MSFT \(leave --tickers out to build every ticker of company_tickers\.json\)\nusage:/) });
+    }
+    expect(await run(["build", "--universe-only", "--out", data])).toMatchObject({ code: 2, err: expect.stringMatching(/^--universe-only needs --tickers/) });
+  });
+
+  it("a dir: folder that does not exist is named as missing; a folder with no ticker map says what a source is", async () => {
+    const missing = join(data, "no-such-folder");
+    expect(await run(["build", "--source", `dir:${missing}`, "--out", data])).toMatchObject({
+      code: 1,
+      err: `dataset build failed: dir:${missing}: ${missing} does not exist; name a folder in EDGAR's URL layout, e.g. dir:test/fixtures/edgar`,
+    });
+    expect(await run(["build", "--source", "dir:package.json", "--out", data])).toMatchObject({ code: 1, err: expect.stringMatching(/^dataset build failed: dir:package\.json: \S+package\.json is not a folder; name a folder in EDGAR's URL layout/) });
+    expect(await run(["build", "--source", "dir:test/fixtures", "--out", data])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/^dataset build failed: dir:test\/fixtures\/files\/company_tickers\.json does not exist: the source holds no ticker map, so there is no universe to build \(a dir: or http source must be a mirror in EDGAR's URL layout/),
+    });
+  });
+
+  it("a requested ticker that cannot be built says why, as /probe's evidence does: no company facts, a failed source, not in the universe", async () => {
+    const none = await run(["build", "--source", "dir:test/fixtures/edgar", "--out", data, "--tickers", "MSFT"]);
+    expect(none).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(
+        /^dataset build failed: nothing could be built: none of the 1 tickers is covered \(0 failed\) — MSFT not covered: the source has no company facts for CIK 789019 \(api\/xbrl\/companyfacts\/CIK0000789019\.json: not found\) \(snapshot \S+ not published\)$/,
+      ),
+    });
+    const unknown = await run(["build", "--source", "dir:test/fixtures/edgar", "--out", data, "--tickers", "ZZZZ"]);
+    expect(unknown).toMatchObject({ code: 1, err: expect.stringMatching(/in company_tickers\.json, this service's universe: ZZZZ \(GET \/tickers lists the covered ones\)$/) });
+
+    // A mirror whose map names TSMC, whose company facts it holds and whose submissions it does not: its source fails.
+    const mirror = makeOverlayMirror();
+    addTickerRows(mirror, [TSM_ROW]);
+    const some = await run(["build", "--source", `dir:${mirror}`, "--out", data, "--tickers", "AAPL,MSFT,ZZZZ,TSM", "--lookback-days", "1"]);
+    removeDir(mirror);
+    expect(some.code).toBe(0);
+    expect(some.out.split("\n").filter((l) => !l.startsWith("{"))).toEqual([
+      expect.stringMatching(/^published \S+: 3 tickers, 1 covered, not covered: 1 no_xbrl_history, 1 source_failed; 1 failed \(TSM; 0 kept their previous documents\); /),
+      "ZZZZ: not in company_tickers.json: EDGAR lists no such ticker, so it is not in this service's universe",
+      "MSFT: not covered: the source has no company facts for CIK 789019 (api/xbrl/companyfacts/CIK0000789019.json: not found)",
+      "TSM: failed: submissions/CIK0001046179.json: not found at the source",
+    ]);
+    // The audit's summary line names the failed ticker too, beside its finding.
+    const audit = await run(["audit", "--data", data]);
+    expect(audit).toMatchObject({ code: 1, out: expect.stringMatching(/^FINDING TSM: failed: submissions\/CIK0001046179\.json: not found at the source; not covered: no earlier documents to serve$/m) });
+    expect(audit.out.split("\n").at(-1)).toMatch(/^audit \S+: 3 tickers, 1 covered, 1 failed \(TSM\), 1 findings, /);
+  });
+
+  it("a plain build of the fixtures fails no company: every ticker of their map is covered or not covered with a reason", async () => {
+    const built = await run(["build", "--source", "dir:test/fixtures/edgar", "--out", data, "--lookback-days", "1"]);
+    expect(built).toMatchObject({ code: 0, out: expect.stringMatching(/^published \S+: 9603 tickers, 9 covered, not covered: 9594 no_xbrl_history; 0 failed \(0 kept their previous documents\); /) });
+    expect((await run(["audit", "--data", data])).out.split("\n").at(-1)).toMatch(/^audit \S+: 9603 tickers, 9 covered, 0 failed, 0 findings, /);
+  }, 60_000);
 });
 
 describeEdgar("dataset CLI on the shared mirror", () => {

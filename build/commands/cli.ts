@@ -88,7 +88,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const store = () => openStorage(dest, config.storageEnv);
   try {
     if (command === "build") {
-      if (values["universe-only"] && !values.tickers) throw new UsageError("--universe-only needs --tickers: the tickers that make the new universe");
+      const tickers = values.tickers?.split(",").map((t) => t.trim()).filter(Boolean);
+      // An empty list is a mistake, never "every ticker": that is a 30-minute crawl of live EDGAR (issue 42).
+      if (tickers && !tickers.length) throw new UsageError(`--tickers names no ticker: give one or more, as --tickers AAPL,MSFT (leave --tickers out to build every ticker of company_tickers.json)`);
+      if (values["universe-only"] && !tickers) throw new UsageError("--universe-only needs --tickers: the tickers that make the new universe");
       const numbers = { lookbackDays: values["lookback-days"], retention: values.retention, concurrency: values.concurrency };
       const parsed = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, v === undefined ? undefined : positiveInt(k, v)]));
       const workers = values.workers === undefined ? undefined : positiveInt("workers", values.workers, 0);
@@ -101,7 +104,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         source,
         storage,
         log,
-        ...(values.tickers ? { tickers: values.tickers.split(",").map((t) => t.trim()).filter(Boolean), universeOnly: values["universe-only"] ?? false } : {}),
+        ...(tickers ? { tickers, universeOnly: values["universe-only"] ?? false } : {}),
         ...(parsed.lookbackDays ? { lookbackDays: parsed.lookbackDays } : {}),
         ...(parsed.retention ? { retention: parsed.retention } : {}),
         ...(parsed.concurrency ? { concurrency: parsed.concurrency } : {}),
@@ -115,9 +118,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       console.log(
         `published ${summary.build_id}: ${summary.tickers} tickers${summary.carried_forward ? ` built (${summary.carried_forward} more carried forward unchanged)` : ""}, ` +
           `${summary.covered} covered, not covered: ${notCovered}; ` +
-          `${summary.failed} failed (${summary.kept_previous} kept their previous documents); ${summary.requests} requests ` +
+          `${summary.failed} failed (${summary.failed ? `${named(summary.failed_tickers)}; ` : ""}${summary.kept_previous} kept their previous documents); ${summary.requests} requests ` +
           `(${summary.form4_fetched} Form 4s fetched, ${summary.form4_index_days} daily indexes) in ${summary.seconds}s`,
       );
+      for (const { ticker, why } of summary.not_built) console.log(`${ticker}: ${why}`);
       console.log(JSON.stringify({ summary }));
       return 0;
     }
@@ -165,7 +169,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       for (const finding of report.findings) console.log(`FINDING ${finding}`);
       for (const warning of report.warnings) console.log(`WARNING ${warning}`);
       console.log(
-        `audit ${report.build_id ?? "-"}: ${report.tickers} tickers, ${report.covered} covered, ${report.failed.length} failed, ${report.findings.length} findings, ${report.warnings.length} warnings` +
+        `audit ${report.build_id ?? "-"}: ${report.tickers} tickers, ${report.covered} covered, ${report.failed.length} failed${report.failed.length ? ` (${named(report.failed)})` : ""}, ${report.findings.length} findings, ${report.warnings.length} warnings` +
           (values.strict ? " (strict: warnings fail)" : ""),
       );
       return report.findings.length || (values.strict && report.warnings.length) ? 1 : 0;
@@ -193,6 +197,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 }
 
 class UsageError extends Error {}
+
+/** How many tickers a summary line names before "N more". */
+const NAMED_TICKERS = 10;
+
+/** "A, B, …, N more": the tickers a count on a summary line is made of (`dataset audit` names every one, with why). */
+function named(tickers: readonly string[]): string {
+  const more = tickers.length > NAMED_TICKERS ? `, ${tickers.length - NAMED_TICKERS} more` : "";
+  return `${tickers.slice(0, NAMED_TICKERS).join(", ")}${more}`;
+}
 
 /**
  * SEC's budget, shared with the other builder processes of the store when `specs` reach EDGAR over HTTP (live or a

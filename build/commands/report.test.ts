@@ -7,7 +7,7 @@ import { Manifest } from "../../schemas/snapshot.ts";
 import { readJson } from "../../storage/json.ts";
 import { manifestKey } from "../../storage/layout.ts";
 import { openStorage } from "../../storage/open.ts";
-import { describeEdgar, makeOverlayMirror } from "../../test/_edgar.ts";
+import { addTickerRows, describeEdgar, makeOverlayMirror, TSM_ROW } from "../../test/_edgar.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { main } from "./cli.ts";
 
@@ -23,6 +23,7 @@ describeEdgar("coverage report", () => {
   let manifest: Manifest;
   beforeAll(async () => {
     mirror = makeOverlayMirror();
+    addTickerRows(mirror, [TSM_ROW]);
     data = mkdtempSync(join(tmpdir(), "report-"));
     const out: string[] = [];
     const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));

@@ -6,7 +6,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Storage } from "unstorage";
-import type { CompanyInfo, CrossIndex, CrossManifest, CrossRef, FrameTimelines, MarketFiling, MarketInsider } from "../../schemas/cross.ts";
+import { newestFiling, newestInsider, type CompanyInfo, type CrossIndex, type CrossManifest, type CrossRef, type FrameTimelines, type MarketFiling } from "../../schemas/cross.ts";
 import { FINANCIAL_METRIC_NAMES, type FinancialMetricName } from "../../schemas/financials.ts";
 import { crossKey } from "../../storage/layout.ts";
 import type { CompanyCross } from "../pipeline/company.ts";
@@ -118,21 +118,6 @@ export class CrossAssembler {
 }
 
 /** A filing of the market feed: the item and its company. */
-export function marketFiling(filing: MarketFiling | Omit<MarketFiling, "ticker" | "cik" | "name">, company: Pick<CompanyInfo, "ticker" | "cik" | "name">): MarketFiling {
+function marketFiling(filing: MarketFiling | Omit<MarketFiling, "ticker" | "cik" | "name">, company: Pick<CompanyInfo, "ticker" | "cik" | "name">): MarketFiling {
   return { ...filing, ticker: company.ticker, cik: company.cik, name: company.name };
-}
-
-/** Filings newest first: acceptance time, then accession (as /filings/latest orders a company's). */
-export function newestFiling(a: MarketFiling, b: MarketFiling): number {
-  return compareText(`${b.accepted_at ?? b.filed_at}|${b.accession_number}`, `${a.accepted_at ?? a.filed_at}|${a.accession_number}`);
-}
-
-/** Form 4 rows newest first: transaction date, filing date, accession; then in their filing's order (table I first). */
-export function newestInsider(a: MarketInsider, b: MarketInsider): number {
-  const newer = compareText(`${b.transaction_date}|${b.filed_at ?? ""}|${b.source_accession}`, `${a.transaction_date}|${a.filed_at ?? ""}|${a.source_accession}`);
-  return newer || Number(a.is_derivative) - Number(b.is_derivative) || a.row - b.row;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -4,7 +4,8 @@
 import { LATEST } from "../../schemas/earnings-history.ts";
 import { PER_SHARE_METRICS } from "../../schemas/earnings.ts";
 import { storeState, type FrameTimelines, type ScreenMark, type ScreenValue } from "../../schemas/cross.ts";
-import { financialAsOf, financialsContext, type FinancialPeriodHistory, type FinancialReconciliationState, type FinancialsContext } from "../../schemas/financials-history.ts";
+import { financialAsOf, financialsContext } from "../../schemas/financials-history.ts";
+import type { FinancialPeriodHistory, FinancialReconciliationState, FinancialsContext } from "../../schemas/financials-row-history.ts";
 import { labelKey } from "../../schemas/financials-ttm.ts";
 import { FINANCIAL_METRIC_NAMES, FLOW_METRICS, STATEMENT_METRICS, STATEMENTS, type FinancialMetricName, type FinancialPeriod, type Statement, type StatementMetric } from "../../schemas/financials.ts";
 

@@ -3,8 +3,7 @@
 // (earnings, the statements): no metric named here.
 import { ANNUAL_FORM, PERIODIC_FORM } from "../forms.ts";
 import type { CompanyFacts, EdgarFact } from "../parse/companyfacts.ts";
-import { SAME_PERIOD_DAYS } from "./period-identity.ts";
-import { classifyMonths, dayNumber, type Months } from "./periods.ts";
+import { classifyMonths, dayNumber, SAME_PERIOD_DAYS, type Months } from "./periods.ts";
 
 
 /** How a series' unit relates to the company's reporting currency: money, money per share, or a share count. */

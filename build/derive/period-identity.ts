@@ -1,10 +1,7 @@
 // Period identity (issue 14 "Period identity"; DESIGN "Derivation rules"): one period per span. Filings disagree on a
 // period's dates by a day or a week (Home Depot's Q2 2012 starts 2012-05-01 in one 10-Q, 2012-04-30 in three later filings).
 import type { Observation, RawInstant, RawSpan } from "./observations.ts";
-import { addDays, durationDays, type Months } from "./periods.ts";
-
-/** Two durations of one month class whose starts and ends are this close are the same period. */
-export const SAME_PERIOD_DAYS = 7;
+import { addDays, durationDays, SAME_PERIOD_DAYS, type Months } from "./periods.ts";
 
 /** Dates a filing used for a period other than the ones the period carries, with the latest filing that used them. */
 export interface AlternativeDates {

@@ -1,10 +1,15 @@
-// Period arithmetic: classing a (start, end) duration, SEC calendar frames, day numbers.
+// Period arithmetic: classing a (start, end) duration, SEC calendar frames, day numbers, how close two dates of one period are.
 // Pure date arithmetic on YYYY-MM-DD strings (UTC days): no clock, no I/O, no knowledge of filings.
 
 /** The month classes a period can have (DESIGN "Field names": months 3, 6, 9 or 12). */
 export type Months = 3 | 6 | 9 | 12;
 /** The fiscal quarter a period ends in: 1–4 (4 is also the fiscal year's end). */
 export type QuarterIndex = 1 | 2 | 3 | 4;
+/**
+ * Two durations of one month class whose starts and ends are this close are the same period (issue 14 "Period
+ * identity"; period-identity.ts merges them, observations.ts tells a misdated figure from a neighbouring period by it).
+ */
+export const SAME_PERIOD_DAYS = 7;
 
 // Inclusive day counts per class. Quarters are 12, 13, 14 or 16 weeks (84, 91, 98, 112 days) or calendar
 // quarters (89–92): a 16-week Q1 (16+12+12+12 calendars, e.g. grocers) is still a quarter, so 80–115 is a quarter

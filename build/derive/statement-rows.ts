@@ -2,7 +2,7 @@
 // served values over time per metric, and the fixed fields it will be published with.
 import type { EarningsPeriod, MetricName } from "../../schemas/earnings.ts";
 import type { PeriodHistory } from "../../schemas/earnings-history.ts";
-import type { FinancialReconciliationState, UnavailableSpan } from "../../schemas/financials-history.ts";
+import type { FinancialReconciliationState, UnavailableSpan } from "../../schemas/financials-row-history.ts";
 import { INCOME_METRICS, type FinancialMetricName, type FinancialPeriod, type Ttm } from "../../schemas/financials.ts";
 import { METRIC_CONCEPTS } from "./concepts.ts";
 import type { PeriodLabel } from "./fiscal-calendar.ts";

@@ -3,7 +3,8 @@
 import { expect, it } from "vitest";
 import { LATEST } from "../../schemas/earnings-history.ts";
 import { SHARE_COUNTS } from "../../schemas/earnings.ts";
-import { expandHistory, financialAsOf, financialsContext, storeHistory, StoredFinancialsHistory, type FinancialPeriodHistory } from "../../schemas/financials-history.ts";
+import { expandHistory, financialAsOf, financialsContext, storeHistory, StoredFinancialsHistory } from "../../schemas/financials-history.ts";
+import type { FinancialPeriodHistory } from "../../schemas/financials-row-history.ts";
 import { FinancialPeriod, type StatementMetric } from "../../schemas/financials.ts";
 import { describeEdgar, listEdgar, readEdgar } from "../../test/_edgar.ts";
 import { readCompanyFacts } from "./company-facts.ts";

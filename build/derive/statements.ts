@@ -4,7 +4,8 @@
 import type { FiscalQuarter } from "../../schemas/earnings.ts";
 import { LATEST } from "../../schemas/earnings-history.ts";
 import type { EntityChange } from "../../schemas/entity-change.ts";
-import { financialAsOf, financialsContext, type FinancialPeriodHistory, type FinancialsContext, type UnavailableSpan } from "../../schemas/financials-history.ts";
+import { financialAsOf, financialsContext } from "../../schemas/financials-history.ts";
+import type { FinancialPeriodHistory, FinancialsContext, UnavailableSpan } from "../../schemas/financials-row-history.ts";
 import {
   BALANCE_METRICS,
   CASH_FLOW_METRICS,
@@ -23,8 +24,8 @@ import { scaleExceptions, toHistoryEntry, unservedEntries } from "./history.ts";
 import { ANNUAL_FORM, PERIODIC_FORM } from "../forms.ts";
 import { observe, type Filing } from "./observations.ts";
 import { addOmittedPayouts, addPayoutsWithinZero } from "./omitted-lines.ts";
-import { mergeInstants, mergeSpans, SAME_PERIOD_DAYS, type Period } from "./period-identity.ts";
-import { dayNumber } from "./periods.ts";
+import { mergeInstants, mergeSpans, type Period } from "./period-identity.ts";
+import { dayNumber, SAME_PERIOD_DAYS } from "./periods.ts";
 import { fillQuarter, planLastQuarter } from "./quarters.ts";
 import { holdFiscalYearSet, reconcileYear } from "./reconcile.ts";
 import { correctScales, type ScalePeriod } from "./scale.ts";

@@ -7,8 +7,7 @@
 import { PER_SHARE_METRICS, SHARE_COUNTS, type FiscalQuarter } from "../../schemas/earnings.ts";
 import type { Ttm } from "../../schemas/financials.ts";
 import { TTM_SUMMED } from "../../schemas/financials-ttm.ts";
-import { SAME_PERIOD_DAYS } from "./period-identity.ts";
-import { addDays, dayNumber, durationDays } from "./periods.ts";
+import { addDays, dayNumber, durationDays, SAME_PERIOD_DAYS } from "./periods.ts";
 import type { EpsNumerator } from "./statement-concepts.ts";
 import { freeCashFlow, newRow, type Row } from "./statement-rows.ts";
 import { computedEntry, computedTimeline, isQuotient, perShare, type Entry } from "./vintage.ts";

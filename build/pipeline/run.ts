@@ -21,7 +21,10 @@ import { publishBuild } from "../publish/publish.ts";
 import { pruneStore } from "../publish/prune.ts";
 import { followedSince, newBuildId, newestAccepted, readPublished, refFreshness, refsOf, SnapshotWriter, type DocumentRefs, type Published } from "../publish/snapshot.ts";
 import { TICKERS_PATH } from "../sources/paths.ts";
-import type { Source } from "../sources/source.ts";
+import { SourceNotFoundError, type Source } from "../sources/source.ts";
+
+/** How many tickers not covered an error names, before "and N more". */
+const WHY_NOT_NAMED = 5;
 
 /** Options of one build (CLI flags map onto these). */
 export interface BuildOptions {
@@ -60,7 +63,11 @@ export interface BuildSummary {
   covered: number;
   not_covered: Partial<Record<CoverageReason, number>>;
   failed: number;
+  /** The tickers whose company failed in this build (`dataset audit` names each with its reason). */
+  failed_tickers: string[];
   kept_previous: number;
+  /** Each ticker a --tickers build names that it could not cover, with why: /probe's evidence, or not in the universe. */
+  not_built: { ticker: string; why: string }[];
   /** Tickers of the previous snapshot outside this build's --tickers, published again unchanged. */
   carried_forward: number;
   /** Documents written; the others were unchanged and are referenced where an earlier publish wrote them. */
@@ -94,7 +101,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     log.log("warn", "previous_snapshot_unreadable", { error: error.message });
     return null;
   });
-  const universe = selectUniverse(parseCompanyTickers(await source.getText(TICKERS_PATH)), opts.tickers, log);
+  const { universe, unknown } = selectUniverse(parseCompanyTickers(await readTickerMap(source)), opts.tickers, log);
   const byCik = new Map<number, TickerEntry[]>();
   for (const entry of universe) byCik.set(entry.cik, [...(byCik.get(entry.cik) ?? []), entry]);
   log.log("info", "build_started", { build_id: buildId, source: source.name, tickers: universe.length, companies: byCik.size, form4_since: form4Since });
@@ -123,7 +130,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     covered: 0,
     not_covered: {},
     failed: 0,
+    failed_tickers: [],
     kept_previous: 0,
+    not_built: unknown.map((ticker) => ({ ticker, why: "not in company_tickers.json: EDGAR lists no such ticker, so it is not in this service's universe" })),
     carried_forward: 0,
     documents_written: 0,
     documents_unchanged: 0,
@@ -134,6 +143,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
     seconds: 0,
     pruned: [],
   };
+  /** A full build's first tickers not covered: why, should it cover none. */
+  const whyNot: BuildSummary["not_built"] = [];
   let done = 0;
   // A full build assembles the cross-company documents; a --tickers build keeps the last ones (the gateway lays the
   // companies it rebuilt over them, as it does the follower's) unless there are none, or it publishes its universe.
@@ -167,6 +178,11 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
           for (const entry of tickers) {
             entries[entry.ticker] = await manifestEntry(entry, outcome, refs, writer, previous, summary);
             readAt.set(entry.ticker, reading);
+            if (outcome.kind === "failed") summary.failed_tickers.push(entry.ticker);
+            if (outcome.kind !== "covered" && (subset || whyNot.length < WHY_NOT_NAMED)) {
+              const why = outcome.kind === "failed" ? `failed: ${outcome.error}${entries[entry.ticker]!.covered ? "; its previous documents are still served" : ""}` : `not covered: ${outcome.evidence}`;
+              (subset ? summary.not_built : whyNot).push({ ticker: entry.ticker, why });
+            }
           }
           done += tickers.length;
           opts.onProgress?.({ done, total: universe.length, requests: source.stats.requests });
@@ -180,7 +196,11 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   let cross: Manifest["cross"];
   try {
     if (summary.covered === 0 && summary.kept_previous === 0) {
-      throw new Error(`nothing could be built: ${summary.failed} of ${universe.length} tickers failed, none covered (snapshot ${buildId} not published)`);
+      // Say why, as /probe would (issue 42): the operator asked for these tickers and gets nothing.
+      const reasons = [...summary.not_built, ...whyNot];
+      const named = reasons.slice(0, WHY_NOT_NAMED).map((r) => `${r.ticker} ${r.why}`).join("; ");
+      const more = universe.length + unknown.length > WHY_NOT_NAMED ? `; and ${universe.length + unknown.length - WHY_NOT_NAMED} more` : "";
+      throw new Error(`nothing could be built: none of the ${universe.length} tickers is covered (${summary.failed} failed) — ${named}${more} (snapshot ${buildId} not published)`);
     }
     cross = await assembler?.write(storage, buildId, builtAt, previous?.manifest.cross);
   } finally {
@@ -242,6 +262,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
   } finally {
     await lease.release();
   }
+  summary.failed_tickers.sort();
   summary.requests = source.stats.requests;
   summary.seconds = Math.round((now().getTime() - started.getTime()) / 100) / 10;
   return summary;
@@ -338,8 +359,19 @@ function dayBefore(iso: string): string {
   return new Date(Date.parse(iso) - 86_400_000).toISOString().slice(0, 10);
 }
 
-function selectUniverse(map: TickerMap, wanted: string[] | undefined, log: Logger): TickerEntry[] {
-  if (!wanted?.length) return [...map.byTicker.values()];
+/** The ticker map; a source without one is named, as no build can start there (a dir: folder not in EDGAR's layout). */
+async function readTickerMap(source: Source): Promise<string> {
+  try {
+    return await source.getText(TICKERS_PATH);
+  } catch (error) {
+    if (!(error instanceof SourceNotFoundError)) throw error;
+    throw new Error(`${source.describe(TICKERS_PATH)} does not exist: the source holds no ticker map, so there is no universe to build (a dir: or http source must be a mirror in EDGAR's URL layout, e.g. dir:test/fixtures/edgar)`);
+  }
+}
+
+/** The companies to build (every ticker of the map, or those named) and the named tickers the map does not hold. */
+function selectUniverse(map: TickerMap, wanted: string[] | undefined, log: Logger): { universe: TickerEntry[]; unknown: string[] } {
+  if (!wanted?.length) return { universe: [...map.byTicker.values()], unknown: [] };
   const found = new Map<string, TickerEntry>();
   const unknown: string[] = [];
   for (const raw of wanted) {
@@ -348,8 +380,8 @@ function selectUniverse(map: TickerMap, wanted: string[] | undefined, log: Logge
     else unknown.push(raw);
   }
   if (unknown.length) log.log("warn", "unknown_tickers", { tickers: unknown });
-  if (!found.size) throw new Error(`none of the requested tickers is in company_tickers.json: ${unknown.join(", ")}`);
-  return [...found.values()];
+  if (!found.size) throw new Error(`none of the requested tickers is in company_tickers.json, this service's universe: ${unknown.join(", ")} (GET /tickers lists the covered ones)`);
+  return { universe: [...found.values()], unknown };
 }
 
 /**

@@ -42,9 +42,17 @@ export function buildLlmsTxt(publicBaseUrl: string): string {
     "- A malformed or refused payment is a 402 whose `PAYMENT-REQUIRED` `error` says why (`invalid_payload: …`, `payment_mismatch: …`, `invalid_exact_evm_…`); 503 `facilitator_unavailable` means retry later, nothing was charged.",
     "- Lost an answer? Name each payment with the x402 `payment-identifier` extension (`extensions[\"payment-identifier\"].info.id`, 16-128 of `A-Za-z0-9_-`): the same request with the same id within 15 minutes (the same payload, or a newly signed one) returns the same answer and receipt, charged once; the id on another request is 409 `idempotency_conflict`.",
     "",
+    "## Connecting over MCP",
+    "",
+    `One endpoint, ${publicBaseUrl}/mcp (streamable HTTP, POST, stateless, JSON answers), serves both protocol generations:`,
+    "- MCP 2026-07-28 (no initialize, no session): `server/discover`, then every request carries `_meta[\"io.modelcontextprotocol/protocolVersion\"]: \"2026-07-28\"` and `_meta[\"io.modelcontextprotocol/clientCapabilities\"]`, with the headers `MCP-Protocol-Version: 2026-07-28`, `Mcp-Method` and, for tools/call, `Mcp-Name` (the tool). Results carry `resultType`; the tool list may be cached an hour (`ttlMs`, `cacheScope: public`). The official v2 TypeScript client does all this with `versionNegotiation: {mode: {pin: \"2026-07-28\"}}` (or `\"auto\"`).",
+    "- MCP 2025-11-25, 2025-06-18 and 2025-03-26: `initialize`, then the methods, each POST with `Accept: application/json, text/event-stream`. No session is kept; GET and DELETE answer 405.",
+    "- A client that speaks only stdio: `npx mcp-remote " + publicBaseUrl + "/mcp` (add `--header-file FILE` with a line `Authorization: Bearer <key>` to use a key).",
+    "- List the tools first: each states its price, the size of its answer and the parameters that narrow it. Lists answer newest first with `meta.total` and `meta.next_offset`; call again with `offset` set to it for the next page. The tools' own `limit` defaults keep a default answer within an agent host's tool-result cap (25,000 tokens).",
+    "",
     "## Paying over MCP (x402 tool-result binding)",
     "",
-    `1. POST ${publicBaseUrl}/mcp: \`initialize\`, then \`tools/list\`. Paid tools declare their \`outputSchema\` ({data, meta}).`,
+    `1. Connect (above) and list the tools. Paid tools declare an \`outputSchema\` that admits both the answer ({data, meta}) and the PaymentRequired.`,
     "2. Call a paid tool without payment: the result has `isError: true`; `structuredContent` is the x402 PaymentRequired (`{\"x402Version\":2,\"error\":\"Payment required\",\"resource\":{…},\"accepts\":[{\"scheme\":\"exact\",\"network\":\"eip155:8453\",\"amount\":…}],\"extensions\":{…}}`), `content[0].text` exactly its JSON, `content[1].text` the error body.",
     "3. Sign the requirements (EIP-3009, as for HTTP) and call the tool again with the PaymentPayload object in `params._meta[\"x402/payment\"]`.",
     "4. The answer: `structuredContent` {data, meta} (the same JSON in `content[0].text`) and the receipt in `_meta[\"x402/payment-response\"]` (`{success, transaction, network, payer}`).",
@@ -61,7 +69,7 @@ export function buildLlmsTxt(publicBaseUrl: string): string {
     "## Machine-readable",
     "",
     `- [OpenAPI 3.1](${publicBaseUrl}/openapi.json): every endpoint, parameter, schema, status and price.`,
-    `- [MCP](${publicBaseUrl}/mcp): streamable HTTP (POST, stateless). Tools: ${ROUTES.filter((r) => r.tool).map((r) => `\`${r.tool}\``).join(", ")}. ` +
+    `- [MCP](${publicBaseUrl}/mcp): streamable HTTP (POST, stateless; MCP 2026-07-28 and 2025). Tools: ${ROUTES.filter((r) => r.tool).map((r) => `\`${r.tool}\``).join(", ")}. ` +
       'Paid tools take the API key in the Authorization header of the MCP request, or x402 per the MCP transport (`_meta["x402/payment"]`).',
     "",
   ];

@@ -1,9 +1,16 @@
-// The JSON-RPC replies of /mcp, as the parts of their bytes. JSON already written — the tools list, an answer's
-// envelope and the same envelope as a JSON string for content[0].text — goes in as the buffers it already is: never
-// parsed, never re-serialised, never copied per call; the response writes the parts one after another.
-import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+// The JSON-RPC replies /mcp writes itself, as the parts of their bytes. JSON already written — an answer's envelope and
+// the same envelope as a JSON string for content[0].text — goes in as the buffers it already is: never parsed, never
+// re-serialised, never copied per call; the response writes the parts one after another.
+import { SERVER_INFO_META_KEY, type CallToolResult, type JSONRPCRequest } from "@modelcontextprotocol/server";
 import { FastResponse } from "srvx";
+import packageJson from "../../package.json" with { type: "json" };
 import type { Parts } from "../serve/envelope.ts";
+
+/** The protocol generation of a body: 2026-07-28's per-request envelope, or the 2025 revisions' initialize era. */
+export type Era = "modern" | "legacy";
+
+/** How the server names itself (initialize's serverInfo, 2026-07-28's `_meta` serverInfo on every result). */
+export const SERVER_INFO = { name: packageJson.name, version: packageJson.version } as const;
 
 /**
  * Marks JSON already written: `{[WRITTEN]: bytes}` as a result stands for those bytes; as a result's
@@ -41,6 +48,21 @@ export function replyParts(id: JSONRPCRequest["id"], reply: OpenReply): Parts {
   const [before, middle] = cut(text, STRUCTURED_JSON);
   const [between, after] = cut(middle, TEXT_JSON);
   return [before, ...envelope, between, ...literal, `${after.slice(0, -1)}${tail}`];
+}
+
+/** A tool result as the SDK frames it in `era`: on 2026-07-28 with `resultType` and the server's identity in `_meta`. */
+export function framed(result: CallToolResult, era: Era): CallToolResult {
+  if (era === "legacy") return result;
+  return { ...result, resultType: "complete", _meta: { ...result._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } } as CallToolResult;
+}
+
+/** A tool result with its written parts made plain values, for the SDK to validate and serialise. */
+export function plainResult(result: CallToolResult): CallToolResult {
+  const written = result.structuredContent as Record<string, unknown> | undefined;
+  const envelope = written?.[WRITTEN] as Parts | undefined;
+  if (!envelope) return result;
+  const text = Buffer.concat(envelope.map((part) => (typeof part === "string" ? Buffer.from(part) : part))).toString();
+  return { ...result, structuredContent: JSON.parse(text) as Record<string, unknown>, content: [{ type: "text", text }] };
 }
 
 /** A batch's replies as one JSON array. */

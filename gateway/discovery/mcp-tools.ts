@@ -2,7 +2,7 @@
 // (free answers; the paid pipeline and its payment core). Every outcome is a result the official SDK client accepts
 // after tools/list: an answer's structuredContent matches the declared outputSchema, as a payment refusal's
 // PaymentRequired does (a paid tool's schema admits both); any other error is isError with its body as text only.
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import { ROUTES, type FeedRoute, type PaidRoute, type RouteEntry, type TickerRoute } from "../../schemas/api.ts";
 import type { ErrorBody } from "../../schemas/errors.ts";
 import { paidAnswerParts } from "../serve/answer.ts";
@@ -18,7 +18,7 @@ import { mcpCredentials, paidOutputSchema, receiptMeta, refusalResult } from "..
 import type { Sender } from "../payment/refusal-limit.ts";
 import { WRITTEN, WRITTEN_LITERAL } from "./mcp-reply.ts";
 import type { EventLog } from "../../logging/log.ts";
-import { toolInputSchema, toolOutputSchema } from "../../schemas/tool-schema.ts";
+import { toolDefaults, toolInputSchema, toolOutputSchema } from "../../schemas/tool-schema.ts";
 
 /** One tool call as the endpoint hands it over: the MCP request's headers and sender, the call's arguments and `_meta`. */
 export interface ToolCall {
@@ -53,8 +53,8 @@ export function createTools(deps: PaidDeps & { log: EventLog }): McpTools {
       name: route.tool,
       title: route.summary,
       description: isPaid(route)
-        ? `${route.description} Price: ${route.price} per call with x402 (USDC on Base), or free with a subscription API key.`
-        : route.description,
+        ? `${route.description} Size: ${route.agent.sizes} Price: ${route.price} per call with x402 (USDC on Base), or free with a subscription API key.`
+        : `${route.description} Size: ${route.agent.sizes}`,
       inputSchema: toolInputSchema(route) as Tool["inputSchema"],
       outputSchema: (isPaid(route) ? paidOutputSchema(toolOutputSchema(route)) : toolOutputSchema(route)) as Tool["outputSchema"],
       annotations: { title: route.summary, readOnlyHint: true, openWorldHint: false },
@@ -83,7 +83,7 @@ export function bodyResult(body: ErrorBody): CallToolResult {
 
 /** The usual keyed call is answered at once from the document in memory, as over HTTP; any other takes the pipeline. */
 function paidHandler(deps: PaidDeps, route: TickerRoute): Handler {
-  const readArguments = argumentReader(route.query);
+  const readArguments = argumentReader(route.query, toolDefaults(route));
   return (call) => {
     const query = readArguments(call.args) as PaidQuery;
     const now = Date.now(); // one clock reading for the key's verdict and the answer's time
@@ -96,7 +96,7 @@ function paidHandler(deps: PaidDeps, route: TickerRoute): Handler {
 
 /** A tool across companies (issue 40): the same question asked again with a key is answered at once, as over HTTP. */
 function feedHandler(deps: PaidDeps, route: FeedRoute): Handler {
-  const readArguments = argumentReader(route.query);
+  const readArguments = argumentReader(route.query, toolDefaults(route));
   return (call) => {
     const query = readArguments(call.args) as FeedQuery;
     const now = Date.now();
@@ -119,7 +119,7 @@ async function pipeline({ headers, meta, sender }: ToolCall, serve: (credentials
 }
 
 function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Handler {
-  const readArguments = argumentReader(route.query);
+  const readArguments = argumentReader(route.query, toolDefaults(route));
   return async ({ args }) => {
     const text = await freeAnswer(route, readArguments(args), deps);
     return answerResult([text], [JSON.stringify(text)]);

@@ -15,8 +15,10 @@ import { serve } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAID_ROUTES, ROUTES, SERVICE } from "../../schemas/api.ts";
 import { envelope } from "../../schemas/envelope.ts";
+import { toolDefaults } from "../../schemas/tool-schema.ts";
 import { ErrorBody } from "../../schemas/errors.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
+import { GOOD_ARGS } from "../../test/_mcp.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { addressOf, ANVIL_KEYS, callPaying, counting, malformedPayments, payerClient, paymentRequiredOf, quietConsole, receiptOf, startLoopbackFacilitator, withFailingSettlement } from "../../test/_x402.ts";
@@ -28,18 +30,6 @@ import { DEV_PAY_TO } from "../serve/server.ts";
 const PAYER = addressOf(ANVIL_KEYS.payer);
 const TOOLS = ROUTES.filter((r) => r.tool !== null);
 const FEED_TOOLS = new Set<string>(ROUTES.filter((r) => r.feed !== null).map((r) => r.tool!));
-/** Arguments each tool answers with data (JNJ is the overlay's issuer with real Form 4s). */
-const GOOD_ARGS: Record<string, Record<string, unknown>> = {
-  probe_coverage: { ticker: "AAPL" },
-  get_latest_filings: { ticker: "AAPL", limit: 3 },
-  get_earnings_summary: { ticker: "AAPL", period: "FY2023" },
-  get_insider_transactions: { ticker: "JNJ" },
-  get_financials: { ticker: "AAPL", statement: "cash_flow", period: "ttm" },
-  list_tickers: {},
-  screen_companies: { metric: "revenue", period: "CY2024Q3", limit: 5 },
-  get_market_filings: { form: "4" },
-  get_market_insider_activity: { code: "S" },
-};
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 type Served = { gw: ReturnType<typeof testGateway>; base: string; close(): Promise<void> };
@@ -63,7 +53,7 @@ async function agent(base: string, headers: Record<string, string> = {}) {
 }
 
 /**
- * The error body of a tool error, where the README puts it: a payment refusal has the PaymentRequired as
+ * The error body of a tool error, where docs/api.md ("MCP") puts it: a payment refusal has the PaymentRequired as
  * structuredContent and, exactly, as content[0].text (x402's MCP transport), then the body in content[1].text; any
  * other error has no structuredContent and the body in content[0].text.
  */
@@ -80,6 +70,15 @@ function errorOf(result: CallToolResult): ErrorBody["error"] {
   const body = ErrorBody.parse(JSON.parse(texts[1]!)).error;
   expect(body.code).toBe("payment_required");
   return body;
+}
+
+/** A reply with its answer's retrieved_at (in structuredContent and in content[0].text) made one fixed time. */
+function sameTime(reply: { result?: { structuredContent?: { meta?: { retrieved_at?: string } }; content?: { text?: string }[] } }) {
+  const fixed = (text: string) => text.replace(/"retrieved_at":"[^"]+"/g, '"retrieved_at":"T"');
+  const result = reply.result;
+  if (result?.structuredContent?.meta?.retrieved_at) result.structuredContent.meta.retrieved_at = "T";
+  for (const content of result?.content ?? []) if (content.text) content.text = fixed(content.text);
+  return reply;
 }
 
 /** A raw JSON-RPC POST to /mcp (for batches and limits the SDK client never sends). */
@@ -136,7 +135,8 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       expect(result.isError, route.tool).toBeFalsy();
       const structured = envelope(route.payload).parse(result.structuredContent);
       expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
-      const query = new URLSearchParams(Object.entries(GOOD_ARGS[route.tool]!).map(([k, v]) => [k, String(v)]));
+      // A tool's own default limit (issue 41) is the HTTP route's explicit one.
+      const query = new URLSearchParams(Object.entries({ ...toolDefaults(route), ...GOOD_ARGS[route.tool]! }).map(([k, v]) => [k, String(v)]));
       const http = await (await fetch(`${main.base}${route.path}?${query}`, { headers: { authorization: `Bearer ${key}` } })).json();
       expect(structured.data, route.tool).toEqual(http.data);
     }
@@ -516,6 +516,27 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       }
     } finally {
       await limited.close();
+    }
+  });
+
+  it("the usual tools/list and tools/call, answered from stored bytes, are the SDK's own replies on both generations", async () => {
+    // A `_meta` key the fast path does not know sends the very same request through the SDK's Server (mcp-fast.ts).
+    const envelope2026 = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const requests: { method: string; params: { name?: string; arguments?: Record<string, unknown> } }[] = [{ method: "tools/list", params: {} }, ...TOOLS.map((r) => ({ method: "tools/call", params: { name: r.tool, arguments: GOOD_ARGS[r.tool]! } }))];
+    for (const era of ["2025-11-25", "2026-07-28"]) {
+      for (const { method, params } of requests) {
+        const modern = era === "2026-07-28";
+        const headers = {
+          authorization: `Bearer ${key}`,
+          "mcp-protocol-version": era,
+          ...(modern ? { "mcp-method": method, ...(params.name ? { "mcp-name": params.name } : {}) } : {}),
+        };
+        const replyTo = async (meta: Record<string, unknown>) =>
+          sameTime(await (await rpc(main.base, { jsonrpc: "2.0", id: 7, method, params: { ...params, _meta: meta } }, headers)).json());
+        const base = modern ? envelope2026 : {};
+        await replyTo(base); // the document now in memory for both (meta.cache)
+        expect(await replyTo(base), `${era} ${method} ${params.name ?? ""}`).toEqual(await replyTo({ ...base, "test/through": "sdk" }));
+      }
     }
   });
 

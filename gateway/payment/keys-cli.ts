@@ -6,14 +6,21 @@ import { parseEnv } from "../../schemas/env.ts";
 import { openStorage, storageEnvOf, StorageVariables } from "../../storage/open.ts";
 import { KeyStore, keyUsable, type KeyRecord } from "./keys.ts";
 
-const USAGE = "usage: keys create [--label TEXT] | keys revoke KEY|ID | keys list   [--data DEST] (default $DATA_URL or data/)";
+const USAGE = `usage: npm run keys -- create [--label TEXT] | revoke KEY|ID | list   [--data DEST]
+create prints a new operator key once, alone on its last line; revoke takes the key or its 12-character id from list;
+list shows every key (never the key itself) with its state. DEST: a folder, fs:PATH or s3://bucket/prefix (default
+$DATA_URL or data/), the gateway's store.`;
 
 /** Runs one keys command; returns the exit code (2 for a bad command line or environment, 1 for a failed command). */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, print = console.log): Promise<number> {
   let parsed;
   let keys;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { data: { type: "string" }, label: { type: "string" } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { data: { type: "string" }, label: { type: "string" }, help: { type: "boolean", short: "h" } } });
+    if (parsed.values.help) {
+      print(USAGE);
+      return 0;
+    }
     // The keys CLI's whole configuration is the store's: the same variables the gateway and the builder validate.
     const config = parseEnv(StorageVariables, env);
     keys = new KeyStore(openStorage(parsed.values.data ?? config.DATA_URL, storageEnvOf(config)));

@@ -1,7 +1,7 @@
 // The payment core's MCP adapter (x402 specs/transports-v2/mcp.md, tool-result binding): credentials from the MCP
 // request's headers and `_meta["x402/payment"]`; a refusal as an isError result whose structuredContent is the
 // PaymentRequired (content[0].text its JSON); a settlement in `_meta["x402/payment-response"]`.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { PaymentRequiredResult } from "../../schemas/payment.ts";
 import { jsonSchemaOf } from "../../schemas/tool-schema.ts";
 import type { Credentials, PaidOutcome, PaymentRefusal } from "./core.ts";

@@ -5,7 +5,7 @@ import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { NETWORK, PAID_ROUTES, SERVICE, type PaidRoute } from "../../schemas/api.ts";
-import { toolInputSchema } from "../../schemas/tool-schema.ts";
+import { queryInputSchema, toolInputSchema } from "../../schemas/tool-schema.ts";
 
 /** How a paid call arrived: an HTTP route or an MCP tool. */
 export type Transport = "http" | "mcp";
@@ -62,7 +62,7 @@ export class PaymentOffers {
       transport === "http"
         ? { url: `${this.#baseUrl}${route.path}`, description: route.summary, ...service }
         : { url: `${this.#baseUrl}/mcp`, description: `${route.summary} (MCP tool ${route.tool})`, ...service };
-    const inputSchema = toolInputSchema(route);
+    const inputSchema = transport === "http" ? queryInputSchema(route) : toolInputSchema(route);
     // For HTTP, the bazaar extension adds the method from a request's context: here, the route's own (notes §4).
     const discovery =
       transport === "http"

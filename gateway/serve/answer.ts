@@ -3,7 +3,7 @@
 import type { TickerRoute } from "../../schemas/api.ts";
 import type { PaidAnswer } from "../payment/core.ts";
 import type { Meta } from "../../schemas/envelope.ts";
-import { answerFor, envelopeBytes, envelopeParts, metaTail, pagedTail, type Parts } from "./envelope.ts";
+import { answerFor, envelopeBytes, envelopeChunks, envelopeParts, metaTail, type Parts } from "./envelope.ts";
 import type { FilterQuery } from "./filters.ts";
 import type { PreparedDocument } from "./document.ts";
 import type { LoadedSnapshot } from "./snapshot.ts";
@@ -18,8 +18,13 @@ export function paidAnswer(
   retrievedAt: string,
 ): PaidAnswer {
   const answer = answerFor(doc, route.document, query);
-  const body = envelopeBytes(answer, pagedTail(answer, metaTail(doc, cache, snapshot, query.ticker, route.document)), retrievedAt);
+  const body = envelopeBytes(answer, metaTail(doc, cache, snapshot, query.ticker, route.document), retrievedAt);
   return { body, rows: answer.rows };
+}
+
+/** The keyed call's answer from memory, as the HTTP route writes it: its bytes, or a large answer's chunks (envelopeChunks). */
+export function paidAnswerChunks(doc: PreparedDocument, snapshot: LoadedSnapshot, route: TickerRoute, query: FilterQuery & { ticker: string }, retrievedAt: string): Buffer | Buffer[] {
+  return envelopeChunks(answerFor(doc, route.document, query), metaTail(doc, "hit", snapshot, query.ticker, route.document), retrievedAt);
 }
 
 /** The same answer as parts, as JSON and as a JSON string literal (envelopeParts): MCP writes both, copying neither. */
@@ -30,6 +35,5 @@ export function paidAnswerParts(
   query: FilterQuery & { ticker: string },
   retrievedAt: string,
 ): { json: Parts; literal: Parts } {
-  const answer = answerFor(doc, route.document, query);
-  return envelopeParts(answer, pagedTail(answer, metaTail(doc, "hit", snapshot, query.ticker, route.document)), retrievedAt);
+  return envelopeParts(answerFor(doc, route.document, query), metaTail(doc, "hit", snapshot, query.ticker, route.document), retrievedAt);
 }

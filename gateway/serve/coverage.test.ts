@@ -7,7 +7,7 @@ import { runBuild } from "../../build/pipeline/run.ts";
 import { createDirSource } from "../../build/sources/dir.ts";
 import { memoryLogger } from "../../test/_logger.ts";
 import { openStorage } from "../../storage/open.ts";
-import { describeEdgar, makeOverlayMirror } from "../../test/_edgar.ts";
+import { addTickerRows, describeEdgar, makeOverlayMirror, TSM_ROW } from "../../test/_edgar.ts";
 import { testGateway } from "../../test/_gateway.ts";
 import { removeDir } from "../../test/_s3.ts";
 
@@ -28,8 +28,9 @@ describeEdgar("coverage evidence", () => {
       writeFileSync(path, JSON.stringify(facts));
     }
     mirror = makeOverlayMirror(overlay);
+    addTickerRows(mirror, [TSM_ROW]);
     data = mkdtempSync(join(tmpdir(), "coverage-data-"));
-    // TSM: company facts in the fixtures, its submissions not: the source fails for it.
+    // TSM: company facts in the fixtures, its submissions not (its row is added to their map): the source fails for it.
     const tickers = ["AAPL", "MSFT", "KO", "PG", "TSM"];
     await runBuild({ source: createDirSource(mirror), storage: openStorage(data), log: memoryLogger(), tickers, now: () => new Date("2026-07-01T12:00:00.000Z"), workers: 0 });
   });

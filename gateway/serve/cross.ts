@@ -3,7 +3,7 @@
 // --tickers build, a company the build failed — read from that company's own documents. Nothing is derived here.
 import type { Storage } from "unstorage";
 import { LATEST } from "../../schemas/earnings-history.ts";
-import { readState, type CompanyInfo, type CrossIndex, type CrossManifest, type MarketFiling, type MarketInsider, type ScreenCompanyDocument, type ScreenDocument, type ScreenValue, type StoredState } from "../../schemas/cross.ts";
+import { newestFiling, newestInsider, readState, type CompanyInfo, type CrossIndex, type CrossManifest, type MarketFiling, type MarketInsider, type ScreenCompanyDocument, type ScreenDocument, type ScreenValue, type StoredState } from "../../schemas/cross.ts";
 import type { FilingItem } from "../../schemas/filing.ts";
 import type { FinancialMetricName } from "../../schemas/financials.ts";
 import type { InsiderTransaction } from "../../schemas/insider.ts";
@@ -79,46 +79,51 @@ export class CrossView {
 
   /** Every covered company's filings filed on or after `since`, newest first (acceptance time, then accession). */
   filings(snapshot: LoadedSnapshot, since: string): Promise<MarketFiling[]> {
-    return this.#memo(snapshot, `filings ${since}`, async () => {
-      const overlay = await this.#overlay(snapshot);
-      requireReach(overlay.cross.filings_from, since, "filings");
-      const out: MarketFiling[] = [];
-      for (const [day, ref] of Object.entries(overlay.cross.market_filings)) {
-        if (day < since) continue;
-        for (const row of (await this.#json<{ data: MarketFiling[] }>(ref.key)).data) if (!overlay.filings.has(row.cik) && !overlay.gone.has(row.cik)) out.push(row);
-      }
-      for (const [cik, ticker] of overlay.filings) {
-        const company = overlay.companies.get(cik)!;
-        for (const row of await this.#rows<FilingItem>(snapshot, ticker, "filings")) {
-          if (row.filed_at >= since) out.push({ ...row, ticker: company.ticker, cik, name: company.name });
-        }
-      }
-      return out.sort((a, b) => newer(`${a.accepted_at ?? a.filed_at}|${a.accession_number}`, `${b.accepted_at ?? b.filed_at}|${b.accession_number}`));
+    return this.#feed(snapshot, since, {
+      feed: "filings",
+      cikOf: (row) => row.cik,
+      own: (row: FilingItem, cik, company) => (row.filed_at >= since ? { ...row, ticker: company.ticker, cik, name: company.name } : null),
+      order: newestFiling,
     });
   }
 
   /** Every covered issuer's Form 4 rows with a transaction on or after `since`, newest first, each filing's rows in order. */
   insiders(snapshot: LoadedSnapshot, since: string): Promise<MarketInsider[]> {
-    return this.#memo(snapshot, `insiders ${since}`, async () => {
+    return this.#feed(snapshot, since, {
+      feed: "insiders",
+      cikOf: (row) => row.issuer_cik,
+      own: (row: InsiderTransaction, _cik, company) => (row.transaction_date !== null && row.transaction_date >= since ? { ...row, ticker: company.ticker, name: company.name } : null),
+      order: newestInsider,
+    });
+  }
+
+  /**
+   * A market feed from `since`: the build's days, less the companies laid over them, and those companies' own rows
+   * (their per-ticker document, as the snapshot names it), in the feed's order.
+   */
+  #feed<Row, Own>(
+    snapshot: LoadedSnapshot,
+    since: string,
+    spec: { feed: "filings" | "insiders"; cikOf: (row: Row) => number; own: (row: Own, cik: number, company: { ticker: string; name: string }) => Row | null; order: (a: Row, b: Row) => number },
+  ): Promise<Row[]> {
+    return this.#memo(snapshot, `${spec.feed} ${since}`, async () => {
       const overlay = await this.#overlay(snapshot);
-      requireReach(overlay.cross.insiders_from, since, "insiders");
-      const out: MarketInsider[] = [];
-      for (const [day, ref] of Object.entries(overlay.cross.market_insiders)) {
+      const [from, days] = spec.feed === "filings" ? [overlay.cross.filings_from, overlay.cross.market_filings] : [overlay.cross.insiders_from, overlay.cross.market_insiders];
+      requireReach(from, since, spec.feed);
+      const laid = overlay[spec.feed];
+      const out: Row[] = [];
+      for (const [day, ref] of Object.entries(days)) {
         if (day < since) continue;
-        for (const row of (await this.#json<{ data: MarketInsider[] }>(ref.key)).data) if (!overlay.insiders.has(row.issuer_cik) && !overlay.gone.has(row.issuer_cik)) out.push(row);
+        for (const row of (await this.#json<{ data: Row[] }>(ref.key)).data) if (!laid.has(spec.cikOf(row)) && !overlay.gone.has(spec.cikOf(row))) out.push(row);
       }
-      for (const [cik, ticker] of overlay.insiders) {
+      for (const [cik, ticker] of laid) {
         const company = overlay.companies.get(cik)!;
-        for (const row of await this.#rows<InsiderTransaction>(snapshot, ticker, "insiders")) {
-          if (row.transaction_date !== null && row.transaction_date >= since) out.push({ ...row, ticker: company.ticker, name: company.name });
+        for (const row of await this.#rows<Own>(snapshot, ticker, spec.feed)) {
+          const mine = spec.own(row, cik, company);
+          if (mine) out.push(mine);
         }
       }
-      return out.sort(
-        (a, b) =>
-          newer(`${a.transaction_date}|${a.filed_at ?? ""}|${a.source_accession}`, `${b.transaction_date}|${b.filed_at ?? ""}|${b.source_accession}`) ||
-          Number(a.is_derivative) - Number(b.is_derivative) ||
-          a.row - b.row,
-      );
+      return out.sort(spec.order);
     });
   }
 
@@ -232,7 +237,3 @@ function requireReach(from: string, since: string, feed: string): void {
   });
 }
 
-/** Descending order of two sort keys. */
-function newer(a: string, b: string): number {
-  return a > b ? -1 : a < b ? 1 : 0;
-}

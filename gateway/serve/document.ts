@@ -15,10 +15,10 @@ export interface Answer {
   last?: { tail: Buffer; retrievedAt: string; body: Buffer };
   /** `bytes` escaped as the inside of a JSON string, made on first use by envelopeParts. */
   escaped?: Buffer;
-  /** A paged answer's place in all that matched (the segments: meta.total, meta.next_offset). */
-  page?: { total: number; next_offset: number | null };
-  /** The meta tail with the page, for the document tail it was made from (envelope.ts pagedTail). */
-  pageTail?: { of: Buffer; bytes: Buffer };
+  /** The bytes between the rows and `retrieved_at` when the page says its `total` and `next_offset` (issue 41). */
+  metaOpen?: Buffer;
+  /** `metaOpen` (or the plain opening) as text and escaped, made on first use by envelopeParts. */
+  metaOpenText?: { plain: string; escaped: string };
 }
 
 export class PreparedDocument {

@@ -31,34 +31,23 @@ function makeAnswer(doc: PreparedDocument, kind: DocumentKind, query: FilterQuer
   // default answer joins the rows' stored JSON.
   const asOf = pointInTimeReader(doc, kind, query);
   const project = projection(kind, query);
-  const chosen = selectRows(kind, doc.rows.length, asOf ?? ((i) => doc.rows[i]!), query);
-  const selected = Array.isArray(chosen) ? chosen : chosen.rows;
+  const { rows: selected, total } = selectRows(kind, doc.rows.length, asOf ?? ((i) => doc.rows[i]!), query);
   let data = "";
   for (let k = 0; k < selected.length; k++) {
     const { index, row } = selected[k]!;
     data += (k ? "," : "") + (project ? JSON.stringify(project(row)) : asOf ? JSON.stringify(row) : doc.rowJson[index]);
   }
-  const page = Array.isArray(chosen) ? {} : { page: { total: chosen.total, next_offset: chosen.next_offset } };
-  return { bytes: Buffer.from(data), rows: selected.length, ...page };
-}
-
-/**
- * The meta tail of a paged answer: the document's (which closes the meta, then the envelope: `}}`), with the page's
- * `total` and `next_offset` in the meta. Made once per answer and document tail.
- */
-export function pagedTail(answer: Answer, tail: Buffer): Buffer {
-  if (!answer.page) return tail;
-  if (answer.pageTail?.of === tail) return answer.pageTail.bytes;
-  const bytes = Buffer.concat([tail.subarray(0, tail.length - 2), Buffer.from(`,"total":${answer.page.total},"next_offset":${answer.page.next_offset}}}`)]);
-  answer.pageTail = { of: tail, bytes };
-  return bytes;
+  // Every list answer says how many rows match and where the next page starts (issue 41): written once per answer.
+  const end = (query.offset ?? 0) + selected.length;
+  const paging: Pick<Meta, "total" | "next_offset"> = { total, next_offset: end < total ? end : null };
+  return { bytes: Buffer.from(data), rows: selected.length, metaOpen: Buffer.from(`],"meta":${JSON.stringify(paging).slice(0, -1)},"retrieved_at":"`) };
 }
 
 /** The filter's key, made once per query object (the query memo in params.ts hands out the same object). */
 function filterKey(query: FilterQuery): string {
   let key = FILTER_KEYS.get(query);
   if (key === undefined) {
-    key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}\u0000${query.as_of ?? ""}\u0000${query.history ?? ""}\u0000${query.statement ?? ""}\u0000${query.axis ?? ""}\u0000${query.offset ?? ""}`;
+    key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.offset ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}\u0000${query.as_of ?? ""}\u0000${query.history ?? ""}\u0000${query.statement ?? ""}\u0000${query.axis ?? ""}`;
     FILTER_KEYS.set(query, key);
   }
   return key;
@@ -92,12 +81,33 @@ function tailBytes(doc: PreparedDocument, cache: Meta["cache"], snapshot: Loaded
 
 /** The envelope's bytes: the answer's data, then the meta, of which only `retrieved_at` is written per response. */
 export function envelopeBytes(answer: Answer, tail: Buffer, retrievedAt: string): Buffer {
+  const chunks = envelopeChunks(answer, tail, retrievedAt);
+  if (Array.isArray(chunks)) return Buffer.concat(chunks);
+  return chunks;
+}
+
+/** Answers from this size on are written as chunks, their data the answer's own bytes (envelopeChunks). */
+const SHARED_FROM_BYTES = 64 * 1024;
+
+/**
+ * The envelope's bytes, or for a large answer its chunks: the answer's data is its shared bytes, not copied into a
+ * buffer per response. A client asking for Apple's 1.7 MB history a thousand times then costs a thousand small meta
+ * chunks, not 1.7 GB allocated and freed, which fragments the allocator's memory for good (issue 39).
+ */
+export function envelopeChunks(answer: Answer, tail: Buffer, retrievedAt: string): Buffer | Buffer[] {
+  if (answer.bytes.length >= SHARED_FROM_BYTES) {
+    const open = answer.metaOpen ?? OPEN_META;
+    const meta = Buffer.allocUnsafe(open.length + retrievedAt.length + tail.length);
+    tail.copy(meta, open.copy(meta, 0) + meta.write(retrievedAt, open.length, "latin1"));
+    return [OPEN, answer.bytes, meta];
+  }
   const last = answer.last;
   if (last?.tail === tail && last.retrievedAt === retrievedAt) return last.body;
-  const body = Buffer.allocUnsafe(OPEN.length + answer.bytes.length + OPEN_META.length + retrievedAt.length + tail.length);
+  const open = answer.metaOpen ?? OPEN_META;
+  const body = Buffer.allocUnsafe(OPEN.length + answer.bytes.length + open.length + retrievedAt.length + tail.length);
   let at = OPEN.copy(body, 0);
   at += answer.bytes.copy(body, at);
-  at += OPEN_META.copy(body, at);
+  at += open.copy(body, at);
   at += body.write(retrievedAt, at, "latin1"); // an ISO timestamp: ASCII
   tail.copy(body, at);
   answer.last = { tail, retrievedAt, body };
@@ -114,9 +124,11 @@ export function envelopeParts(answer: Answer, tail: Buffer, retrievedAt: string)
   let text = TAIL_TEXTS.get(tail);
   if (!text) TAIL_TEXTS.set(tail, (text = { plain: tail.toString(), escaped: `${escaped(tail.toString())}"` }));
   answer.escaped ??= Buffer.from(escaped(answer.bytes.toString()));
+  answer.metaOpenText ??= answer.metaOpen ? { plain: answer.metaOpen.toString(), escaped: escaped(answer.metaOpen.toString()) } : { plain: OPEN_META_TEXT, escaped: ESCAPED_OPEN_META };
+  const open = answer.metaOpenText;
   return {
-    json: [OPEN_TEXT, answer.bytes, `${OPEN_META_TEXT}${retrievedAt}${text.plain}`],
-    literal: [QUOTED_OPEN, answer.escaped, `${ESCAPED_OPEN_META}${retrievedAt}${text.escaped}`], // an ISO time: nothing to escape
+    json: [OPEN_TEXT, answer.bytes, `${open.plain}${retrievedAt}${text.plain}`],
+    literal: [QUOTED_OPEN, answer.escaped, `${open.escaped}${retrievedAt}${text.escaped}`], // an ISO time: nothing to escape
   };
 }
 

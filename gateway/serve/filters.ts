@@ -8,6 +8,8 @@ import type { DocumentKind } from "../../schemas/snapshot.ts";
 export interface FilterQuery {
   form?: string | undefined;
   limit?: number | undefined;
+  /** Matching rows skipped before the page (issue 41). */
+  offset?: number | undefined;
   period?: string | undefined;
   since?: string | undefined;
   /** Earnings as they stood on this day (point-in-time.ts). */
@@ -18,8 +20,6 @@ export interface FilterQuery {
   statement?: Statement | "all" | undefined;
   /** Segments: one axis (business, product, geography) or all (issue 43). */
   axis?: SegmentAxis | "all" | undefined;
-  /** Segments: the matching rows skipped before the page. */
-  offset?: number | undefined;
 }
 
 /** A row an answer keeps: its index in the document and the row itself (as of a date, for a point-in-time answer). */
@@ -28,31 +28,31 @@ export interface SelectedRow {
   row: Record<string, unknown>;
 }
 
-/** The rows of one page of a paged answer, with how many matched in all (meta.total, meta.next_offset). */
-export interface Page {
+/** A page of an answer: its rows, and how many rows pass the filters in all (meta.total). */
+export interface SelectedPage {
   rows: SelectedRow[];
   total: number;
-  next_offset: number | null;
 }
 
 /**
- * The rows an answer keeps, in document order (newest first): the first `limit` of the `count` rows `rowAt` gives that
- * pass the filters (the filings' default 20; the period endpoints' none, every row). `rowAt` is asked in order and no
- * further than needed; a null is a row the answer does not have (a period not yet reported on `as_of`). The segments
- * are paged (`offset`): every row is read, to count the matches.
+ * The page an answer keeps, in document order (newest first): after the first `offset`, the first `limit` of the
+ * `count` rows `rowAt` gives that pass the filters (the filings' default 20; the other endpoints' none, every row),
+ * and how many pass in all. `rowAt` is asked in order; a null is a row the answer does not have (a period not yet
+ * reported on `as_of`). Made once per document and filter (envelope.ts), so counting them all is paid once.
  */
-export function selectRows(kind: DocumentKind, count: number, rowAt: (i: number) => Record<string, unknown> | null, query: FilterQuery): SelectedRow[] | Page {
+export function selectRows(kind: DocumentKind, count: number, rowAt: (i: number) => Record<string, unknown> | null, query: FilterQuery): SelectedPage {
   const keep = predicate(kind, query);
-  const out: SelectedRow[] = [];
-  const limit = query.limit ?? (kind === "filings" ? 20 : Infinity);
-  const paged = kind === "segments";
-  for (let index = 0; index < count && (paged || out.length < limit); index++) {
-    const row = rowAt(index);
-    if (row && keep(row)) out.push({ index, row });
-  }
-  if (!paged) return out;
+  const rows: SelectedRow[] = [];
   const offset = query.offset ?? 0;
-  return { rows: out.slice(offset, offset + limit), total: out.length, next_offset: offset + limit < out.length ? offset + limit : null };
+  const end = offset + (query.limit ?? (kind === "filings" ? 20 : Infinity));
+  let total = 0;
+  for (let index = 0; index < count; index++) {
+    const row = rowAt(index);
+    if (!row || !keep(row)) continue;
+    if (total >= offset && total < end) rows.push({ index, row });
+    total++;
+  }
+  return { rows, total };
 }
 
 function predicate(kind: DocumentKind, query: FilterQuery): (row: Record<string, unknown>) => boolean {

@@ -217,8 +217,9 @@ describeEdgar("GET /financials and get_financials", () => {
     const client = new Client({ name: "statements-agent", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${started.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${started.key}` } } }));
     const tool = (await client.listTools()).tools.find((t) => t.name === "get_financials")!;
-    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(["as_of", "history", "limit", "period", "statement", "ticker"]);
-    expect(tool.inputSchema.properties!.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 1000 });
+    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(["as_of", "history", "limit", "offset", "period", "statement", "ticker"]);
+    // The tool's own default limit keeps its default answer within an agent host's result cap (issue 41).
+    expect(tool.inputSchema.properties!.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 1000, default: 6 });
     expect(tool.description).toContain("$0.03");
     for (const args of [
       { ticker: "WMT", statement: "balance", period: "2025" },
@@ -228,7 +229,7 @@ describeEdgar("GET /financials and get_financials", () => {
     ]) {
       const result = (await client.callTool({ name: "get_financials", arguments: args })) as CallToolResult;
       expect(result.isError).toBeFalsy();
-      const query = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)])).toString();
+      const query = new URLSearchParams(Object.entries({ limit: 6, ...args }).map(([k, v]) => [k, String(v)])).toString();
       expect((result.structuredContent as { data: FinancialPeriod[] }).data).toEqual(await financials(query));
     }
     await client.close();

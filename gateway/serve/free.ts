@@ -8,12 +8,15 @@ import { healthPayload, serviceProbe, tickerProbe } from "./probe.ts";
 import type { PaymentCore } from "../payment/core.ts";
 import type { PaidDeps } from "./paid.ts";
 import type { LoadedSnapshot, SnapshotStore } from "./snapshot.ts";
-import { coveredTickers } from "./tickers.ts";
+import { coveredTickers, type TickersPage } from "./tickers.ts";
 
 /** A route of the table that is not paid. */
 export type FreeRoute = Extract<RouteEntry, { price: null }>;
 
-type Answer = (query: { ticker?: string }, snapshots: SnapshotStore, payments: PaymentCore) => Promise<string>;
+/** A free route's validated query: a ticker (/probe), or a page (/tickers). */
+export type FreeQuery = { ticker?: string } & TickersPage;
+
+type Answer = (query: FreeQuery, snapshots: SnapshotStore, payments: PaymentCore) => Promise<string>;
 
 const ANSWERS: Record<FreeRoute["path"], Answer> = {
   // Health reads memory only: what is held, or that nothing is; and whether keys are read fresh.
@@ -23,14 +26,15 @@ const ANSWERS: Record<FreeRoute["path"], Answer> = {
     const data = query.ticker ? tickerProbe(snapshot, query.ticker, snapshots.writer) : serviceProbe(snapshot, snapshots.writer);
     return envelopeOf(data, snapshotMeta(snapshot, cache));
   },
-  "/tickers": async (_query, snapshots) => {
+  "/tickers": async (query, snapshots) => {
     const { snapshot, cache } = await readSnapshot(snapshots);
-    return envelopeOf(coveredTickers(snapshot), snapshotMeta(snapshot, cache));
+    const { data, paging } = coveredTickers(snapshot, query);
+    return envelopeOf(data, { ...snapshotMeta(snapshot, cache), ...paging });
   },
 };
 
 /** A free route's envelope `{data, meta}` as JSON text, for a query already validated against the route's schema. */
-export function freeAnswer(route: FreeRoute, query: { ticker?: string }, deps: PaidDeps): Promise<string> {
+export function freeAnswer(route: FreeRoute, query: FreeQuery, deps: PaidDeps): Promise<string> {
   return ANSWERS[route.path](query, deps.snapshots, deps.payments);
 }
 

@@ -21,10 +21,14 @@ export function queryReader<T extends z.ZodObject>(schema: T): (event: H3Event) 
   };
 }
 
-/** A tool's argument reader: the query's rules over named arguments (MCP), valid argument sets remembered likewise. */
-export function argumentReader<T extends z.ZodObject>(schema: T): (raw: Record<string, unknown>) => z.infer<T> {
+/**
+ * A tool's argument reader: the query's rules over named arguments (MCP), valid argument sets remembered likewise;
+ * `defaults` stand for arguments not given (a tool's own bounds: schemas/api.ts `agent.limit`).
+ */
+export function argumentReader<T extends z.ZodObject>(schema: T, defaults?: Record<string, unknown>): (raw: Record<string, unknown>) => z.infer<T> {
   const memo = new Map<string, z.infer<T>>();
-  return (raw) => {
+  return (given) => {
+    const raw = defaults ? { ...defaults, ...given } : given;
     // Every argument is one value, as a query parameter is: an object or array is refused before anything walks it
     // (arguments nested 10,000 deep overflowed the stack here; issue 39).
     for (const name of Object.keys(raw)) {

@@ -5,7 +5,8 @@
 // document's other rows as of the date, not copied from today's.
 import { documentContext, EarningsHistory, LATEST, periodAsOf, type PeriodHistory } from "../../schemas/earnings-history.ts";
 import type { EarningsPeriod, HistoryEntry } from "../../schemas/earnings.ts";
-import { expandHistory, financialAsOf, financialsContext, type FinancialsContext, type StoredFinancialsHistory } from "../../schemas/financials-history.ts";
+import { expandHistory, financialAsOf, financialsContext, type StoredFinancialsHistory } from "../../schemas/financials-history.ts";
+import type { FinancialsContext } from "../../schemas/financials-row-history.ts";
 import type { FinancialPeriod } from "../../schemas/financials.ts";
 import type { DocumentKind } from "../../schemas/snapshot.ts";
 import { segmentPeriodAsOf, segmentRowKey, type SegmentsHistory } from "../../schemas/segments-history.ts";

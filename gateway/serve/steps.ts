@@ -9,11 +9,11 @@ import { envelopeBytes } from "./envelope.ts";
 import { heldFeed, serveFeed, type FeedQuery } from "./feeds.ts";
 import type { Credentials, PaidOutcome } from "../payment/core.ts";
 import type { Billing } from "../subscriptions/billing.ts";
-import { paidAnswer } from "./answer.ts";
+import { paidAnswerChunks } from "./answer.ts";
 import { isoAt } from "./clock.ts";
 import { ALLOW_ORIGIN, preflight } from "../http/cors.ts";
 import { ApiError } from "../http/errors.ts";
-import { freeAnswer, readSnapshot, type FreeRoute } from "./free.ts";
+import { freeAnswer, readSnapshot, type FreeQuery, type FreeRoute } from "./free.ts";
 import { withoutBody } from "./head.ts";
 import { heldDocument, servePaid, type PaidQuery } from "./paid.ts";
 import type { PaymentCore } from "../payment/core.ts";
@@ -77,13 +77,13 @@ async function headOf(app: H3, event: H3Event): Promise<Response> {
 }
 
 /** A free route: the per-address limit first (whatever the client sends), then the answer. */
-export async function freeStep(deps: AppDeps, event: H3Event, route: FreeRoute, readQuery: (event: H3Event) => { ticker?: string }): Promise<Response> {
+export async function freeStep(deps: AppDeps, event: H3Event, route: FreeRoute, readQuery: (event: H3Event) => FreeQuery): Promise<Response> {
   deps.limiter.take(event);
   const query = readQuery(event);
   // /tickers over HTTP is revalidated and compressed (ETag, gzip); its data is freeAnswer's, as over MCP.
   if (route.path === "/tickers") {
     const { snapshot, cache } = await readSnapshot(deps.snapshots);
-    return tickersResponse(event.req.headers, snapshot, cache);
+    return tickersResponse(event.req.headers, snapshot, cache, query);
   }
   return new FastResponse(await freeAnswer(route, query, deps), { status: 200, headers: FREE_HEADERS });
 }
@@ -95,7 +95,7 @@ export async function freeStep(deps: AppDeps, event: H3Event, route: FreeRoute, 
 export function paidStep(deps: AppDeps, event: H3Event, route: TickerRoute, query: PaidQuery): Response | Promise<Response> {
   const now = Date.now(); // one clock reading for the key's verdict and the answer's time
   const held = heldDocument(deps, route, query, event.req.headers, now);
-  if (held) return paidResponse(paidAnswer(held.doc, "hit", held.snapshot, route, query, isoAt(now)).body, PAID_HEADERS);
+  if (held) return paidResponse(paidAnswerChunks(held.doc, held.snapshot, route, query, isoAt(now)), PAID_HEADERS);
   return pipeline(deps, event, (credentials) => servePaid(deps, route, query, "http", credentials));
 }
 
@@ -113,6 +113,15 @@ async function pipeline(deps: AppDeps, event: H3Event, serve: (credentials: Cred
   return paidResponse(outcome.body, outcome.receipt ? { ...PAID_HEADERS, ...receiptHeaders(outcome) } : PAID_HEADERS);
 }
 
-function paidResponse(body: Buffer, headers: Record<string, string>): Response {
-  return new FastResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+/** A 200 with the answer's bytes, or its chunks streamed one after another (a large answer's data is shared, envelope.ts). */
+function paidResponse(body: Buffer | Buffer[], headers: Record<string, string>): Response {
+  if (!Array.isArray(body)) return new FastResponse(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  const length = body.reduce((n, chunk) => n + chunk.length, 0);
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of body) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  return new FastResponse(stream, { status: 200, headers: { ...headers, "content-length": String(length) } });
 }

@@ -21,21 +21,33 @@ interface Prepared {
 
 const prepared = new WeakMap<LoadedSnapshot, Prepared>();
 
-/** The snapshot's covered tickers, sorted by ticker. */
-export function coveredTickers(snapshot: LoadedSnapshot): CoveredTicker[] {
-  return prepare(snapshot).list;
+/** A page of /tickers: `limit` and `offset` as validated (TickersQuery). */
+export interface TickersPage {
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+/** The snapshot's covered tickers, sorted by ticker: the page asked for, with total and next_offset (issue 41). */
+export function coveredTickers(snapshot: LoadedSnapshot, page: TickersPage = {}): { data: CoveredTicker[]; paging: Pick<Meta, "total" | "next_offset"> } {
+  const { list } = prepare(snapshot);
+  const offset = page.offset ?? 0;
+  const data = page.limit === undefined && offset === 0 ? list : list.slice(offset, offset + (page.limit ?? list.length));
+  const end = offset + data.length;
+  return { data, paging: { total: list.length, next_offset: end < list.length ? end : null } };
 }
 
 /**
  * The /tickers answer: 304 when the client holds the current list, else the envelope, gzipped if accepted. `cache`
  * says whether the snapshot was in memory; an answer that read it is made for its caller alone.
  */
-export function tickersResponse(headers: Headers, snapshot: LoadedSnapshot, cache: Meta["cache"], now = Date.now()): Response {
+export function tickersResponse(headers: Headers, snapshot: LoadedSnapshot, cache: Meta["cache"], page: TickersPage = {}, now = Date.now()): Response {
   const entry = prepare(snapshot);
+  // A page is another answer: its own tag, and made for its caller alone (the whole list is the one kept).
+  if (page.limit !== undefined || (page.offset ?? 0) > 0) return pageResponse(headers, snapshot, cache, page, now, entry.etag);
   const common = { etag: entry.etag, "cache-control": CACHE_CONTROL, vary: "accept-encoding", ...ALLOW_ORIGIN, "access-control-expose-headers": "ETag" };
   if (matches(headers.get("if-none-match"), entry.etag)) return new Response(null, { status: 304, headers: common });
   const assemble = () => {
-    const meta: Meta = { retrieved_at: isoAt(now), cache, built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id };
+    const meta: Meta = { retrieved_at: isoAt(now), cache, built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id, total: entry.list.length, next_offset: null };
     return { at: now, body: new TextEncoder().encode(JSON.stringify({ data: entry.list, meta })) };
   };
   if (cache === "hit" && (!entry.last || now - entry.last.at >= REUSE_MS)) entry.last = assemble();
@@ -44,6 +56,16 @@ export function tickersResponse(headers: Headers, snapshot: LoadedSnapshot, cach
   if (!acceptsGzip(headers.get("accept-encoding"))) return new Response(answer.body, { status: 200, headers: json });
   answer.gzip ??= new Uint8Array(gzipSync(answer.body));
   return new Response(answer.gzip, { status: 200, headers: { ...json, "content-encoding": "gzip" } });
+}
+
+/** A page of the list over HTTP: its own weak ETag (the snapshot's and the page's bounds), never gzipped (it is small). */
+function pageResponse(headers: Headers, snapshot: LoadedSnapshot, cache: Meta["cache"], page: TickersPage, now: number, etag: string): Response {
+  const tag = `${etag.slice(0, -1)}:${page.offset ?? 0}:${page.limit ?? ""}"`;
+  const common = { etag: tag, "cache-control": CACHE_CONTROL, ...ALLOW_ORIGIN, "access-control-expose-headers": "ETag" };
+  if (matches(headers.get("if-none-match"), tag)) return new Response(null, { status: 304, headers: common });
+  const { data, paging } = coveredTickers(snapshot, page);
+  const meta: Meta = { retrieved_at: isoAt(now), cache, built_at: snapshot.pointer.built_at, snapshot: snapshot.pointer.build_id, ...paging };
+  return new Response(JSON.stringify({ data, meta }), { status: 200, headers: { ...common, "content-type": "application/json; charset=utf-8" } });
 }
 
 function prepare(snapshot: LoadedSnapshot): Prepared {

@@ -73,7 +73,7 @@ export function readSubscription(object: unknown, syncedAt: number): Subscriptio
   };
 }
 
-/** The four events the README tells operators to enable; any other type asks nothing. */
+/** The four events docs/operations.md ("Subscriptions") tells operators to enable; any other type asks nothing. */
 function readAction(type: string, object: unknown): EventAction {
   if (type === "checkout.session.completed") {
     const checkout = readCheckout(object);
