@@ -33,6 +33,14 @@ export class MalformedInputError extends EdgarParseError {
   }
 }
 
+/**
+ * A filing's XBRL that cannot be read (truncated, not XBRL, a fact naming a context it lacks): that filing's segments
+ * are left out and named in the manifest; the rest of the company's are served (issue 43.4).
+ */
+export class XbrlDocumentError extends EdgarParseError {
+  override readonly name = "XbrlDocumentError";
+}
+
 /** A company facts file without us-gaap or ifrs-full facts: the company has no XBRL financial history. */
 export class NoXbrlHistoryError extends EdgarParseError {
   override readonly name = "NoXbrlHistoryError";

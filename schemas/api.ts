@@ -6,7 +6,8 @@ import { FilingItem } from "./filing.ts";
 import { FinancialPeriod } from "./financials.ts";
 import { InsiderTransaction } from "./insider.ts";
 import { MarketFiling, MarketInsider, ScreenRow } from "./cross.ts";
-import { EarningsQuery, FilingsQuery, FinancialsQuery, InsidersQuery, MarketFilingsQuery, MarketInsidersQuery, ProbeQuery, ScreenQuery, TickersQuery } from "./params.ts";
+import { EarningsQuery, FilingsQuery, FinancialsQuery, InsidersQuery, MarketFilingsQuery, MarketInsidersQuery, ProbeQuery, ScreenQuery, SegmentsQuery, TickersQuery } from "./params.ts";
+import { SegmentPeriod } from "./segments.ts";
 import { Health, ServiceProbe, TickerProbe } from "./probe.ts";
 import type { DocumentKind } from "./snapshot.ts";
 import { ApiKeyIssued, KeyPending, PortalSession, SuccessQuery, WebhookAck } from "./subscription.ts";
@@ -173,6 +174,29 @@ export const ROUTES = [
     tool: "get_financials",
     agent: { sizes: "About 5.7 KB a period with every statement (one statement: about a third): the newest 6 (about 34 KB) unless limit says otherwise; statement and period narrow, offset pages on (meta.total, meta.next_offset). history=true multiplies the size.", limit: 6 },
     example: { ticker: "AAPL" },
+  },
+  {
+    method: "GET",
+    path: "/segments",
+    summary: "Segments: revenue and operating income by business, product and region",
+    description:
+      "Each period (fiscal years, quarters with the fourth derived as the year less the nine months, year-to-date) and axis — business " +
+      "segments, products and services, regions — with every member's revenue and operating income (or the segment profit measure the " +
+      "company reports: the concept says which), read from the filings' own XBRL (10-K and 10-Q since inline XBRL, 2019). Each member is " +
+      "named as filed (its QName) and as the filing labels it (\"Greater China\"); a product or region reported within a segment names it. " +
+      "The latest filing's presentation is served, the original kept (history=true); a later 10-K that restates earlier years under new " +
+      "segments is served as it presents them, marked recast. Fiscal labels are /earnings/summary's. Members are reconciled to the " +
+      "filing's consolidated figure with its stated reconciling items (corporate, eliminations) and subtotals; what is left is shown as " +
+      "the difference, never forced to fit. Every value names its concept, unit and accession. as_of answers as of a date; limit and " +
+      "offset page (meta.total, meta.next_offset). A year of one axis is about 2 KB.",
+    agent: { sizes: "About 2 KB a period and axis: the newest 12 rows (about 24 KB) unless limit says otherwise; axis and period narrow, offset pages on (meta.total, meta.next_offset). history=true multiplies the size.", limit: 12 },
+    query: SegmentsQuery,
+    payload: z.array(SegmentPeriod),
+    price: "$0.02",
+    document: "segments",
+    feed: null,
+    tool: "get_segments",
+    example: { ticker: "AAPL", axis: "business", period: "FY2023" },
   },
   {
     method: "GET",

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { FRAME_PATTERN, SCREEN_METRICS } from "./cross.ts";
 import { IsoDate, TickerInput } from "./primitives.ts";
+import { SegmentAxis } from "./segments.ts";
 
 /**
  * A `limit` from 1 to `max`. Query strings must be plain digits, no more than `max` has (`1e2` or ` 5` are refused); MCP
@@ -266,5 +267,29 @@ export const MarketInsidersQuery = z.object({
     .optional()
     .meta({ description: "Only rows a reporting owner of this role filed.", example: "officer" }),
   limit: FeedLimit,
+  offset: Offset,
+});
+
+/** GET /segments (issue 43): a company's segment figures by axis and period, as of a date, paged. */
+export const SegmentsQuery = z.object({
+  ticker: TickerInput,
+  axis: z
+    .enum([...SegmentAxis.options, "all"], { error: "axis must be business, product, geography or all" })
+    .default("all")
+    .meta({
+      description:
+        "business (us-gaap:StatementBusinessSegmentsAxis: the reportable segments), product (srt:ProductOrServiceAxis), geography " +
+        "(srt:StatementGeographicalAxis), or all (default).",
+      default: "all",
+      example: "business",
+    }),
+  period: EarningsQuery.shape.period,
+  as_of: EarningsQuery.shape.as_of,
+  history: History.meta({
+    description: "true: each row also lists every presentation of the period on its axis, in filing order (the earlier, recast ones too), up to as_of when given.",
+    example: true,
+    override: { type: "boolean" },
+  }),
+  limit: PeriodLimit,
   offset: Offset,
 });

@@ -7,11 +7,12 @@ import { FINANCIAL_INVARIANTS, FinancialPeriod } from "./financials.ts";
 import { FilingItem } from "./filing.ts";
 import { InsiderTransaction } from "./insider.ts";
 import { CrossManifest, ScreenCompanyDocument } from "./cross.ts";
+import { SegmentPeriod } from "./segments.ts";
 import { DocumentMeta } from "./document-meta.ts";
 import { Accession, Cik, IsoDate, IsoDateTime, Ticker } from "./primitives.ts";
 
 /** The documents every covered ticker has: one per paid per-ticker endpoint, and its timelines for the cross-company screens. */
-export const DOCUMENT_KINDS = ["filings", "earnings", "insiders", "financials", "screen"] as const;
+export const DOCUMENT_KINDS = ["filings", "earnings", "insiders", "financials", "screen", "segments"] as const;
 export const DocumentKind = z.enum(DOCUMENT_KINDS);
 export type DocumentKind = z.infer<typeof DocumentKind>;
 
@@ -40,6 +41,11 @@ export const FinancialsDocument = document(FinancialPeriod).extend({
   history: z.string().optional().meta({ description: "StoredFinancialsHistory as JSON text, one row per row of data." }),
 });
 export type FinancialsDocument = z.infer<typeof FinancialsDocument>;
+/** The segments' document (issue 43), with its history section (schemas/segments-history.ts) as the earnings document has it. */
+export const SegmentsDocument = document(SegmentPeriod).extend({
+  history: z.string().optional().meta({ description: "SegmentsHistory as JSON text: the members' names and every presentation of each row." }),
+});
+export type SegmentsDocument = z.infer<typeof SegmentsDocument>;
 export type FilingsDocument = z.infer<typeof FilingsDocument>;
 export type EarningsDocument = z.infer<typeof EarningsDocument>;
 export type InsidersDocument = z.infer<typeof InsidersDocument>;
@@ -51,19 +57,21 @@ export const DOCUMENT_SCHEMAS = {
   insiders: InsidersDocument,
   financials: FinancialsDocument,
   screen: ScreenCompanyDocument,
+  segments: SegmentsDocument,
 } as const;
 
 /**
- * Kinds a snapshot published before them does not hold (financials: issue 18; screen: issue 40). A ticker carried forward from such a
- * snapshot keeps its other documents; its manifest entry says the endpoint does not answer.
+ * Kinds a snapshot published before them does not hold (financials: issue 18; screen: issue 40; segments: issue 43). A ticker carried
+ * forward from such a snapshot keeps its other documents; its manifest entry says the endpoint does not answer.
  */
-export const LATER_KINDS: ReadonlySet<DocumentKind> = new Set(["financials", "screen"]);
+export const LATER_KINDS: ReadonlySet<DocumentKind> = new Set(["financials", "screen", "segments"]);
 
 export const Counts = z.object({
   filings: z.number().int().nonnegative(),
   earnings_periods: z.number().int().nonnegative(),
   insider_transactions: z.number().int().nonnegative(),
   financials_periods: z.number().int().nonnegative().optional().meta({ description: "Rows of the financials document (TTM rows included); absent in snapshots before it." }),
+  segment_periods: z.number().int().nonnegative().optional().meta({ description: "Rows of the segments document (one per period and axis); absent in snapshots before it." }),
 });
 export type Counts = z.infer<typeof Counts>;
 
@@ -102,6 +110,7 @@ export const Endpoints = z.object({
   "/earnings/summary": z.boolean(),
   "/insiders": z.boolean(),
   "/financials": z.boolean().optional().meta({ description: "Absent in snapshots published before /financials existed (it does not answer there)." }),
+  "/segments": z.boolean().optional().meta({ description: "Whether the company's filings report segment figures; absent in snapshots published before /segments existed." }),
 });
 export type Endpoints = z.infer<typeof Endpoints>;
 
@@ -171,6 +180,19 @@ export const ManifestTicker = z.object({
   documents: z.partialRecord(DocumentKind, DocumentRef).optional().meta({
     description: "A covered ticker's documents by kind. Absent in manifests written before incremental publishing: the documents are then at tickers/<T>/<kind>.json of the manifest's own snapshot.",
   }),
+  segments: z
+    .object({
+      cached: z.number().int().nonnegative(),
+      fetched: z.number().int().nonnegative(),
+      missing: z.array(Accession).meta({ description: "Periodic reports whose XBRL the source has neither as the inline document nor as the extracted instance." }),
+      unreadable: z.array(z.object({ accession: Accession, reason: z.string() })).meta({ description: "Periodic reports whose XBRL could not be read, each with why (issue 43.4)." }),
+      unlabelled: z.number().int().nonnegative().meta({ description: "Spans reported with segments that no earnings period matches (left out)." }),
+      unread_pages: z.array(z.string()).optional().meta({
+        description: "Older submissions pages reaching into inline XBRL's years that the source did not have or that could not be read: their periodic reports are not read.",
+      }),
+    })
+    .optional()
+    .meta({ description: "What reading the periodic reports' XBRL for /segments found (issue 43)." }),
   followed: FollowedFiling.optional().meta({ description: "The newest filing the follower applied to this ticker." }),
   form4: z
     .object({

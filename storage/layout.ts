@@ -70,6 +70,22 @@ export function form4CacheKey(accession: string): string {
 }
 
 /**
+ * The parsed segment facts of a periodic report, by accession (issue 43.3: a filing's XBRL is fetched and parsed once).
+ * The version names what is read from a filing: it changes when that does, and the cache is read anew.
+ */
+export function segmentCacheKey(accession: string): string {
+  return `cache/segments/v1/${accession}.json`;
+}
+
+/**
+ * An older submissions page's periodic reports, by the page's name and the span the main file gives it (a page EDGAR
+ * made again over other filings is another key).
+ */
+export function segmentPageCacheKey(name: string, from: string | null, to: string | null): string {
+  return `cache/segments/v1/pages/${name.replace(/\.json$/, "")}-${from ?? "x"}-${to ?? "x"}.json`;
+}
+
+/**
  * Subscription bookkeeping, by Stripe id: a checkout session's issued key, the claim of its one display
  * (`shown`), a subscription's link to its key, an event's claim. Ids are checked against Stripe's id alphabet by
  * the caller, so they never name a path.

@@ -37,7 +37,8 @@ export function edgarFiles(dir: string): EdgarFiles {
         for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
           const child = `${rel}/${entry.name}`;
           if (entry.isDirectory()) walk(child);
-          else if (entry.name.endsWith(".xml") && !entry.name.startsWith("FilingSummary")) out.push(child);
+          // XBRL beside the ownership XML (an extracted instance, a label linkbase: issue 43) is not an ownership document.
+          else if (entry.name.endsWith(".xml") && !entry.name.startsWith("FilingSummary") && !/_(htm|lab)\.xml$/.test(entry.name)) out.push(child);
         }
       };
       walk("Archives/edgar/data");
@@ -71,6 +72,12 @@ export function listOwnershipXml(): string[] {
 
 /** The whole shared EDGAR mirror: $EDGAR_MIRROR, else ../shared/edgar beside the project (absent on a fresh clone). */
 export const MIRROR = edgarFiles(resolve(process.env.EDGAR_MIRROR ?? join(import.meta.dirname, "..", "..", "shared", "edgar")));
+
+/**
+ * The periodic reports' XBRL of the shared set (../shared/edgar-filings, $EDGAR_FILINGS): inline documents, extracted
+ * instances, in EDGAR's Archives layout, pairing with MIRROR's submissions and company facts (absent on a fresh clone).
+ */
+export const FILINGS = edgarFiles(resolve(process.env.EDGAR_FILINGS ?? join(import.meta.dirname, "..", "..", "shared", "edgar-filings")));
 
 /**
  * A temporary mirror: the fixtures' folders linked in (never copied) with an overlay folder (by default

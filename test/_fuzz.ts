@@ -63,6 +63,8 @@ const PARAM_VALUES: Record<string, fc.Arbitrary<string>> = {
   min_value: fc.oneof(fc.constantFrom("1000000", "0"), fc.constantFrom("lots", "-"), text),
   role: fc.oneof(fc.constantFrom("officer", "director", "ten_percent_owner"), fc.constantFrom("ceo", ""), text),
   item: fc.oneof(fc.constantFrom("2.02", "5.02", "9.01"), fc.constantFrom("2.2", "22.022"), text),
+  // Segments (issue 43).
+  axis: fc.oneof(fc.constantFrom("business", "product", "geography", "all"), fc.constantFrom("Business", "segment", ""), text),
 };
 const base64 = (value: string) => Buffer.from(value).toString("base64");
 const hex = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => `0x${Buffer.from(b).toString("hex")}`);

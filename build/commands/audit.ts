@@ -31,6 +31,7 @@ const COUNT_OF: Partial<Record<DocumentKind, keyof Counts>> = {
   earnings: "earnings_periods",
   insiders: "insider_transactions",
   financials: "financials_periods",
+  segments: "segment_periods",
 };
 
 /** The audit's verdict. */
@@ -78,7 +79,7 @@ export async function auditSnapshot(storage: Storage, options: { strict?: boolea
   for (const [ticker, entry] of Object.entries(manifest.tickers)) {
     for (const kind of DOCUMENT_KINDS) {
       const key = documentKeyOf(manifest, ticker, kind);
-      if (entry.covered && LATER_KINDS.has(kind) && (kind === "screen" ? !entry.documents?.screen : entry.endpoints["/financials"] === undefined)) continue;
+      if (entry.covered && LATER_KINDS.has(kind) && (kind === "financials" ? entry.endpoints["/financials"] === undefined : !entry.documents?.[kind])) continue;
       if (!entry.covered) {
         if (entry.documents?.[kind] || (await storage.hasItem(key))) findings.push(`${ticker}: not covered (${entry.reason}) but ${key} exists`);
         continue;

@@ -7,13 +7,14 @@ import type { FilingItem } from "../../schemas/filing.ts";
 import type { InsiderTransaction } from "../../schemas/insider.ts";
 import { normalizeTicker } from "../../schemas/primitives.ts";
 import { encodeJson } from "../../storage/json.ts";
-import type { Counts, Endpoints, ExceptionCounts, FinancialExceptionCounts, Freshness } from "../../schemas/snapshot.ts";
+import type { Counts, Endpoints, ExceptionCounts, FinancialExceptionCounts, Freshness, ManifestTicker } from "../../schemas/snapshot.ts";
 import type { Compute } from "./compute.ts";
 import { applyAmendments } from "../derive/insiders.ts";
 import { feedFrom, maxBy, type DocumentOrigin, type FactsResult, type FilingsResult, type SubmissionsText } from "./documents.ts";
 import { describeSubject, NoXbrlHistoryError } from "../errors.ts";
 import { earlierCiks, type Predecessor } from "../predecessors.ts";
 import { loadForm4s, mergeLoads, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
+import { makeSegments } from "./segments.ts";
 import type { EncodedDocuments } from "../publish/snapshot.ts";
 import { companyFactsPath, filerFolderPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
 import { SourceNotFoundError, textIfFound, type Source } from "../sources/source.ts";
@@ -30,6 +31,8 @@ export type CompanyOutcome =
       freshness: Freshness;
       endpoints: Endpoints;
       form4: Omit<Form4Load, "filings">;
+      /** What reading the periodic reports' XBRL found (issue 43). */
+      segments: NonNullable<ManifestTicker["segments"]>;
       /** Acceptance times of the company's filings by accession (what each document reflects). */
       accepted: Record<string, string>;
       /** Its periodic reports without XBRL (documents.ts FilingsResult). */
@@ -43,9 +46,9 @@ export type CompanyOutcome =
 
 /** The counts, freshness and endpoints of a ticker that is not covered. */
 export const NOT_COVERED = {
-  counts: { filings: 0, earnings_periods: 0, insider_transactions: 0, financials_periods: 0 },
+  counts: { filings: 0, earnings_periods: 0, insider_transactions: 0, financials_periods: 0, segment_periods: 0 },
   freshness: { newest_filing: null, newest_period_end: null, newest_form4: null, built_at: null },
-  endpoints: { "/filings/latest": false, "/earnings/summary": false, "/insiders": false, "/financials": false },
+  endpoints: { "/filings/latest": false, "/earnings/summary": false, "/insiders": false, "/financials": false, "/segments": false },
 } as const satisfies { counts: Counts; freshness: Freshness; endpoints: Endpoints };
 
 /** A company's part in a build's cross-company documents: who it is, its frames' timelines, its feeds' rows. */
@@ -76,6 +79,8 @@ export interface CompanyContext {
   incrementalFor?: (cik: number) => IncrementalForm4s | undefined;
   /** Earlier CIKs holding a company's history (default: build/predecessors.ts). */
   predecessors?: ReadonlyMap<number, readonly Predecessor[]>;
+  /** Only periodic reports filed on or after this date are read for /segments (default: all; build/pipeline/segments.ts). */
+  segmentsSince?: string | undefined;
 }
 
 /** The company facts of a company's curated predecessors (build/predecessors.ts) that the source has. */
@@ -89,7 +94,7 @@ async function predecessorFacts(ctx: CompanyContext, cik: number): Promise<{ cik
 }
 
 /**
- * Builds one CIK into its four encoded documents. A company without XBRL financial history (company facts
+ * Builds one CIK into its encoded documents. A company without XBRL financial history (company facts
  * missing, without us-gaap/ifrs-full facts, or without a single periodic-report period) is not covered — the
  * post-reorganisation shell rule (spec 1.6, pitfall 28) — and costs no further requests. Source, parse and schema
  * errors propagate: the ticker failed.
@@ -115,14 +120,15 @@ export async function buildCompany(ctx: CompanyContext, cik: number, names: Comp
 
   const filings = await loadFilings(ctx, cik);
   const insiders = await loadInsiders(ctx, cik, filings, ctx.incrementalFor?.(cik));
+  const segments = await makeSegments(ctx, cik, filings.periodic_filings, filings.unread_pages, facts.periods);
   const company = companyInfo(cik, names, filings.company);
   // Each state names its own filing: the document as a whole has none to name.
   const screen = screenDocument(company, facts.frames, { ...origin(factsPath), source_accession: null, filed_at: null });
   return {
     kind: "covered",
-    documents: { filings: filings.bytes, earnings: earnings.bytes, insiders: insiders.bytes, financials: financials.bytes, screen },
+    documents: { filings: filings.bytes, earnings: earnings.bytes, insiders: insiders.bytes, financials: financials.bytes, screen, segments: segments.bytes },
     cross: { company, frames: facts.frames, filings: filings.recent, insiders: insiders.recent },
-    counts: { filings: filings.filings, earnings_periods: earnings.periods, insider_transactions: insiders.rows, financials_periods: financials.rows },
+    counts: { filings: filings.filings, earnings_periods: earnings.periods, insider_transactions: insiders.rows, financials_periods: financials.rows, segment_periods: segments.rows },
     earnings_exceptions: earnings.exceptions,
     financials_exceptions: financials.exceptions,
     freshness: {
@@ -131,8 +137,15 @@ export async function buildCompany(ctx: CompanyContext, cik: number, names: Comp
       newest_form4: insiders.newest_form4,
       built_at: ctx.builtAt,
     },
-    endpoints: { "/filings/latest": filings.filings > 0, "/earnings/summary": true, "/insiders": insiders.rows > 0, "/financials": financials.rows > 0 },
+    endpoints: {
+      "/filings/latest": filings.filings > 0,
+      "/earnings/summary": true,
+      "/insiders": insiders.rows > 0,
+      "/financials": financials.rows > 0,
+      "/segments": segments.rows > 0,
+    },
     form4: insiders.form4,
+    segments: segments.stats,
     accepted: filings.accepted,
     without_xbrl: filings.without_xbrl,
     earlier_ciks: [...new Set([...predecessors.map((p) => p.cik), ...filings.earlier_ciks])].sort((a, b) => a - b),

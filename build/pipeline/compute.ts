@@ -1,14 +1,25 @@
 // The builder's CPU work — documents.ts: parsing a company's EDGAR JSON, deriving, validating and serialising its
-// documents; and parsing each Form 4's XML — behind one interface, run inline or on worker threads. Fetching and
-// writing stay on the main thread.
+// documents; parsing each Form 4's XML; segment-documents.ts: each periodic report's XBRL and the segments document
+// (issue 43) — behind one interface, run inline or on worker threads. Fetching and writing stay on the main thread.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { encodeDocument, factsDocuments, filingsDocument } from "./documents.ts";
-import { EdgarParseError, MalformedInputError, NoXbrlHistoryError, type ParseSubject } from "../errors.ts";
+import { EdgarParseError, MalformedInputError, NoXbrlHistoryError, XbrlDocumentError, type ParseSubject } from "../errors.ts";
 import { parseOwnershipXml } from "../parse/form4.ts";
+import { parseMemberLabels } from "../parse/label-linkbase.ts";
+import { periodicReportsOfPage, readSegmentFiling, segmentsDocument } from "./segment-documents.ts";
 
 /** The steps themselves (documents.ts); the worker thread serves exactly these. */
-const STEPS = { facts: factsDocuments, filings: filingsDocument, encode: encodeDocument, form4: parseOwnershipXml } as const;
+const STEPS = {
+  facts: factsDocuments,
+  filings: filingsDocument,
+  encode: encodeDocument,
+  form4: parseOwnershipXml,
+  segmentFiling: readSegmentFiling,
+  periodicPage: periodicReportsOfPage,
+  memberLabels: parseMemberLabels,
+  segments: segmentsDocument,
+} as const;
 type Steps = typeof STEPS;
 type Step = keyof Steps;
 
@@ -61,10 +72,13 @@ export function toWire(error: unknown): WireError {
   return { name: "Error", message: error instanceof Error ? error.message : String(error) };
 }
 
+/** The typed errors a step may throw, by name (MalformedInputError is rebuilt with its defect). */
+const WIRE_KINDS: Readonly<Record<string, typeof EdgarParseError>> = { NoXbrlHistoryError, XbrlDocumentError, EdgarParseError };
+
 /** Rebuilds the parser's typed error on the main thread, message unchanged, so callers can tell them apart. */
 function fromWire(wire: WireError): Error {
   if (wire.name === "MalformedInputError") return new MalformedInputError(wire.subject ?? {}, wire.defect ?? wire.message);
-  const Kind = wire.name === "NoXbrlHistoryError" ? NoXbrlHistoryError : wire.name === "EdgarParseError" ? EdgarParseError : null;
+  const Kind = WIRE_KINDS[wire.name] ?? null;
   const error = Kind ? new Kind(wire.subject ?? {}, "") : new Error();
   error.message = wire.message;
   return error;

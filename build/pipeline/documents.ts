@@ -17,6 +17,7 @@ import { mergeFilings, parseSubmissions, parseSubmissionsPage, type Submissions 
 import { FEED_DAYS, FrameTimelines } from "../../schemas/cross.ts";
 import { frameTimelines } from "../cross/frames.ts";
 import { companyFactsPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
+import type { LabelledPeriod } from "../derive/segments.ts";
 
 /** Where a document's data came from and when it was built (the rest of its meta comes from the data). */
 export interface DocumentOrigin {
@@ -48,7 +49,20 @@ export interface FactsResult {
   financials: FinancialsResult | null;
   /** Each frame's timelines as validated JSON text (build/cross/frames.ts): the screen document's and the screens' part. */
   frames: Record<string, string>;
+  /** The earnings' periods with their fiscal labels: the segments document labels its periods by them (issue 43). */
+  periods: LabelledPeriod[];
 }
+
+/** An older submissions page the filings document did not read, with the CIK whose submissions name it and its span. */
+export interface UnreadPage {
+  cik: number;
+  name: string;
+  filing_from: string | null;
+  filing_to: string | null;
+}
+
+/** The first inline XBRL filings EDGAR accepted (voluntary from March 2017): older pages hold none. */
+export const INLINE_XBRL_FROM = "2017-03-01";
 
 /** What the main submissions file needs next: the older pages reaching into the Form 4 look-back, by name. */
 export interface PagesNeeded {
@@ -62,6 +76,13 @@ export interface FilingsResult {
   newest_filing: string | null;
   /** The Form 4 and 4/A rows, by the CIK whose submissions list them (its folder holds their XML): the insiders document's sources. */
   insider_filings: { cik: number; filings: FilingItem[] }[];
+  /** The periodic reports with inline XBRL, by the CIK whose folder holds them: the segments' sources (issue 43). */
+  periodic_filings: { cik: number; filings: FilingItem[] }[];
+  /**
+   * Older submissions pages reaching into the years of inline XBRL that this document does not merge (they lie before
+   * the Form 4 look-back): the segments read their periodic reports (build/pipeline/segments.ts).
+   */
+  unread_pages: UnreadPage[];
   /** Acceptance times by accession, for what each document reflects (publish: DocumentRef.accepted_at). */
   accepted: Record<string, string>;
   /** Periodic reports the submissions say carry no XBRL (a 10-K/A adding only Part III): company facts never show them. */
@@ -83,7 +104,7 @@ export function factsDocuments(text: string | null, cik: number, origin: Documen
   const base = deriveEarningsBase(facts);
   const { periods, history } = base.series;
   const exceptions = countExceptions(periods);
-  if (periods.length === 0) return { earnings: { bytes: null, periods: 0, newest_period_end: null, exceptions }, financials: null, frames: {} };
+  if (periods.length === 0) return { earnings: { bytes: null, periods: 0, newest_period_end: null, exceptions }, financials: null, frames: {}, periods: [] };
   const newest = maxBy(periods, (p) => `${p.filed_at}|${p.source_accession}`)!;
   const meta = { ...origin, source_accession: newest.source_accession, filed_at: newest.filed_at };
   const earnings: EarningsResult = {
@@ -106,7 +127,16 @@ export function factsDocuments(text: string | null, cik: number, origin: Documen
   const frames = Object.fromEntries(
     Object.entries(frameTimelines(statements.periods, statements.history)).map(([frame, timelines]) => [frame, encodeJson(FrameTimelines, timelines, `the ${frame} screen timelines`)]),
   );
-  return { earnings, financials, frames };
+  const labelled = periods.map(({ fiscal_year, fiscal_quarter, months, period_start, period_end, calendar_frame, alternative_dates }) => ({
+    fiscal_year,
+    fiscal_quarter,
+    months,
+    period_start,
+    period_end,
+    calendar_frame,
+    alternative_dates: alternative_dates.map((a) => ({ period_end: a.period_end })),
+  }));
+  return { earnings, financials, frames, periods: labelled };
 }
 
 /**
@@ -159,15 +189,24 @@ export function filingsDocument(
   const filings = parts.length > 1 ? mergeFilings(...parts.map((p) => p.filings)) : mains[0]!.filings;
   const meta = { ...origin, source_accession: filings[0]?.accession_number ?? null, filed_at: filings[0]?.filed_at ?? null };
   const insiders = new Map<number, FilingItem[]>();
+  const periodic = new Map<number, FilingItem[]>();
   for (const part of parts) {
     const own = part.filings.filter((f) => INSIDER_FORMS.has(f.form));
     if (own.length) insiders.set(part.cik, [...(insiders.get(part.cik) ?? []), ...own]);
+    const reports = part.filings.filter((f) => f.is_inline_xbrl && PERIODIC_FORM.test(f.form.toUpperCase()));
+    if (reports.length) periodic.set(part.cik, [...(periodic.get(part.cik) ?? []), ...reports]);
   }
   return {
     bytes: encodeDocument("filings", { data: filings, meta }),
     filings: filings.length,
     newest_filing: filings[0]?.filed_at ?? null,
     insider_filings: [...insiders].map(([filer, list]) => ({ cik: filer, filings: list })),
+    periodic_filings: [...periodic].map(([filer, list]) => ({ cik: filer, filings: list })),
+    unread_pages: mains.flatMap((main) =>
+      main.olderPages
+        .filter((p) => !ownerOf.has(p.name) && (p.filingTo === null || p.filingTo >= INLINE_XBRL_FROM))
+        .map((p) => ({ cik: main.cik, name: p.name, filing_from: p.filingFrom, filing_to: p.filingTo })),
+    ),
     accepted: Object.fromEntries(filings.filter((f) => f.accepted_at !== null).map((f) => [f.accession_number, f.accepted_at!])),
     without_xbrl: filings.filter((f) => !f.is_xbrl && PERIODIC_FORM.test(f.form.toUpperCase())).map((f) => f.accession_number),
     company: { tickers: mains[0]!.tickers, exchanges: mains[0]!.exchanges, sic: mains[0]!.sic, sicDescription: mains[0]!.sicDescription },

@@ -23,6 +23,8 @@ import { SEC_REQUESTS_PER_SECOND, TokenBucket } from "../sources/rate-limit.ts";
 const TICKERS = ["AAPL", "WMT", "HD", "DIS", "UAA", "UA", "MRVL", "MCD", "TXN", "JNJ", "MSFT", "KO"];
 const NOW = () => new Date("2026-07-01T12:00:00.000Z");
 const LOOKBACK = 90; // Form 4s filed since 2026-04-02: about 160 of them, so the HTTP tests stay short.
+// Periodic reports read for /segments likewise: the fixtures hold no XBRL, each costs two 404s (build/pipeline/segments.test.ts reads them).
+const SEGMENTS_SINCE = "2026-04-02";
 
 describeEdgar("dataset build on the shared mirror", () => {
   let overlay: string;
@@ -50,7 +52,7 @@ describeEdgar("dataset build on the shared mirror", () => {
   });
 
   const build = (storage: ReturnType<typeof openStorage>, source = createDirSource(overlay), extra = {}) =>
-    runBuild({ source, storage, log: memoryLogger(), tickers: TICKERS, now: NOW, lookbackDays: LOOKBACK, ...extra });
+    runBuild({ source, storage, log: memoryLogger(), tickers: TICKERS, now: NOW, lookbackDays: LOOKBACK, segmentsSince: SEGMENTS_SINCE, ...extra });
 
   it("publishes a sound snapshot: covered tickers with three documents, MSFT not covered (no_xbrl_history)", async () => {
     const storage = openStorage(tempDir());
@@ -204,7 +206,7 @@ describeEdgar("dataset build on the shared mirror", () => {
     expect(documentKeyOf(current, "AAPL", "insiders")).toMatch(new RegExp(`^snapshots/${ids[2]}/`));
     const ofFirst = () => keys.filter((k) => k.split(":")[1] === ids[0] && k.split(":")[2] === "tickers").map((k) => k.split(":").at(-1)).sort();
     // The replaced insiders document stays a grace period (a gateway may still hold the manifest naming it).
-    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "financials.json", "insiders.json", "screen.json"]);
+    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "financials.json", "insiders.json", "screen.json", "segments.json"]);
     // The first build assembled the cross-company documents (there were none); the --tickers builds since kept them.
     expect(current.cross?.build_id).toBe(ids[0]);
     expect(crossKeys(current.cross).every((key) => keys.includes(key.replace(/\//g, ":")))).toBe(true);
@@ -215,7 +217,7 @@ describeEdgar("dataset build on the shared mirror", () => {
     // Past the grace period, the next publish removes it.
     await build(storage, createDirSource(overlay), { tickers: ["AAPL"], retention: 2, lookbackDays: 3650, now: () => new Date(Date.UTC(2026, 6, 1, 12, 30)) });
     keys = await storage.getKeys("snapshots");
-    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "financials.json", "screen.json"]);
+    expect(ofFirst()).toEqual(["earnings.json", "filings.json", "financials.json", "screen.json", "segments.json"]);
   });
 
   it("reconciles the filings the follower gave up on before it began, for the companies it read afresh", async () => {

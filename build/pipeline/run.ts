@@ -40,6 +40,8 @@ export interface BuildOptions {
   universeOnly?: boolean;
   /** Form 4 look-back in days (default 730, two years). */
   lookbackDays?: number;
+  /** Only periodic reports filed on or after this date (YYYY-MM-DD) are read for /segments (default: every inline XBRL one). */
+  segmentsSince?: string;
   /** Snapshots kept after publishing, the new one included (default 4). */
   retention?: number;
   /** Companies built at once (requests are still capped by the source's own limits). */
@@ -159,7 +161,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
           let refs: DocumentRefs = {};
           let reading = now().toISOString();
           try {
-            outcome = await buildCompany({ source, compute, storage, builtAt, form4Since, incrementalFor, predecessors }, cik, { tickers: names, name: tickers[0]!.name });
+            const context = { source, compute, storage, builtAt, form4Since, incrementalFor, predecessors, segmentsSince: opts.segmentsSince };
+            outcome = await buildCompany(context, cik, { tickers: names, name: tickers[0]!.name });
             if (outcome.kind === "covered") {
               refs = await writer.writeDocuments(names, outcome.documents, outcome.accepted);
               summary.form4_fetched += outcome.form4.fetched;

@@ -42,6 +42,25 @@ export function filingDocumentPath(folder: string, document: string): string {
   return `${folder}${SAFE_DOCUMENT.test(document) ? document : document.split("/").map(encodeURIComponent).join("/")}`;
 }
 
+/**
+ * The plain XBRL instance EDGAR extracts from an inline filing and publishes beside it (issue 43.3): the primary
+ * document's name with `.htm` made `_htm.xml` (`…/aapl-20230930.htm` → `…/aapl-20230930_htm.xml`).
+ */
+export function extractedInstancePath(primaryPath: string): string {
+  if (!/\.html?$/i.test(primaryPath)) throw new Error(`"${primaryPath}" is not an HTML primary document`);
+  return primaryPath.replace(/\.(html?)$/i, "_$1.xml");
+}
+
+/**
+ * A filing's label linkbase, named after the schema its XBRL names (EDGAR Filer Manual 5.2: `aapl-20250329.xsd` →
+ * `aapl-20250329_lab.xml`), in the filing's folder.
+ */
+export function labelLinkbasePath(folder: string, schema: string): string {
+  const base = schema.split("/").pop() ?? "";
+  if (!/^[\w.\-]+\.xsd$/i.test(base)) throw new Error(`"${schema}" is not a schema file name`);
+  return `${folder}${base.replace(/\.xsd$/i, "_lab.xml")}`;
+}
+
 /** A filing's index page (`…/000032019324000123/0000320193-24-000123-index.htm`), the page EDGAR links a filing to. */
 export function filingIndexPath(folder: string, accession: string): string {
   return `${folder}${accession}-index.htm`;

@@ -34,6 +34,7 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
       [
         ...["GET /health", "GET /probe", "GET /tickers", "GET /filings/latest", "GET /earnings/summary", "GET /insiders", "GET /financials", "GET /openapi.json", "GET /llms.txt", "POST /mcp"],
         ...["GET /screen", "GET /market/insiders", "GET /market/filings"],
+        "GET /segments",
         ...["GET /subscribe", "GET /subscribe/success", "POST /webhooks/stripe", "POST /billing/portal"],
       ].sort(),
     );

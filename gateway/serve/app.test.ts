@@ -81,6 +81,7 @@ describeEdgar("gateway over a real snapshot", () => {
       "/earnings/summary": { usd: "$0.02", amount: "20000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
       "/insiders": { usd: "$0.01", amount: "10000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
       "/financials": { usd: "$0.03", amount: "30000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
+      "/segments": { usd: "$0.02", amount: "20000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
       "/screen": { usd: "$0.05", amount: "50000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
       "/market/insiders": { usd: "$0.02", amount: "20000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
       "/market/filings": { usd: "$0.01", amount: "10000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", scheme: "exact" },
@@ -91,7 +92,7 @@ describeEdgar("gateway over a real snapshot", () => {
   it("/probe?ticker= tells covered, not covered with its reason, and unknown tickers apart", async () => {
     const aapl = (await (await gw.get("/probe?ticker=aapl")).json()).data;
     expect(aapl.ticker_coverage).toEqual({ ticker: "AAPL", covered: true, cik: 320193, earlier_ciks: [], name: "Apple Inc.", reason: null, evidence: null });
-    expect(aapl.endpoints).toEqual({ "/filings/latest": true, "/earnings/summary": true, "/insiders": false, "/financials": true });
+    expect(aapl.endpoints).toEqual({ "/filings/latest": true, "/earnings/summary": true, "/insiders": false, "/financials": true, "/segments": true });
     expect(aapl.counts.filings).toBe(1005);
     expect(aapl.freshness.newest_filing).toBe("2026-02-26");
     const msft = (await (await gw.get("/probe?ticker=MSFT")).json()).data;

@@ -47,7 +47,7 @@ function makeAnswer(doc: PreparedDocument, kind: DocumentKind, query: FilterQuer
 function filterKey(query: FilterQuery): string {
   let key = FILTER_KEYS.get(query);
   if (key === undefined) {
-    key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.offset ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}\u0000${query.as_of ?? ""}\u0000${query.history ?? ""}\u0000${query.statement ?? ""}`;
+    key = `${query.form ?? ""}\u0000${query.limit ?? ""}\u0000${query.offset ?? ""}\u0000${query.period ?? ""}\u0000${query.since ?? ""}\u0000${query.as_of ?? ""}\u0000${query.history ?? ""}\u0000${query.statement ?? ""}\u0000${query.axis ?? ""}`;
     FILTER_KEYS.set(query, key);
   }
   return key;

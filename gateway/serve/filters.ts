@@ -1,6 +1,7 @@
 // The per-request filters of the paid endpoints over a document's rows (spec 4.3–4.5; DESIGN "Derivation rules").
 import { STATEMENTS, type Statement } from "../../schemas/financials.ts";
 import { parsePeriod, type PeriodFilter } from "../../schemas/params.ts";
+import type { SegmentAxis } from "../../schemas/segments.ts";
 import type { DocumentKind } from "../../schemas/snapshot.ts";
 
 /** The query values a filter reads (already validated). */
@@ -17,6 +18,8 @@ export interface FilterQuery {
   history?: boolean | undefined;
   /** Financials: one statement (income, balance, cash_flow) or all. */
   statement?: Statement | "all" | undefined;
+  /** Segments: one axis (business, product, geography) or all (issue 43). */
+  axis?: SegmentAxis | "all" | undefined;
 }
 
 /** A row an answer keeps: its index in the document and the row itself (as of a date, for a point-in-time answer). */
@@ -59,6 +62,7 @@ function predicate(kind: DocumentKind, query: FilterQuery): (row: Record<string,
     return (row) => String(row.form).toUpperCase() === form;
   }
   if (kind === "earnings" && query.period) return periodPredicate(parsePeriod(query.period));
+  if (kind === "segments") return segmentsPredicate(query);
   if (kind === "financials") return financialsPredicate(query);
   if (kind === "insiders" && query.since) {
     const since = query.since;
@@ -82,6 +86,13 @@ function financialsPredicate(query: FilterQuery): (row: Record<string, unknown>)
     const group = row[statement] as Record<string, unknown> | null | undefined;
     return group !== null && group !== undefined && Object.values(group).some((m) => m !== null);
   };
+}
+
+/** Segments: one axis (or all) and the earnings' periods. */
+function segmentsPredicate(query: FilterQuery): (row: Record<string, unknown>) => boolean {
+  const period = query.period ? periodPredicate(parsePeriod(query.period)) : null;
+  const axis = query.axis && query.axis !== "all" ? query.axis : null;
+  return (row) => (axis === null || row.axis === axis) && (period === null || period(row));
 }
 
 /** A financials row with only the chosen statement (the others left out, as the schema allows); null: rows whole. */

@@ -23,6 +23,7 @@ const QUERY: Record<string, string> = {
   "/earnings/summary": "ticker=AAPL&period=annual",
   "/insiders": "ticker=JNJ",
   "/financials": "ticker=AAPL&statement=balance&period=annual",
+  "/segments": "ticker=AAPL&axis=business&period=FY2023",
   "/probe": "ticker=AAPL",
   "/screen": "metric=revenue&period=CY2024Q3&limit=2",
 };

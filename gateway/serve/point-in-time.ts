@@ -1,4 +1,4 @@
-// Point-in-time answers of /earnings/summary and /financials (issue 14 "Point in time", issue 18): the rows as they
+// Point-in-time answers of /earnings/summary, /financials and /segments (issues 14, 18, 43): the rows as they
 // stood on `as_of`, and each metric's history, read from the document's history section — parsed on first use, kept
 // with the document. Never on the default answer's path: a query without as_of or history is served from the stored
 // row bytes. An as-of answer uses only filings accepted by then, in every field: a TTM row's block is read from the
@@ -9,6 +9,8 @@ import { expandHistory, financialAsOf, financialsContext, type StoredFinancialsH
 import type { FinancialsContext } from "../../schemas/financials-row-history.ts";
 import type { FinancialPeriod } from "../../schemas/financials.ts";
 import type { DocumentKind } from "../../schemas/snapshot.ts";
+import { segmentPeriodAsOf, segmentRowKey, type SegmentsHistory } from "../../schemas/segments-history.ts";
+import type { SegmentPeriod } from "../../schemas/segments.ts";
 import type { FilterQuery } from "./filters.ts";
 import type { PreparedDocument } from "./document.ts";
 
@@ -21,17 +23,23 @@ const READERS = new WeakMap<PreparedDocument, Reader>();
  * for the default answer.
  */
 export function pointInTimeReader(doc: PreparedDocument, kind: DocumentKind, query: FilterQuery): ((row: number) => Record<string, unknown> | null) | null {
-  if ((kind !== "earnings" && kind !== "financials") || (query.as_of === undefined && !query.history)) return null;
+  if ((kind !== "earnings" && kind !== "financials" && kind !== "segments") || (query.as_of === undefined && !query.history)) return null;
   const read = readerOf(doc, kind);
   const date = query.as_of ?? LATEST;
   const withHistory = query.history === true;
   return (i) => read(i, date, withHistory);
 }
 
-function readerOf(doc: PreparedDocument, kind: "earnings" | "financials"): Reader {
+function readerOf(doc: PreparedDocument, kind: "earnings" | "financials" | "segments"): Reader {
   let read = READERS.get(doc);
   if (read) return read;
-  if (kind === "financials") {
+  if (kind === "segments") {
+    // Every segments document has its history section (there is no older form of it).
+    const rows = doc.rows as unknown as SegmentPeriod[];
+    const history = JSON.parse(doc.history ?? '{"names":{},"rows":[]}') as SegmentsHistory;
+    const keys = rows.map(segmentRowKey);
+    read = (i, date, withHistory) => segmentPeriodAsOf(keys[i]!, history.rows[i] ?? [], history.names, date, withHistory);
+  } else if (kind === "financials") {
     const rows = doc.rows as unknown as FinancialPeriod[];
     let context: FinancialsContext;
     if (doc.history === undefined) context = financialsContext(rows, []);

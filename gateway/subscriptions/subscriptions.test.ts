@@ -15,6 +15,7 @@ const QUERY: Record<string, string> = {
   "/earnings/summary": "ticker=AAPL&period=annual",
   "/insiders": "ticker=JNJ",
   "/financials": "ticker=AAPL&statement=balance&period=annual",
+  "/segments": "ticker=AAPL&axis=business&period=FY2023",
   // The answers across companies (issue 40): the market feeds' defaults reach back from today.
   "/screen": "metric=revenue&period=CY2024Q3",
   "/market/insiders": "",
