@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ["{schemas,build,gateway,storage,logging,bin,test}/**/*.test.ts"],
     reporters: ["default", "./test/_summary-reporter.ts"],
+    globalSetup: ["./test/_global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000, // a beforeAll that builds a snapshot from the fixtures can take 10 s on a loaded machine
     pool: "forks",

@@ -92,7 +92,7 @@ describeEdgar("the offline quick start", () => {
       expect(examples([README]).length).toBeGreaterThan(15);
       expect(all.length).toBeGreaterThan(25);
       // Each paid route has its example, the routes across companies too (issue 42).
-      for (const route of ["/filings/latest", "/earnings/summary", "/insiders", "/financials", "/screen", "/market/insiders", "/market/filings"]) {
+      for (const route of ["/filings/latest", "/earnings/summary", "/insiders", "/financials", "/segments", "/screen", "/market/insiders", "/market/filings"]) {
         expect(examples([README]).some((e) => e.path.startsWith(`${route}?`) && e.status === 200)).toBe(true);
       }
       const answers = await Promise.all(all.map(async ({ path, status }) => ({ path, expected: status, got: (await get(path)).status })));

@@ -1,6 +1,6 @@
 // A gateway over a real snapshot for tests: the shared mirror (with the overlay) built once into a temp folder,
 // then the real app wired with an injectable facilitator. No port: requests go through app.fetch.
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FacilitatorClient } from "@x402/core/server";
@@ -17,8 +17,60 @@ import { addTickerRows, makeOverlayMirror, TSM_ROW } from "./_edgar-files.ts";
 /** Tickers every gateway test can rely on (see build/pipeline/run.test.ts for what each exercises). */
 export const GATEWAY_TICKERS = ["AAPL", "WMT", "HD", "DIS", "UA", "UAA", "JNJ", "MSFT", "TSM", "BRK-B"];
 
-/** Builds the test snapshot into a new folder; returns the folder and the mirror (both for removal). */
+/**
+ * A query for each route that the test build answers with rows — but the market feeds, whose default window reaches
+ * back from today over a build dated 2026-07-01 (market.test.ts asks them for their days).
+ */
+export const ROUTE_QUERIES: Readonly<Record<string, string>> = {
+  "/filings/latest": "ticker=AAPL&limit=2",
+  "/earnings/summary": "ticker=AAPL&period=annual",
+  "/insiders": "ticker=JNJ",
+  "/financials": "ticker=AAPL&statement=balance&period=annual",
+  "/segments": "ticker=AAPL&axis=business&period=FY2023",
+  "/probe": "ticker=AAPL",
+  "/screen": "metric=revenue&period=CY2024Q3&limit=2",
+  "/market/insiders": "",
+  "/market/filings": "",
+};
+
+/**
+ * The test snapshot in a new folder, with its mirror; returns both (for removal). The build is the same in every file
+ * (the same mirror, tickers and clock), so one run of the suite builds it once (test/_global-setup.ts names the folder
+ * it is kept in; the first file to ask builds it, the others wait) and each file gets its own copy to change.
+ */
 export async function buildTestData(): Promise<{ dataDir: string; mirror: string }> {
+  const cache = process.env.TEST_BUILD_CACHE;
+  if (!cache) return freshTestData();
+  const at = join(cache, "gateway");
+  const done = join(at, "done");
+  try {
+    mkdirSync(at); // the one file that makes it
+    try {
+      const made = await freshTestData();
+      cpSync(made.mirror, join(at, "mirror"), { recursive: true, verbatimSymlinks: true });
+      cpSync(made.dataDir, join(at, "data"), { recursive: true });
+      writeFileSync(done, "ok");
+      return made;
+    } catch (error) {
+      writeFileSync(done, "failed");
+      throw error;
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  for (let waited = 0; !existsSync(done); waited += 100) {
+    if (waited > 180_000) throw new Error(`the shared test build in ${at} did not finish in 3 minutes`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (readFileSync(done, "utf8") !== "ok") return freshTestData(); // its maker failed: fail here with the reason
+  const mirror = mkdtempSync(join(tmpdir(), "edgar-overlay-"));
+  const dataDir = mkdtempSync(join(tmpdir(), "gateway-data-"));
+  cpSync(join(at, "mirror"), mirror, { recursive: true, verbatimSymlinks: true });
+  cpSync(join(at, "data"), dataDir, { recursive: true });
+  return { dataDir, mirror };
+}
+
+async function freshTestData(): Promise<{ dataDir: string; mirror: string }> {
   const mirror = makeOverlayMirror();
   addTickerRows(mirror, [TSM_ROW]); // a company whose source fails: company facts, no submissions
   const dataDir = mkdtempSync(join(tmpdir(), "gateway-data-"));

@@ -16,6 +16,7 @@ export const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   get_earnings_summary: { ticker: "AAPL", period: "FY2023" },
   get_insider_transactions: { ticker: "JNJ" },
   get_financials: { ticker: "AAPL", statement: "cash_flow", period: "ttm" },
+  get_segments: { ticker: "AAPL", axis: "geography", period: "FY2023" },
   list_tickers: {},
   screen_companies: { metric: "revenue", period: "CY2024Q3", limit: 5 },
   get_market_filings: { form: "4" },

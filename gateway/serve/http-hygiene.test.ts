@@ -3,7 +3,7 @@ import { encodePaymentSignatureHeader } from "@x402/core/http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { PAID_ROUTES, ROUTES } from "../../schemas/api.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
-import { buildTestData, testGateway } from "../../test/_gateway.ts";
+import { buildTestData, ROUTE_QUERIES, testGateway } from "../../test/_gateway.ts";
 import { raw } from "../../test/_raw-http.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { addressOf, ANVIL_KEYS, decodePaymentRequired, decodePaymentResponse, payerClient } from "../../test/_x402.ts";
@@ -18,17 +18,9 @@ import { createLocalFacilitator } from "../payment/dev-chain/facilitator.ts";
 // every status line. The x402 payment is real: signed by the payer's key, checked and settled on the in-memory chain.
 
 const PAYER = addressOf(ANVIL_KEYS.payer);
-const QUERY: Record<string, string> = {
-  "/filings/latest": "ticker=AAPL&limit=2",
-  "/earnings/summary": "ticker=AAPL&period=annual",
-  "/insiders": "ticker=JNJ",
-  "/financials": "ticker=AAPL&statement=balance&period=annual",
-  "/segments": "ticker=AAPL&axis=business&period=FY2023",
-  "/probe": "ticker=AAPL",
-  "/screen": "metric=revenue&period=CY2024Q3&limit=2",
-};
+const QUERY = ROUTE_QUERIES;
 /** Paid routes whose answer here has rows, so a payment settles (the market feeds reach back from today: market.test.ts). */
-const ANSWERING = PAID_ROUTES.filter((r) => QUERY[r.path] !== undefined);
+const ANSWERING = PAID_ROUTES.filter((r) => QUERY[r.path]);
 /** Headers that describe the connection or the moment, not the answer. */
 const PER_MESSAGE = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
 

@@ -5,22 +5,12 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { PAID_ROUTES } from "../../schemas/api.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
-import { buildTestData, testGateway } from "../../test/_gateway.ts";
+import { buildTestData, ROUTE_QUERIES, testGateway } from "../../test/_gateway.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { signedEvent, startStripe, STRIPE_TEST_ENV, subscriptionObject, type StripeStandIn } from "../../test/_stripe.ts";
 import { main as keysMain } from "../payment/keys-cli.ts";
 
-const QUERY: Record<string, string> = {
-  "/filings/latest": "ticker=AAPL&limit=2",
-  "/earnings/summary": "ticker=AAPL&period=annual",
-  "/insiders": "ticker=JNJ",
-  "/financials": "ticker=AAPL&statement=balance&period=annual",
-  "/segments": "ticker=AAPL&axis=business&period=FY2023",
-  // The answers across companies (issue 40): the market feeds' defaults reach back from today.
-  "/screen": "metric=revenue&period=CY2024Q3",
-  "/market/insiders": "",
-  "/market/filings": "",
-};
+const QUERY = ROUTE_QUERIES;
 
 describeEdgar("subscriptions through Stripe: the whole life of a key", () => {
   let data: { dataDir: string; mirror: string };
