@@ -55,3 +55,4 @@ console.log(
     bytes: bytes.length,
   }),
 );
+process.once("SIGTERM", () => process.exit(0)); // exits as a process should (a --cpu-prof profile is written then)

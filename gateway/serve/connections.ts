@@ -70,15 +70,11 @@ export function guardConnections(server: Server, limits: ConnectionLimits, log: 
 
   function dispatch(conn: Connection, req: IncomingMessage, res: ServerResponse): void {
     conn.inFlight++;
-    let done = false;
-    const settle = () => {
-      if (done) return;
-      done = true;
+    // A response emits "close" once, after its last byte is handed to the socket or when the socket closes first.
+    res.on("close", () => {
       conn.inFlight--;
       pump(conn);
-    };
-    res.once("finish", settle);
-    res.once("close", settle);
+    });
     for (const listener of listeners) listener.call(server, req, res);
   }
 
