@@ -10,11 +10,13 @@ import { FastResponse } from "srvx";
 import { loadConfig } from "../gateway/config.ts";
 import { serveHttp } from "../gateway/serve/listen.ts";
 import { createLogger } from "../logging/log.ts";
-import { buildTestData, testGateway } from "../test/_gateway.ts";
+import { testGateway } from "../test/_gateway.ts";
 import { MCP_CALL } from "./_server-process.ts";
 
 const PAID_PATH = "/filings/latest?ticker=AAPL&limit=20";
-const { dataDir } = await buildTestData();
+// The snapshot startServers built (_server-process.ts): this process holds only what a gateway holds.
+const dataDir = process.env.BENCH_DATA_DIR;
+if (!dataDir) throw new Error("BENCH_DATA_DIR is not set: the servers are started by startServers (bench/_server-process.ts)");
 // The free endpoints' per-address limit is off unless the benchmark sets it (one load generator is one address).
 const env = { FREE_RATE_PER_MINUTE: process.env.FREE_RATE_PER_MINUTE ?? "0", FREE_BURST: process.env.FREE_BURST ?? "30" };
 // Logged as in production (a line per request, written asynchronously), but to /dev/null: the output stays the benchmark's.

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { buildTestData } from "../test/_gateway.ts";
 
 const CALL_PARAMS = { name: "get_latest_filings", arguments: { ticker: "AAPL", limit: 20 } };
 /** The MCP benchmark's call: the gateway benchmark's question (AAPL's 20 latest filings) as a 2025 tools/call. */
@@ -39,9 +40,13 @@ export interface ServerProcess {
   stop(): void;
 }
 
-/** Spawns the bench servers (with `env` added to the gateway's environment) and waits for their first line. */
+/**
+ * Spawns the bench servers over a test snapshot built here (the servers' process holds only what a gateway holds, as in
+ * production, never a build's memory), with `env` added to the gateway's environment; waits for their first line.
+ */
 export async function startServers(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["bench/_gateway-server.ts"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
+  const { dataDir } = await buildTestData();
+  const child = spawn(process.execPath, ["bench/_gateway-server.ts"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env, BENCH_DATA_DIR: dataDir } });
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
