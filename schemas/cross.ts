@@ -63,6 +63,17 @@ const STATE_FIELDS = [
   "derived", "restated", "original_value", "marks", "source_accession", "filed_at",
 ] as const satisfies readonly (keyof ScreenValue)[];
 
+/** Whether two values are the same state: field by field (a timeline asks it of every metric on every date). */
+export function sameScreenValue(a: ScreenValue | null, b: ScreenValue | null): boolean {
+  if (a === null || b === null) return a === b;
+  for (const field of STATE_FIELDS) {
+    if (field === "marks") {
+      if (a.marks.length !== b.marks.length || a.marks.some((m, i) => m !== b.marks[i])) return false;
+    } else if (a[field] !== b[field]) return false;
+  }
+  return true;
+}
+
 /**
  * A state as stored: its date, then ScreenValue's fields in STATE_FIELDS order; its date alone when no value holds from
  * then. A company's timelines hold thousands of states (every filing re-reports its comparatives): as objects they were

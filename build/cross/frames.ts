@@ -3,7 +3,7 @@
 // every date its inputs change, so a screen's value is byte for byte the company's answer, today and as of any day.
 import { LATEST } from "../../schemas/earnings-history.ts";
 import { PER_SHARE_METRICS } from "../../schemas/earnings.ts";
-import { storeState, type FrameTimelines, type ScreenMark, type ScreenValue } from "../../schemas/cross.ts";
+import { sameScreenValue, storeState, type FrameTimelines, type ScreenMark, type ScreenValue } from "../../schemas/cross.ts";
 import { financialAsOf, financialsContext } from "../../schemas/financials-history.ts";
 import type { FinancialPeriodHistory, FinancialReconciliationState, FinancialsContext } from "../../schemas/financials-row-history.ts";
 import { labelKey } from "../../schemas/financials-ttm.ts";
@@ -103,13 +103,12 @@ type Candidates = readonly number[] | { indices: readonly number[]; from: Readon
 /** Each metric's states over the dates: the value of the frame's first row reported by each date, when it changed. */
 function timelinesOf(rows: Candidates, dates: readonly string[], context: FinancialsContext): FrameTimelines {
   const out: FrameTimelines = {};
-  const last = new Map<FinancialMetricName, string>();
+  const last = new Map<FinancialMetricName, ScreenValue | null>();
   const record = (date: string, values: Map<FinancialMetricName, ScreenValue | null>) => {
     for (const metric of FINANCIAL_METRIC_NAMES) {
       const value = values.get(metric) ?? null;
-      const text = value === null ? "null" : JSON.stringify(value);
-      if ((last.get(metric) ?? "null") === text) continue;
-      last.set(metric, text);
+      if (sameScreenValue(last.get(metric) ?? null, value)) continue;
+      last.set(metric, value);
       (out[metric] ??= []).push(storeState({ from: date, row: value }));
     }
   };
