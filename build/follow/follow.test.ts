@@ -61,6 +61,23 @@ describeEdgar("the follower: publishing, restarts and gaps", () => {
     gw.close();
   }, 90_000);
 
+  it("publishes a new 10-Q's segments with the rest of it: Apple's quarter to 2025-06-28 by segment (its regions), from its own XBRL", async () => {
+    // Apple's 10-Q of 2025-08-01 (inline XBRL in the fixtures, cut to the facts /segments reads), held back, then accepted.
+    const AAPL_10Q = "0000320193-25-000073";
+    const { replay, location, storage } = await setup(0, { also: [AAPL_10Q] });
+    const gw = testGateway(location);
+    gw.snapshots.watch(100);
+    const { key } = await gw.keys.create(null);
+    const quarters = async () =>
+      (await (await gw.get("/segments?ticker=AAPL&axis=business&period=quarterly&limit=50", { headers: { "x-api-key": key } })).json()).data as { source_accession: string; period_end: string }[];
+    expect((await quarters()).some((r) => r.source_accession === AAPL_10Q)).toBe(false);
+    const follower = followInProcess(replay, storage);
+    replay.accept(AAPL_10Q);
+    await expect.poll(async () => (await quarters()).find((r) => r.source_accession === AAPL_10Q)?.period_end, { timeout: 60_000, interval: 300 }).toBe("2025-06-28");
+    await follower.stop();
+    gw.close();
+  }, 90_000);
+
   it("killed (SIGKILL) while filings arrive and started again, on S3: nothing is missed", async () => {
     const { replay, location, storage } = await setup(40, { location: `s3://${suite.s3.bucket}/follow-killed` });
     const first = cli(replay, location);
