@@ -5,7 +5,7 @@ import { getRequestIP, type H3, type H3Event } from "h3";
 import { FastResponse } from "srvx";
 import type { FeedRoute, TickerRoute } from "../../schemas/api.ts";
 import type { CrossView } from "./cross.ts";
-import { envelopeBytes } from "./envelope.ts";
+import { envelopeChunks } from "./envelope.ts";
 import { heldFeed, serveFeed, type FeedQuery } from "./feeds.ts";
 import type { CallRecord } from "../payment/call-record.ts";
 import type { Credentials, PaidOutcome } from "../payment/core.ts";
@@ -107,7 +107,7 @@ export function feedStep(deps: AppDeps, event: H3Event, route: FeedRoute, query:
   const now = Date.now();
   const record = exchangeOf(event)?.call(route.path, "http", null, "none") ?? null;
   const held = heldFeed(deps, route, query, event.req.headers, now, record);
-  if (held) return paidResponse(envelopeBytes(held.answer, held.tail, isoAt(now)), PAID_HEADERS);
+  if (held) return paidResponse(envelopeChunks(held.answer, held.tail, isoAt(now)), PAID_HEADERS);
   return pipeline(deps, event, record, (credentials) => serveFeed(deps, route, query, "http", credentials));
 }
 
