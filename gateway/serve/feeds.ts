@@ -52,8 +52,8 @@ export function heldFeed(
   record: CallRecord | null,
 ): { answer: Answer; tail: Buffer } | null {
   const snapshot = deps.snapshots.held;
-  const keyId = snapshot && trustedKey(deps.payments, headers, now);
-  if (!snapshot || !keyId) return null;
+  const keyId = snapshot ? trustedKey(deps.payments, headers, now) : null;
+  if (!snapshot || keyId === null) return null;
   const window = requireWindow(route, query, isoAt(now).slice(0, 10));
   const known = MADE.get(snapshot)?.get(questionKey(route, query, window));
   if (!known) return null;

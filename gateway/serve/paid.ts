@@ -54,9 +54,10 @@ export function heldDocument(
   if (!snapshot) return null;
   requireCoverage(deps.snapshots.ticker(snapshot, query.ticker), query.ticker);
   const keyId = trustedKey(deps.payments, headers, now);
-  const doc = keyId !== null && deps.snapshots.cached(snapshot, query.ticker, route.document);
+  if (keyId === null) return null;
+  const doc = deps.snapshots.cached(snapshot, query.ticker, route.document);
   if (!doc) return null;
-  record?.keyed(keyId!, snapshot.pointer.build_id);
+  record?.keyed(keyId, snapshot.pointer.build_id);
   return { doc, snapshot };
 }
 
