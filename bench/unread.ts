@@ -1,6 +1,7 @@
 // Benchmark: clients that never read their answers (issue 39). The gateway as deployed (its own process) serves a
 // normal keyed client throughout while non-reading clients pipeline requests at it, first without a key (402s),
-// then with one (large answers); then a minute with the normal client alone. Goals: the gateway's RSS ≤ 400 MB
+// then with one (large answers); then a minute with the normal client alone. The floor beside them: the normal client
+// while a process that only spins takes one core, as the attacker's own work does. Goals: the gateway's RSS ≤ 400 MB
 // throughout and after, the keyed client's p99 ≤ 50 ms during the attacks, RSS back within 10 % of its start a
 // minute after the attacks stop (levels: the median RSS over the last 20 s of the warm-up and of that minute).
 import { spawn } from "node:child_process";
@@ -31,6 +32,17 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const gateway = await startGatewayProcess({ DATA_URL: dataDir });
   const pid = gateway.child.pid!;
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  const cpuSeconds = () => {
+    // Fields 14 and 15 of /proc/PID/stat (after the parenthesised name): utime and stime, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  /** Runs a phase and adds the share of a core the gateway used during it. */
+  const measured = async (phase: Promise<[autocannon.Result, Record<string, unknown>]>): Promise<[autocannon.Result, Record<string, unknown>, number]> => {
+    const [t0, cpu0] = [performance.now(), cpuSeconds()];
+    const out = await phase;
+    return [...out, round2((cpuSeconds() - cpu0) / ((performance.now() - t0) / 1000))];
+  };
   const samples: { at: number; mb: number }[] = [];
   const sampler = setInterval(() => samples.push({ at: performance.now(), mb: rss() }), 200);
   /** The median RSS over the last `seconds` (the gateway's level then, not one sample's). */
@@ -49,15 +61,17 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     ]);
     const start = level(20);
     const from = samples.length;
-    const unkeyed = await Promise.all([normal(attackSeconds), attacker(port, UNPAID_PATH, sockets, attackSeconds)]);
-    const keyed = await Promise.all([normal(attackSeconds), attacker(port, LARGE_PATH, 10, attackSeconds, key)]);
+    const floor = await measured(Promise.all([normal(attackSeconds), spinner(attackSeconds)]));
+    const unkeyed = await measured(Promise.all([normal(attackSeconds), attacker(port, UNPAID_PATH, sockets, attackSeconds)]));
+    const keyed = await measured(Promise.all([normal(attackSeconds), attacker(port, LARGE_PATH, 10, attackSeconds, key)]));
     const after = await normal(afterSeconds);
     const end = level(20);
     const peak = Math.max(...samples.slice(from).map((x) => x.mb));
-    const phase = ([result, attack]: [autocannon.Result, Record<string, unknown>]) => ({
+    const phase = ([result, attack, cores]: [autocannon.Result, Record<string, unknown>, number]) => ({
       p99_ms: result.latency.p99,
       rps: Math.round(result.requests.average),
       errors: result.errors + result.timeouts + result.non2xx,
+      gateway_cores: cores,
       attack,
     });
     return {
@@ -67,6 +81,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       rss_after_mb: Math.round(end),
       rss_after_ratio: round2(end / start),
       p99_alone_ms: warm.latency.p99,
+      floor_one_core_busy: phase(floor),
       unkeyed: phase(unkeyed),
       keyed: phase(keyed),
       p99_after_ms: after.latency.p99,
@@ -77,6 +92,12 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     gateway.child.kill("SIGKILL");
     for (const dir of [dataDir, mirror]) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A process that only spins for `seconds`: one core taken, as the attacker's own writing takes one. */
+function spinner(seconds: number): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, ["-e", `const until = Date.now() + ${seconds * 1000}; while (Date.now() < until);`], { stdio: "ignore" });
+  return new Promise((resolve) => child.once("exit", () => resolve({ spun_s: seconds })));
 }
 
 /** Runs bench/_unread-client.ts in its own process and returns what it printed. */

@@ -1,13 +1,14 @@
-import { connect, type Socket } from "node:net";
+import { createServer, IncomingMessage } from "node:http";
+import { connect, type AddressInfo, type Socket } from "node:net";
 import { H3 } from "h3";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEdgar } from "../../test/_edgar.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
 import { memoryLogger } from "../../test/_logger.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { loadConfig } from "../config.ts";
 import { serveHttp } from "./listen.ts";
-import type { ConnectionLimits } from "./connections.ts";
+import { guardConnections, type ConnectionLimits } from "./connections.ts";
 
 // What clients that never read their answers can make the gateway hold (issue 39): an attack pass pipelined thousands
 // of requests on sockets it never read and took the gateway from 216 MB to 1.3 GB. Each case runs the real gateway
@@ -91,6 +92,37 @@ describeEdgar("connections that do not read their answers", () => {
       for (const c of clients) c.socket.destroy();
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("a connection closed for being far ahead, on Node's own server", () => {
+  it("makes no request of what it sent after the limit, and its aborted requests capture no stack", async () => {
+    // Every request Node parses is made an IncomingMessage (in its parser, before any listener sees it).
+    let made = 0;
+    class Counted extends IncomingMessage {
+      constructor(socket: Socket) {
+        super(socket);
+        made++;
+      }
+    }
+    const server = createServer({ IncomingMessage: Counted }, (_req, res) => void setTimeout(() => res.end("ok"), 1000));
+    const limits = { ...loadConfig({}).connections };
+    const stop = guardConnections(server, limits, memoryLogger().log);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const stackTraceLimit = Error.stackTraceLimit;
+    try {
+      // 2,000 requests (74 KB) in one write: Node reads 64 KB at once, about 1,700 of them, and parsed every one
+      // before the parse stopped at the limit.
+      const client = unread((server.address() as AddressInfo).port, "GET / HTTP/1.1\r\nHost: t\r\n\r\n".repeat(2000));
+      expect(await client.closedWithin(5000)).toBe(true);
+      expect(made).toBeGreaterThan(limits.ahead);
+      expect(made).toBeLessThanOrEqual(limits.ahead + 3); // the one answered, those waiting, the one past the limit, the next
+      expect(Error.stackTraceLimit).toBe(stackTraceLimit); // lowered only while Node aborts the closed socket's requests
+    } finally {
+      stop();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -1,0 +1,14 @@
+import autocannon from "autocannon";
+import { MCP_2026_HEADERS, MCP_CALL_2026, startServers } from "./_server-process.ts";
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+const which = process.argv[2] ?? "mcp";
+const s = await startServers(process.env.SERVER_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.SERVER_PROF}` } : {});
+const key = { authorization: `Bearer ${s.targets.key}` };
+const url = `${new URL(s.targets.paid).origin}/mcp`;
+const opts = which === "ceiling" ? { url: s.targets.h3Mcp, method: "POST" as const, headers: { ...MCP_HEADERS, ...MCP_2026_HEADERS, ...key }, body: MCP_CALL_2026 } : which === "http" ? { url: s.targets.paid, headers: key } : { url, method: "POST" as const, headers: { ...MCP_HEADERS, ...MCP_2026_HEADERS, ...key }, body: MCP_CALL_2026 };
+await autocannon({ ...opts, connections: 10, duration: 2 });
+const c0 = s.cpuMs();
+const r = await autocannon({ ...opts, connections: 50, duration: Number(process.argv[3] ?? 10) });
+console.log(which, Math.round(r.requests.average), "rps", Math.round(((s.cpuMs() - c0) * 1000) / r.requests.total), "us/req", r.non2xx, r.errors);
+s.stop();
+await new Promise((r) => setTimeout(r, 1500));
