@@ -15,7 +15,9 @@ const live = new Set<Socket>();
 function open(): void {
   if (Date.now() >= until) return;
   opened++;
-  const socket = connect(Number(port), "127.0.0.1");
+  // From an address of its own, as an attacker is another host than the normal client (the gateway refuses an address
+  // whose connections it keeps closing).
+  const socket = connect({ port: Number(port), host: "127.0.0.1", localAddress: "127.0.0.2" });
   live.add(socket);
   socket.pause(); // never read: the kernel's buffers fill, then the gateway's would
   socket.on("error", () => {});

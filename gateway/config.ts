@@ -11,6 +11,11 @@ import { storageEnvOf, StorageVariables, type StorageEnv } from "../storage/open
  * pipeline and HTTP clients that do keep a few requests ahead; a client hundreds ahead is not reading its answers.
  */
 const CONNECTION_DEFAULTS = { inFlight: 4, ahead: 64 };
+/**
+ * Connections of one address the rules may close (a burst, then one a second) before its new ones are refused as they
+ * open: a client closed for not reading reconnects at once, thousands of times a second.
+ */
+const CLOSED_PER_ADDRESS = { burst: 20, perMinute: 60 };
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
 
@@ -122,6 +127,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: {
     timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS },
     connections: {
       ...CONNECTION_DEFAULTS,
+      // Behind a proxy every connection comes from its address: it limits its own clients' connections.
+      closedPerAddress: e.TRUST_PROXY === 0 ? CLOSED_PER_ADDRESS : null,
       writeStallMs: e.WRITE_TIMEOUT_MS,
       bufferedBytes: e.MAX_BUFFERED_MB * 1024 * 1024,
       max: e.MAX_CONNECTIONS,

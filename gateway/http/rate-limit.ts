@@ -8,17 +8,55 @@ import { ApiError } from "./errors.ts";
 /** Addresses remembered at once; the least recently seen are forgotten first (a forgotten address starts full). */
 const MAX_CLIENTS = 50_000;
 
-/** Token buckets keyed by client address. */
-export class ClientRateLimit {
+/** A token bucket per key (a client's address), refilled at `perMinute` up to `burst`. */
+export class TokenBuckets {
   readonly #perMs: number;
   readonly #burst: number;
-  readonly #trustedHops: number;
   readonly #buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(options: { perMinute: number; burst: number; trustedHops: number }) {
+  constructor(options: { perMinute: number; burst: number }) {
     this.#perMs = options.perMinute / 60_000;
     this.#burst = options.burst;
+  }
+
+  /** Takes one token of `key`'s: null when it had one, else the seconds to wait (nothing thrown: a flood is cheap). */
+  take(key: string, now = performance.now()): number | null {
+    const bucket = this.#refilled(key, now);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return null;
+    }
+    return Math.ceil((1 - bucket.tokens) / this.#perMs / 1000);
+  }
+
+  /** Whether `key` has a token now (none is taken). */
+  has(key: string, now = performance.now()): boolean {
+    const held = this.#buckets.get(key);
+    return !held || held.tokens + (now - held.at) * this.#perMs >= 1;
+  }
+
+  #refilled(key: string, now: number): { tokens: number; at: number } {
+    const held = this.#buckets.get(key);
+    const bucket = held ?? { tokens: this.#burst, at: now };
+    bucket.tokens = Math.min(this.#burst, bucket.tokens + (now - bucket.at) * this.#perMs);
+    bucket.at = now;
+    this.#buckets.delete(key);
+    this.#buckets.set(key, bucket);
+    if (this.#buckets.size > MAX_CLIENTS) this.#buckets.delete(this.#buckets.keys().next().value!);
+    return bucket;
+  }
+}
+
+/** The free endpoints' buckets, keyed by the request's client address. */
+export class ClientRateLimit {
+  readonly #off: boolean;
+  readonly #trustedHops: number;
+  readonly #buckets: TokenBuckets;
+
+  constructor(options: { perMinute: number; burst: number; trustedHops: number }) {
+    this.#off = options.perMinute === 0;
     this.#trustedHops = options.trustedHops;
+    this.#buckets = new TokenBuckets(options);
   }
 
   /** Takes one token for the request's client, or throws 429 rate_limited with Retry-After. */
@@ -29,20 +67,7 @@ export class ClientRateLimit {
 
   /** Takes one token for the request's client: null when it had one, else the seconds to wait (nothing thrown: a flood is cheap). */
   admit(event: H3Event, now = performance.now()): number | null {
-    if (this.#perMs === 0) return null;
-    const client = clientAddress(event, this.#trustedHops);
-    const held = this.#buckets.get(client);
-    const bucket = held ?? { tokens: this.#burst, at: now };
-    bucket.tokens = Math.min(this.#burst, bucket.tokens + (now - bucket.at) * this.#perMs);
-    bucket.at = now;
-    this.#buckets.delete(client);
-    this.#buckets.set(client, bucket);
-    if (this.#buckets.size > MAX_CLIENTS) this.#buckets.delete(this.#buckets.keys().next().value!);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return null;
-    }
-    return Math.ceil((1 - bucket.tokens) / this.#perMs / 1000);
+    return this.#off ? null : this.#buckets.take(clientAddress(event, this.#trustedHops), now);
   }
 }
 

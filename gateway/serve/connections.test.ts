@@ -94,6 +94,34 @@ describeEdgar("connections that do not read their answers", () => {
       await server.close();
     }
   });
+
+  it("refuses an address's new connections as they open once it has had its burst of connections closed, until its bucket refills", async () => {
+    const server = await serving({ closedPerAddress: { burst: 2, perMinute: 60 } });
+    const far = () => unread(server.port, request("/earnings/summary?ticker=AAPL", false).repeat(200));
+    const answered = () => readAll(server.port, request("/earnings/summary?ticker=WMT&period=annual"), 1).then(([a]) => a!.status, () => "closed");
+    try {
+      for (let i = 0; i < 2; i++) expect(await far().closedWithin(5000)).toBe(true);
+      const before = server.reached();
+      // Closed as it opens: its request never reaches the app.
+      expect(await answered()).toBe("closed");
+      expect(server.reached()).toBe(before);
+      await new Promise((resolve) => setTimeout(resolve, 1_100)); // one token a second
+      expect(await answered()).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("behind a proxy (every client on its address) refuses no connection for the others' closes", async () => {
+    const server = await serving({ closedPerAddress: null });
+    try {
+      for (let i = 0; i < 25; i++) expect(await unread(server.port, request("/earnings/summary?ticker=AAPL", false).repeat(200)).closedWithin(5000)).toBe(true);
+      const [answer] = await readAll(server.port, request("/earnings/summary?ticker=WMT&period=annual"), 1);
+      expect(answer!.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("a connection closed for being far ahead, on Node's own server", () => {
@@ -158,6 +186,7 @@ function readAll(port: number, bytes: string, count: number): Promise<{ status: 
     let buffer = Buffer.alloc(0);
     const answers: { status: number; body: string }[] = [];
     socket.on("error", reject);
+    socket.on("close", () => reject(new Error(`closed after ${answers.length} answers`)));
     socket.on("data", (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       for (let answer = takeAnswer(); answer; answer = takeAnswer()) answers.push(answer);

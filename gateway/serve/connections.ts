@@ -1,9 +1,11 @@
 // What one connection, and all of them together, may make the gateway hold (issue 39): answers are computed only as
-// fast as each client reads them, requests read ahead of their answers are bounded, and a socket that stops reading
-// is closed. Node computes every pipelined request of a chunk at once and buffers each answer until it is read.
+// fast as each client reads them, requests read ahead of their answers are bounded, a socket that stops reading is
+// closed, and an address whose connections keep being closed has its next ones refused for a while. Node computes
+// every pipelined request of a chunk at once and buffers each answer until it is read.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { EventLog } from "../../logging/log.ts";
+import { TokenBuckets } from "../http/rate-limit.ts";
 
 /** The limits of one gateway's connections (GatewayConfig.connections). */
 export interface ConnectionLimits {
@@ -15,6 +17,11 @@ export interface ConnectionLimits {
   writeStallMs: number;
   /** Answer bytes waiting in the gateway's memory for all connections together; past it, stalled ones are closed. */
   bufferedBytes: number;
+  /**
+   * Connections of one address that may be closed by these rules (a burst, then so many a minute) before its new
+   * connections are closed as they open, unread; null behind a proxy, whose address every client shares.
+   */
+  closedPerAddress: { burst: number; perMinute: number } | null;
 }
 
 /** A socket's writes past this many unsent bytes hold its next answer until the client reads. */
@@ -25,7 +32,7 @@ const TICK_MS = 250;
 const REPORT_MS = 10_000;
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
-type Reason = "ahead" | "stalled" | "over_budget";
+type Reason = "ahead" | "stalled" | "over_budget" | "refused";
 
 /** One connection's answers under way, the requests waiting behind them, and its write progress. */
 interface Connection {
@@ -45,9 +52,23 @@ export function guardConnections(server: Server, limits: ConnectionLimits, log: 
   const listeners = server.listeners("request") as Listener[];
   server.removeAllListeners("request");
   const open = new Map<Socket, Connection>();
-  const closed: Record<Reason, number> = { ahead: 0, stalled: 0, over_budget: 0 };
+  const closed: Record<Reason, number> = { ahead: 0, stalled: 0, over_budget: 0, refused: 0 };
   let reportedAt = performance.now();
   let overBudget = false;
+  // A client closed for not reading reconnects at once: refused as it connects, it costs an accept, not a parse,
+  // the requests it pipelines and the memory they churn.
+  const strikes = limits.closedPerAddress && new TokenBuckets(limits.closedPerAddress);
+  if (strikes) {
+    const connectionListeners = server.listeners("connection") as Array<(socket: Socket) => void>;
+    server.removeAllListeners("connection");
+    server.on("connection", (socket: Socket) => {
+      if (socket.remoteAddress !== undefined && !strikes.has(socket.remoteAddress)) {
+        closed.refused++;
+        return void socket.destroy();
+      }
+      for (const listener of connectionListeners) listener.call(server, socket);
+    });
+  }
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
@@ -92,8 +113,9 @@ export function guardConnections(server: Server, limits: ConnectionLimits, log: 
     return conn.inFlight === 0 || (conn.inFlight < limits.inFlight && !overBudget);
   }
 
-  function close(conn: Connection, reason: Reason): void {
+  function close(conn: Connection, reason: Exclude<Reason, "refused">): void {
     closed[reason]++;
+    if (strikes && conn.socket.remoteAddress !== undefined) strikes.take(conn.socket.remoteAddress);
     conn.waiting.length = 0;
     ignoreRest(conn.socket);
     stacklessAborts(conn.socket);
@@ -129,9 +151,9 @@ export function guardConnections(server: Server, limits: ConnectionLimits, log: 
       }
     }
     overBudget = total > limits.bufferedBytes;
-    if (now - reportedAt >= REPORT_MS && closed.ahead + closed.stalled + closed.over_budget > 0) {
+    if (now - reportedAt >= REPORT_MS && closed.ahead + closed.stalled + closed.over_budget + closed.refused > 0) {
       log("warn", "connections_closed", { ...closed, window_s: Math.round((now - reportedAt) / 1000) });
-      closed.ahead = closed.stalled = closed.over_budget = 0;
+      closed.ahead = closed.stalled = closed.over_budget = closed.refused = 0;
       reportedAt = now;
     }
   }, TICK_MS);
