@@ -47,22 +47,66 @@ export function frameTimelines(rows: readonly FinancialPeriod[], histories: read
 
 /**
  * The frame's rows, newest first, each from the first of `dates` it was reported by: the rows a date's reading tries,
- * cut to those reported by then. A reading once reported stays reported, so each row's first date is found by
- * halving (a TTM row every quarter: trying each of them on each date cost most of a company's time).
+ * cut to those reported by then. A reading once reported stays reported, so each row's first date is searched for
+ * (a TTM row every quarter: trying each of them on each date cost most of a company's time).
  */
 function newestFirst(indices: readonly number[], dates: readonly string[], context: FinancialsContext): Candidates {
-  const reported = (i: number, date: string) => financialAsOf(context.rows[i]!, context.histories[i]!, date, false, context) !== null;
   const from = new Map<number, string>();
   for (const i of indices) {
-    let [lo, hi] = [0, dates.length];
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (reported(i, dates[mid]!)) hi = mid;
-      else lo = mid + 1;
-    }
-    if (lo < dates.length) from.set(i, dates[lo]!);
+    const reported = (k: number) => financialAsOf(context.rows[i]!, context.histories[i]!, dates[k]!, false, context) !== null;
+    // Most often the first filing of the row's own values (nine in ten TTM rows): searched outwards from there.
+    let own = LATEST;
+    for (const entries of Object.values(context.histories[i]!.metrics)) for (const e of entries ?? []) if (e.filed_at < own) own = e.filed_at;
+    const first = firstReported(dates.length, reported, lowerBound(dates, own));
+    if (first < dates.length) from.set(i, dates[first]!);
   }
   return { indices: indices.filter((i) => from.has(i)), from };
+}
+
+/**
+ * The first of `n` indices at which `reported` holds (n when none does), given that once it holds it holds on: from
+ * `guess` outwards by doubling steps, then by halving between the last two tried.
+ */
+function firstReported(n: number, reported: (k: number) => boolean, from: number): number {
+  if (n === 0) return 0;
+  const guess = Math.min(from, n - 1);
+  let [lo, hi] = [0, n]; // the answer lies in [lo, hi]
+  if (reported(guess)) {
+    hi = guess;
+    for (let step = 1; hi - step >= 0; step *= 2) {
+      if (!reported(hi - step)) {
+        lo = hi - step + 1;
+        break;
+      }
+      hi -= step;
+    }
+  } else {
+    lo = guess + 1;
+    for (let step = 1; lo + step - 1 < n; step *= 2) {
+      if (reported(lo + step - 1)) {
+        hi = lo + step - 1;
+        break;
+      }
+      lo += step;
+    }
+  }
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (reported(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The index of the first of the sorted `dates` not before `date`. */
+function lowerBound(dates: readonly string[], date: string): number {
+  let [lo, hi] = [0, dates.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (dates[mid]! < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The frame a row files under: a quarter's or a fiscal year's calendar frame, `ttm` for a TTM row; null for the rest. */
@@ -104,35 +148,33 @@ type Candidates = readonly number[] | { indices: readonly number[]; from: Readon
 function timelinesOf(rows: Candidates, dates: readonly string[], context: FinancialsContext): FrameTimelines {
   const out: FrameTimelines = {};
   const last = new Map<FinancialMetricName, ScreenValue | null>();
-  const record = (date: string, values: Map<FinancialMetricName, ScreenValue | null>) => {
+  const record = (date: string) => {
+    const reading = readingOn(rows, date, context);
     for (const metric of FINANCIAL_METRIC_NAMES) {
-      const value = values.get(metric) ?? null;
+      const value = reading && screenValue(reading.row, metric, reading.verdict);
       if (sameScreenValue(last.get(metric) ?? null, value)) continue;
       last.set(metric, value);
       (out[metric] ??= []).push(storeState({ from: date, row: value }));
     }
   };
-  for (const date of dates) record(date, valuesOn(rows, date, context));
+  for (const date of dates) record(date);
   // Today's answer is the reading of every entry (LATEST), which can differ from the reading on the latest date (an
   // exception whose filing the document does not date): a state from LATEST on holds it, reached only without as_of.
-  record(LATEST, valuesOn(rows, LATEST, context));
+  record(LATEST);
   return out;
 }
 
-/** The frame's values on a date: its first row reported by then, each metric of it with its marks. */
-function valuesOn(rows: Candidates, date: string, context: FinancialsContext): Map<FinancialMetricName, ScreenValue | null> {
-  const values = new Map<FinancialMetricName, ScreenValue | null>();
-  const indices = "from" in rows ? rows.indices.filter((i) => rows.from.get(i)! <= date) : rows;
-  for (const i of indices) {
+/** The frame's first row reported by a date, as of then, with its fiscal year's verdict on its quarters then; null when none was. */
+function readingOn(rows: Candidates, date: string, context: FinancialsContext): { row: FinancialPeriod; verdict: FinancialReconciliationState | undefined } | null {
+  for (const i of "from" in rows ? rows.indices : rows) {
+    if ("from" in rows && rows.from.get(i)! > date) continue;
     const row = financialAsOf(context.rows[i]!, context.histories[i]!, date, false, context);
     if (!row) continue;
     // The fiscal year's verdict on its quarters as the year's own reading gives it on the date (financialAsOf).
     const year = yearRowOf(context.rows[i]!, context);
-    const verdict = year === undefined ? undefined : context.histories[year]!.reconciliation?.findLast((v) => v.from <= date);
-    for (const metric of FINANCIAL_METRIC_NAMES) values.set(metric, screenValue(row, metric, verdict));
-    break;
+    return { row, verdict: year === undefined ? undefined : context.histories[year]!.reconciliation?.findLast((v) => v.from <= date) };
   }
-  return values;
+  return null;
 }
 
 /** The fiscal-year row of a quarter or year (its verdict on the year's quarters), if the document has one. */
