@@ -18,22 +18,34 @@ import { bulkArchives, FILED_SINCE } from "./_bulk-archives.ts";
 // only the archives: the Form 4 part is measured by `bench build`, not here.
 const NOW = () => new Date("2027-06-01T00:00:00.000Z");
 
-/** Builds `args[0]` companies (default 10000) from the archives, then times JSON.parse over the same entries. */
+/**
+ * Builds `args[0]` companies (default 10000) from the archives, then times JSON.parse over the same entries. With
+ * `--baseline`, first the same build without the screen timelines (issue 40: the screens ≤ 10 % slower than without).
+ */
 export async function run(args: string[]): Promise<Record<string, unknown>> {
   if (!MIRROR.present) throw new Error(`the shared EDGAR mirror is absent from ${MIRROR.dir} (set EDGAR_MIRROR)`);
-  const companies = Number(args[0] ?? 10_000);
-  const concurrency = Number(args[1] ?? 8);
-  const workers = args[2] === undefined ? undefined : Number(args[2]);
+  const baseline = args.includes("--baseline");
+  const [companiesArg, concurrencyArg, workersArg] = args.filter((a) => a !== "--baseline");
+  const companies = Number(companiesArg ?? 10_000);
+  const concurrency = Number(concurrencyArg ?? 8);
+  const workers = workersArg === undefined ? undefined : Number(workersArg);
   const folder = await bulkArchives(companies);
-  const out = mkdtempSync(join(tmpdir(), "bench-bulk-out-"));
   const source = createBulkSource(folder, createDirSource(MIRROR.dir));
+  const build = async (screenTimelines: boolean) => {
+    const out = mkdtempSync(join(tmpdir(), "bench-bulk-out-"));
+    try {
+      const t0 = performance.now();
+      const cpu0 = process.cpuUsage(); // every thread of the process: the workers' too
+      const summary = await runBuild({ source, storage: openStorage(out), log: createLogger("error"), now: NOW, lookbackDays: 1, concurrency, workers, screenTimelines });
+      const cpu = process.cpuUsage(cpu0);
+      return { summary, seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  };
   try {
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage(); // every thread of the process: the workers' too
-    const summary = await runBuild({ source, storage: openStorage(out), log: createLogger("error"), now: NOW, lookbackDays: 1, concurrency, workers });
-    const seconds = (performance.now() - t0) / 1000;
-    const cpu = process.cpuUsage(cpu0);
-    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    const without = baseline ? await build(false) : null;
+    const { summary, seconds, cpuSeconds, peakRssMb } = await build(true);
     const { parseSeconds, readSeconds, readCpuSeconds, mb } = await timeBareParse(source);
     return {
       companies,
@@ -54,11 +66,16 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       // Whether the build kept the cores busy (1.0: every core all the time), and its CPU time against JSON.parse's.
       cpu_seconds: round(cpuSeconds),
       cores_busy: round(cpuSeconds / seconds / availableParallelism(), 2),
-      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      peak_rss_mb: peakRssMb,
+      // The same build without the screen timelines, before it (peak RSS: the process's highest by then).
+      ...(without && {
+        without_timelines: { seconds: round(without.seconds), cpu_seconds: round(without.cpuSeconds), peak_rss_mb: without.peakRssMb },
+        timelines_ratio: round(seconds / without.seconds, 2),
+        timelines_cpu_ratio: round(cpuSeconds / without.cpuSeconds, 2),
+      }),
     };
   } finally {
     await source.close();
-    rmSync(out, { recursive: true, force: true });
   }
 }
 

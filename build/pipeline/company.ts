@@ -81,6 +81,8 @@ export interface CompanyContext {
   predecessors?: ReadonlyMap<number, readonly Predecessor[]>;
   /** Only periodic reports filed on or after this date are read for /segments (default: all; build/pipeline/segments.ts). */
   segmentsSince?: string | undefined;
+  /** False leaves the screen timelines out (BuildOptions.screenTimelines). */
+  screenTimelines?: boolean | undefined;
 }
 
 /** The company facts of a company's curated predecessors (build/predecessors.ts) that the source has. */
@@ -108,7 +110,7 @@ export async function buildCompany(ctx: CompanyContext, cik: number, names: Comp
     predecessors = await predecessorFacts(ctx, cik);
     // A new holding company's shell may have no file yet: its history is its predecessors'.
     const own = predecessors.length ? await textIfFound(ctx.source, factsPath) : await ctx.source.getText(factsPath);
-    facts = await ctx.compute.facts(own, cik, origin(factsPath), predecessors);
+    facts = await ctx.compute.facts(own, cik, origin(factsPath), predecessors, ctx.screenTimelines ?? true);
   } catch (error) {
     // What the builder saw, stated as such (issue 16): the 404 and /probe repeat it instead of guessing a cause.
     if (error instanceof SourceNotFoundError) return notCovered(`the source has no company facts for CIK ${cik} (${factsPath}: not found)`);

@@ -99,7 +99,13 @@ export interface FilingsResult {
  * text, so that the gateway's default answer parses and sends `data` alone and reads the history only when asked
  * (issue 14 "Point in time"). The statements build on the earnings' periods and calendar (one derivation for both).
  */
-export function factsDocuments(text: string | null, cik: number, origin: DocumentOrigin, predecessors: readonly { cik: number; text: string }[] = []): FactsResult {
+export function factsDocuments(
+  text: string | null,
+  cik: number,
+  origin: DocumentOrigin,
+  predecessors: readonly { cik: number; text: string }[] = [],
+  timelines = true,
+): FactsResult {
   const facts = text === null || predecessors.length ? mergedFacts(text, cik, predecessors) : readCompanyFacts(text, { cik, path: companyFactsPath(cik) });
   const base = deriveEarningsBase(facts);
   const { periods, history } = base.series;
@@ -125,7 +131,7 @@ export function factsDocuments(text: string | null, cik: number, origin: Documen
     exceptions: countExceptions(statements.periods, FINANCIAL_INVARIANTS),
   };
   const frames = Object.fromEntries(
-    Object.entries(frameTimelines(statements.periods, statements.history)).map(([frame, timelines]) => [frame, encodeJson(FrameTimelines, timelines, `the ${frame} screen timelines`)]),
+    Object.entries(timelines ? frameTimelines(statements.periods, statements.history) : {}).map(([frame, timelines]) => [frame, encodeJson(FrameTimelines, timelines, `the ${frame} screen timelines`)]),
   );
   const labelled = periods.map(({ fiscal_year, fiscal_quarter, months, period_start, period_end, calendar_frame, alternative_dates }) => ({
     fiscal_year,

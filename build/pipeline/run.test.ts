@@ -107,6 +107,20 @@ describeEdgar("dataset build on the shared mirror", () => {
     expect(byContent(manifests[1]!)).toEqual(byContent(manifests[0]!));
   });
 
+  it("without the screen timelines (the bulk benchmark's baseline): every other document the same, no company in any screen", async () => {
+    const [full, bare] = [openStorage(tempDir()), openStorage(tempDir())];
+    await build(full);
+    await build(bare, undefined, { screenTimelines: false });
+    const [a, b] = [(await readPublished(full))!.manifest, (await readPublished(bare))!.manifest];
+    for (const ticker of ["AAPL", "JNJ", "WMT"]) {
+      for (const kind of ["filings", "earnings", "financials", "insiders"] as const) {
+        expect(await readText(bare, documentKeyOf(b, ticker, kind))).toBe(await readText(full, documentKeyOf(a, ticker, kind)));
+      }
+    }
+    expect(Object.keys(a.cross!.screens).length).toBeGreaterThan(0);
+    expect(b.cross!.screens).toEqual({});
+  });
+
   it("caches parsed Form 4s: a second build fetches none of them again", async () => {
     const storage = openStorage(tempDir());
     const first = createDirSource(overlay);

@@ -50,6 +50,11 @@ export interface BuildOptions {
   workers?: number;
   /** Earlier CIKs holding a company's history (default: build/predecessors.ts). */
   predecessors?: ReadonlyMap<number, readonly Predecessor[]>;
+  /**
+   * False builds every document but the screens' timelines (no company has a value in any frame): the bulk
+   * benchmark's baseline for what the cross-company screens cost (`npm run bench -- bulk N --baseline`).
+   */
+  screenTimelines?: boolean;
   /** How long to wait for the writer lease (a running follower yields it; another build publishing does not). */
   leaseWaitMs?: number;
   now?: () => Date;
@@ -161,7 +166,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildSummary> {
           let refs: DocumentRefs = {};
           let reading = now().toISOString();
           try {
-            const context = { source, compute, storage, builtAt, form4Since, incrementalFor, predecessors, segmentsSince: opts.segmentsSince };
+            const context = { source, compute, storage, builtAt, form4Since, incrementalFor, predecessors, segmentsSince: opts.segmentsSince, screenTimelines: opts.screenTimelines };
             outcome = await buildCompany(context, cik, { tickers: names, name: tickers[0]!.name });
             if (outcome.kind === "covered") {
               refs = await writer.writeDocuments(names, outcome.documents, outcome.accepted);
