@@ -15,6 +15,8 @@ import type { DocumentRefs } from "../publish/snapshot.ts";
 
 /** Spooled text held in memory before it is appended to its file. */
 const FLUSH_BYTES = 4 * 1024 * 1024;
+/** A frame's screens made and written at once. */
+const SCREENS_AT_ONCE = 4;
 
 /** Collects a build's companies and writes their cross-company documents. */
 export class CrossAssembler {
@@ -50,7 +52,10 @@ export class CrossAssembler {
     for (const file of files.filter((f) => f.startsWith("frame-")).sort()) {
       const frame = file.slice("frame-".length);
       const byMetric = new Map<FinancialMetricName, string[]>();
-      for (const line of this.#lines(file).sort()) {
+      const lines = this.#lines(file).sort();
+      for (let k = 0; k < lines.length; k++) {
+        const line = lines[k]!;
+        lines[k] = ""; // a company's line let go once split: a frame held twice was most of a large build's memory
         const tab = line.indexOf("\t");
         const ticker = line.slice(0, tab);
         for (const [metric, states] of Object.entries(JSON.parse(line.slice(tab + 1)) as FrameTimelines)) {
@@ -60,13 +65,16 @@ export class CrossAssembler {
         }
       }
       const refs: CrossManifest["screens"][string] = {};
-      // A frame's screens are written at once (an object store takes tens of milliseconds a write).
-      await Promise.all(
-        [...byMetric].map(async ([metric, entries]) => {
-          const text = `{"frame":${JSON.stringify(frame)},"metric":"${metric}","companies":[${entries.join(",")}]}`;
-          refs[metric] = { ...(await store(crossKey(buildId, { screen: [frame, metric] }), previous?.screens[frame]?.[metric], text)), rows: entries.length };
-        }),
-      );
+      // A few of a frame's screens are made and written at once (an object store takes tens of milliseconds a write),
+      // each metric's rows let go as its screen is made.
+      const metrics = [...byMetric.keys()];
+      const writeNext = async (): Promise<void> => {
+        for (let metric = metrics.shift(); metric !== undefined; metric = metrics.shift()) {
+          const { text, rows } = screenText(frame, metric, byMetric);
+          refs[metric] = { ...(await store(crossKey(buildId, { screen: [frame, metric] }), previous?.screens[frame]?.[metric], text)), rows };
+        }
+      };
+      await Promise.all(Array.from({ length: SCREENS_AT_ONCE }, writeNext));
       screens[frame] = Object.fromEntries(FINANCIAL_METRIC_NAMES.filter((m) => refs[m]).map((m) => [m, refs[m]!]));
     }
     const days = async <T>(feed: "filings" | "insiders", order: (a: T, b: T) => number, before: CrossManifest["market_filings"] | undefined) => {
@@ -115,6 +123,13 @@ export class CrossAssembler {
   #lines(file: string): string[] {
     return readFileSync(join(this.#dir, file), "utf8").split("\n").filter((l) => l !== "");
   }
+}
+
+/** A metric's screen of a frame, from its companies' entries (taken out of `byMetric`). */
+function screenText(frame: string, metric: FinancialMetricName, byMetric: Map<FinancialMetricName, string[]>): { text: string; rows: number } {
+  const entries = byMetric.get(metric)!;
+  byMetric.delete(metric);
+  return { text: `{"frame":${JSON.stringify(frame)},"metric":"${metric}","companies":[${entries.join(",")}]}`, rows: entries.length };
 }
 
 /** A filing of the market feed: the item and its company. */
