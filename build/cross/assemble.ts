@@ -1,12 +1,12 @@
 // A full build's cross-company documents (issue 40): each company's part is spooled to local files as the company is
-// built (a frame's timelines, its feeds' rows, by day), then each screen (frame × metric) and each feed day is written
-// once, sorted, beside an index of the company documents they were made from. Memory holds one frame at a time.
+// built (its row of each screen, frame × metric; its feeds' rows, by day), then each screen and each feed day is
+// written once, sorted, beside an index of the company documents they were made from. Memory holds a few screens.
 import { createHash } from "node:crypto";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Storage } from "unstorage";
-import { newestFiling, newestInsider, type CompanyInfo, type CrossIndex, type CrossManifest, type CrossRef, type FrameTimelines, type MarketFiling } from "../../schemas/cross.ts";
+import { newestFiling, newestInsider, type CompanyInfo, type CrossIndex, type CrossManifest, type CrossRef, type MarketFiling } from "../../schemas/cross.ts";
 import { FINANCIAL_METRIC_NAMES, type FinancialMetricName } from "../../schemas/financials.ts";
 import { crossKey } from "../../storage/layout.ts";
 import type { CompanyCross } from "../pipeline/company.ts";
@@ -15,8 +15,8 @@ import type { DocumentRefs } from "../publish/snapshot.ts";
 
 /** Spooled text held in memory before it is appended to its file. */
 const FLUSH_BYTES = 4 * 1024 * 1024;
-/** A frame's screens made and written at once. */
-const SCREENS_AT_ONCE = 4;
+/** Screens made and written at once. */
+const SCREENS_AT_ONCE = 8;
 
 /** Collects a build's companies and writes their cross-company documents. */
 export class CrossAssembler {
@@ -29,7 +29,10 @@ export class CrossAssembler {
   add(cross: CompanyCross, refs: DocumentRefs): void {
     const { company } = cross;
     this.#companies[company.ticker] = { ...company, screen: refs.screen?.sha256 ?? null, filings: refs.filings?.sha256 ?? null, insiders: refs.insiders?.sha256 ?? null };
-    for (const [frame, json] of Object.entries(cross.frames)) this.#spool(`frame-${frame}`, `${company.ticker}\t${json}\n`);
+    const ticker = JSON.stringify(company.ticker);
+    for (const [frame, byMetric] of Object.entries(cross.frames)) {
+      for (const [metric, states] of Object.entries(byMetric)) this.#spool(`screen-${frame}-${metric}`, `{"ticker":${ticker},"states":${states}}\n`);
+    }
     for (const filing of cross.filings) this.#spool(`filings-${filing.filed_at}`, `${JSON.stringify(marketFiling(filing, company))}\n`);
     for (const row of cross.insiders) this.#spool(`insiders-${row.transaction_date}`, `${JSON.stringify({ ...row, ticker: company.ticker, name: company.name })}\n`);
   }
@@ -49,34 +52,19 @@ export class CrossAssembler {
       return { key, sha256 };
     };
     const screens: CrossManifest["screens"] = {};
-    for (const file of files.filter((f) => f.startsWith("frame-")).sort()) {
-      const frame = file.slice("frame-".length);
-      const byMetric = new Map<FinancialMetricName, string[]>();
-      const lines = this.#lines(file).sort();
-      for (let k = 0; k < lines.length; k++) {
-        const line = lines[k]!;
-        lines[k] = ""; // a company's line let go once split: a frame held twice was most of a large build's memory
-        const tab = line.indexOf("\t");
-        const ticker = line.slice(0, tab);
-        for (const [metric, states] of Object.entries(JSON.parse(line.slice(tab + 1)) as FrameTimelines)) {
-          const entries = byMetric.get(metric as FinancialMetricName) ?? [];
-          entries.push(`{"ticker":${JSON.stringify(ticker)},"states":${JSON.stringify(states)}}`);
-          byMetric.set(metric as FinancialMetricName, entries);
-        }
+    // A screen is its companies' rows in ticker order (each line opens with its ticker), joined. A few are made and
+    // written at once (an object store takes tens of milliseconds a write): memory holds those few.
+    const screenFiles = files.filter((f) => f.startsWith("screen-")).sort();
+    const writeNext = async (): Promise<void> => {
+      for (let file = screenFiles.shift(); file !== undefined; file = screenFiles.shift()) {
+        const [frame, metric] = file.slice("screen-".length).split("-") as [string, FinancialMetricName];
+        const rows = this.#lines(file).sort();
+        const text = `{"frame":${JSON.stringify(frame)},"metric":"${metric}","companies":[${rows.join(",")}]}`;
+        (screens[frame] ??= {})[metric] = { ...(await store(crossKey(buildId, { screen: [frame, metric] }), previous?.screens[frame]?.[metric], text)), rows: rows.length };
       }
-      const refs: CrossManifest["screens"][string] = {};
-      // A few of a frame's screens are made and written at once (an object store takes tens of milliseconds a write),
-      // each metric's rows let go as its screen is made.
-      const metrics = [...byMetric.keys()];
-      const writeNext = async (): Promise<void> => {
-        for (let metric = metrics.shift(); metric !== undefined; metric = metrics.shift()) {
-          const { text, rows } = screenText(frame, metric, byMetric);
-          refs[metric] = { ...(await store(crossKey(buildId, { screen: [frame, metric] }), previous?.screens[frame]?.[metric], text)), rows };
-        }
-      };
-      await Promise.all(Array.from({ length: SCREENS_AT_ONCE }, writeNext));
-      screens[frame] = Object.fromEntries(FINANCIAL_METRIC_NAMES.filter((m) => refs[m]).map((m) => [m, refs[m]!]));
-    }
+    };
+    await Promise.all(Array.from({ length: SCREENS_AT_ONCE }, writeNext));
+    const inOrder = (refs: CrossManifest["screens"][string]) => Object.fromEntries(FINANCIAL_METRIC_NAMES.filter((m) => refs[m]).map((m) => [m, refs[m]!]));
     const days = async <T>(feed: "filings" | "insiders", order: (a: T, b: T) => number, before: CrossManifest["market_filings"] | undefined) => {
       const out: CrossManifest["market_filings"] = {};
       const from = feedFrom(builtAt, feed);
@@ -98,7 +86,16 @@ export class CrossAssembler {
     const market_insiders = await days("insiders", newestInsider, previous?.market_insiders);
     const companies = Object.fromEntries(Object.entries(this.#companies).sort(([a], [b]) => (a < b ? -1 : 1)));
     const index = await store(crossKey(buildId, "index"), previous?.index, JSON.stringify({ companies } satisfies CrossIndex));
-    return { build_id: buildId, built_at: builtAt, index, screens, filings_from: feedFrom(builtAt, "filings"), market_filings, insiders_from: feedFrom(builtAt, "insiders"), market_insiders };
+    return {
+      build_id: buildId,
+      built_at: builtAt,
+      index,
+      screens: Object.fromEntries(Object.keys(screens).sort().map((frame) => [frame, inOrder(screens[frame]!)])),
+      filings_from: feedFrom(builtAt, "filings"),
+      market_filings,
+      insiders_from: feedFrom(builtAt, "insiders"),
+      market_insiders,
+    };
   }
 
   /** Removes the spool. */
@@ -123,13 +120,6 @@ export class CrossAssembler {
   #lines(file: string): string[] {
     return readFileSync(join(this.#dir, file), "utf8").split("\n").filter((l) => l !== "");
   }
-}
-
-/** A metric's screen of a frame, from its companies' entries (taken out of `byMetric`). */
-function screenText(frame: string, metric: FinancialMetricName, byMetric: Map<FinancialMetricName, string[]>): { text: string; rows: number } {
-  const entries = byMetric.get(metric)!;
-  byMetric.delete(metric);
-  return { text: `{"frame":${JSON.stringify(frame)},"metric":"${metric}","companies":[${entries.join(",")}]}`, rows: entries.length };
 }
 
 /** A filing of the market feed: the item and its company. */

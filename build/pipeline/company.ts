@@ -10,7 +10,7 @@ import { encodeJson } from "../../storage/json.ts";
 import type { Counts, Endpoints, ExceptionCounts, FinancialExceptionCounts, Freshness, ManifestTicker } from "../../schemas/snapshot.ts";
 import type { Compute } from "./compute.ts";
 import { applyAmendments } from "../derive/insiders.ts";
-import { feedFrom, maxBy, type DocumentOrigin, type FactsResult, type FilingsResult, type SubmissionsText } from "./documents.ts";
+import { feedFrom, maxBy, type DocumentOrigin, type FactsResult, type FilingsResult, type FrameTexts, type SubmissionsText } from "./documents.ts";
 import { describeSubject, NoXbrlHistoryError } from "../errors.ts";
 import { earlierCiks, type Predecessor } from "../predecessors.ts";
 import { loadForm4s, mergeLoads, type Form4Load, type IncrementalForm4s } from "./form4s.ts";
@@ -54,8 +54,8 @@ export const NOT_COVERED = {
 /** A company's part in a build's cross-company documents: who it is, its frames' timelines, its feeds' rows. */
 export interface CompanyCross {
   company: CompanyInfo;
-  /** Each frame's timelines as JSON text (FactsResult.frames). */
-  frames: Record<string, string>;
+  /** Each frame's timelines as JSON text, by metric (FactsResult.frames). */
+  frames: FrameTexts;
   filings: FilingItem[];
   insiders: InsiderTransaction[];
 }
@@ -218,8 +218,9 @@ function companyInfo(cik: number, names: CompanyNames, own: FilingsResult["compa
 }
 
 /** The screen document: the company and its frames' timelines (validated where made), spliced as they are. */
-function screenDocument(company: CompanyInfo, frames: Record<string, string>, meta: DocumentMeta): Uint8Array {
-  const parts = Object.entries(frames).map(([frame, json]) => `${JSON.stringify(frame)}:${json}`);
+function screenDocument(company: CompanyInfo, frames: FrameTexts, meta: DocumentMeta): Uint8Array {
+  const json = (byMetric: FrameTexts[string]) => `{${Object.entries(byMetric).map(([metric, states]) => `"${metric}":${states}`).join(",")}}`;
+  const parts = Object.entries(frames).map(([frame, byMetric]) => `${JSON.stringify(frame)}:${json(byMetric)}`);
   const head = encodeJson(CompanyInfo, company, "the screen document's company");
   return new TextEncoder().encode(`{"company":${head},"frames":{${parts.join(",")}},"meta":${encodeJson(DocumentMeta, meta, "the screen document's meta")}}`);
 }

@@ -14,7 +14,7 @@ import { mergeCompanyFacts, readCompanyFacts } from "../derive/company-facts.ts"
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
 import { mergeFilings, parseSubmissions, parseSubmissionsPage, type Submissions } from "../parse/submissions.ts";
-import { FEED_DAYS, FrameTimelines } from "../../schemas/cross.ts";
+import { FEED_DAYS, ScreenTimeline } from "../../schemas/cross.ts";
 import { frameTimelines } from "../cross/frames.ts";
 import { companyFactsPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
 import type { LabelledPeriod } from "../derive/segments.ts";
@@ -42,13 +42,19 @@ export interface FinancialsResult {
   exceptions: FinancialExceptionCounts;
 }
 
+/** A company's timelines as JSON text, by frame and metric. */
+export type FrameTexts = Record<string, Partial<Record<string, string>>>;
+
 /** Both documents made from company facts, which are parsed and derived once for the two. */
 export interface FactsResult {
   earnings: EarningsResult;
   /** Null when there are no earnings (the company is then not covered). */
   financials: FinancialsResult | null;
-  /** Each frame's timelines as validated JSON text (build/cross/frames.ts): the screen document's and the screens' part. */
-  frames: Record<string, string>;
+  /**
+   * Each frame's timelines, each metric's states as validated JSON text (build/cross/frames.ts): the screen document's
+   * and the screens' part, spliced as they are.
+   */
+  frames: FrameTexts;
   /** The earnings' periods with their fiscal labels: the segments document labels its periods by them (issue 43). */
   periods: LabelledPeriod[];
 }
@@ -130,8 +136,11 @@ export function factsDocuments(
     rows: statements.periods.length,
     exceptions: countExceptions(statements.periods, FINANCIAL_INVARIANTS),
   };
-  const frames = Object.fromEntries(
-    Object.entries(timelines ? frameTimelines(statements.periods, statements.history) : {}).map(([frame, timelines]) => [frame, encodeJson(FrameTimelines, timelines, `the ${frame} screen timelines`)]),
+  const frames: FrameTexts = Object.fromEntries(
+    Object.entries(timelines ? frameTimelines(statements.periods, statements.history) : {}).map(([frame, byMetric]) => [
+      frame,
+      Object.fromEntries(Object.entries(byMetric).map(([metric, states]) => [metric, encodeJson(ScreenTimeline, states, `the ${frame} screen timeline of ${metric}`)])),
+    ]),
   );
   const labelled = periods.map(({ fiscal_year, fiscal_quarter, months, period_start, period_end, calendar_frame, alternative_dates }) => ({
     fiscal_year,
