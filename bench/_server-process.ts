@@ -1,9 +1,9 @@
 // Starts bench/_gateway-server.ts in its own process (so load generation and the server do not share a thread)
 // and reads the targets it prints; the caller stops it with `stop()`.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { buildTestData } from "../test/_gateway.ts";
+import { processCpuMs, processRssMb } from "./_stats.ts";
 
 const CALL_PARAMS = { name: "get_latest_filings", arguments: { ticker: "AAPL", limit: 20 } };
 /** The MCP benchmark's call: the gateway benchmark's question (AAPL's 20 latest filings) as a 2025 tools/call. */
@@ -54,12 +54,8 @@ export async function startServers(env: Record<string, string> = {}): Promise<Se
   return {
     targets: JSON.parse(first) as Targets,
     pid: child.pid!,
-    rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
-    cpuMs: () => {
-      // Fields 14 and 15 of /proc/PID/stat (after the parenthesised name): utime and stime, in clock ticks (100 a second).
-      const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    },
+    rssMb: () => processRssMb(child.pid!),
+    cpuMs: () => processCpuMs(child.pid!),
     stop: () => void child.kill("SIGTERM"), // the servers exit at once on it (a --cpu-prof profile is written then)
   };
 }

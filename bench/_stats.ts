@@ -35,3 +35,15 @@ export function stealMeter(): () => number | null {
 export function loadAverage(): number {
   return round2(loadavg()[0]!);
 }
+
+/** Resident set size of process `pid`, in MB (from /proc). */
+export function processRssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+}
+
+/** CPU time process `pid` has used so far (user + system), in ms (from /proc). */
+export function processCpuMs(pid: number): number {
+  // Fields 14 and 15 of /proc/PID/stat (after the parenthesised name): utime and stime, in clock ticks (100 a second).
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

@@ -5,14 +5,14 @@
 // throughout and after, the keyed client's p99 ≤ 50 ms during the attacks, RSS back within 10 % of its start a
 // minute after the attacks stop (levels: the median RSS over the last 20 s of the warm-up and of that minute).
 import { spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import autocannon from "autocannon";
 import { KeyStore } from "../gateway/payment/keys.ts";
 import { openStorage } from "../storage/open.ts";
 import { startGatewayProcess } from "../test/_gateway-process.ts";
 import { buildTestData } from "../test/_gateway.ts";
 import { flag } from "./_server-process.ts";
-import { loadAverage, median, round2 } from "./_stats.ts";
+import { loadAverage, median, processCpuMs, processRssMb, round2 } from "./_stats.ts";
 
 /** The normal client's question: an answer of a few kilobytes. */
 const NORMAL_PATH = "/earnings/summary?ticker=WMT&period=annual";
@@ -31,17 +31,12 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const { key } = await new KeyStore(openStorage(dataDir)).create("bench-unread");
   const gateway = await startGatewayProcess({ DATA_URL: dataDir });
   const pid = gateway.child.pid!;
-  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  const cpuSeconds = () => {
-    // Fields 14 and 15 of /proc/PID/stat (after the parenthesised name): utime and stime, in clock ticks (100 a second).
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
+  const rss = () => processRssMb(pid);
   /** Runs a phase and adds the share of a core the gateway used during it. */
   const measured = async (phase: Promise<[autocannon.Result, Record<string, unknown>]>): Promise<[autocannon.Result, Record<string, unknown>, number]> => {
-    const [t0, cpu0] = [performance.now(), cpuSeconds()];
+    const [t0, cpu0] = [performance.now(), processCpuMs(pid)];
     const out = await phase;
-    return [...out, round2((cpuSeconds() - cpu0) / ((performance.now() - t0) / 1000))];
+    return [...out, round2((processCpuMs(pid) - cpu0) / (performance.now() - t0))];
   };
   const samples: { at: number; mb: number }[] = [];
   const sampler = setInterval(() => samples.push({ at: performance.now(), mb: rss() }), 200);

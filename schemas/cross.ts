@@ -80,7 +80,7 @@ export function sameScreenValue(a: ScreenValue | null, b: ScreenValue | null): b
  * three times the size.
  */
 export type StoredState = [string] | [string, ...unknown[]];
-// Each field as ScreenValue validates it, in a tuple (read back into an object per state, it cost three times as much).
+// Each field as ScreenValue validates it, in a tuple (read back into an object per state first, it cost ~15 % more).
 const ValueState = z.tuple([IsoDate, ...(STATE_FIELDS.map((f) => ScreenValue.shape[f]) as unknown as [z.ZodType, ...z.ZodType[]])]);
 export const StoredState = z.union([z.tuple([IsoDate]), ValueState]) as unknown as z.ZodType<StoredState>;
 

@@ -29,6 +29,7 @@ export class CrossAssembler {
   add(cross: CompanyCross, refs: DocumentRefs): void {
     const { company } = cross;
     this.#companies[company.ticker] = { ...company, screen: refs.screen?.sha256 ?? null, filings: refs.filings?.sha256 ?? null, insiders: refs.insiders?.sha256 ?? null };
+    // A file per screen, named by frame and metric (neither holds a "-"); each line opens with the ticker, so a sort orders them.
     const ticker = JSON.stringify(company.ticker);
     for (const [frame, byMetric] of Object.entries(cross.frames)) {
       for (const [metric, states] of Object.entries(byMetric)) this.#spool(`screen-${frame}-${metric}`, `{"ticker":${ticker},"states":${states}}\n`);
@@ -64,7 +65,6 @@ export class CrossAssembler {
       }
     };
     await Promise.all(Array.from({ length: SCREENS_AT_ONCE }, writeNext));
-    const inOrder = (refs: CrossManifest["screens"][string]) => Object.fromEntries(FINANCIAL_METRIC_NAMES.filter((m) => refs[m]).map((m) => [m, refs[m]!]));
     const days = async <T>(feed: "filings" | "insiders", order: (a: T, b: T) => number, before: CrossManifest["market_filings"] | undefined) => {
       const out: CrossManifest["market_filings"] = {};
       const from = feedFrom(builtAt, feed);
@@ -90,7 +90,7 @@ export class CrossAssembler {
       build_id: buildId,
       built_at: builtAt,
       index,
-      screens: Object.fromEntries(Object.keys(screens).sort().map((frame) => [frame, inOrder(screens[frame]!)])),
+      screens: inOrder(screens),
       filings_from: feedFrom(builtAt, "filings"),
       market_filings,
       insiders_from: feedFrom(builtAt, "insiders"),
@@ -120,6 +120,12 @@ export class CrossAssembler {
   #lines(file: string): string[] {
     return readFileSync(join(this.#dir, file), "utf8").split("\n").filter((l) => l !== "");
   }
+}
+
+/** The screens as written at once, listed in order: frames sorted, each frame's metrics in the metrics' order. */
+function inOrder(screens: CrossManifest["screens"]): CrossManifest["screens"] {
+  const metrics = (refs: CrossManifest["screens"][string]) => Object.fromEntries(FINANCIAL_METRIC_NAMES.filter((m) => refs[m]).map((m) => [m, refs[m]!]));
+  return Object.fromEntries(Object.keys(screens).sort().map((frame) => [frame, metrics(screens[frame]!)]));
 }
 
 /** A filing of the market feed: the item and its company. */

@@ -32,18 +32,22 @@ export class TokenBuckets {
   /** Whether `key` has a token now (none is taken). */
   has(key: string, now = performance.now()): boolean {
     const held = this.#buckets.get(key);
-    return !held || held.tokens + (now - held.at) * this.#perMs >= 1;
+    return !held || this.#tokens(held, now) >= 1;
   }
 
   #refilled(key: string, now: number): { tokens: number; at: number } {
-    const held = this.#buckets.get(key);
-    const bucket = held ?? { tokens: this.#burst, at: now };
-    bucket.tokens = Math.min(this.#burst, bucket.tokens + (now - bucket.at) * this.#perMs);
+    const bucket = this.#buckets.get(key) ?? { tokens: this.#burst, at: now };
+    bucket.tokens = this.#tokens(bucket, now);
     bucket.at = now;
     this.#buckets.delete(key);
     this.#buckets.set(key, bucket);
     if (this.#buckets.size > MAX_CLIENTS) this.#buckets.delete(this.#buckets.keys().next().value!);
     return bucket;
+  }
+
+  /** A bucket's tokens at `now`: refilled since it was last seen, up to the burst. */
+  #tokens(bucket: { tokens: number; at: number }, now: number): number {
+    return Math.min(this.#burst, bucket.tokens + (now - bucket.at) * this.#perMs);
   }
 }
 
