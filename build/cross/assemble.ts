@@ -1,8 +1,9 @@
 // A full build's cross-company documents (issue 40): each company's part is spooled to local files as the company is
 // built (its row of each screen, frame × metric; its feeds' rows, by day), then each screen and each feed day is
-// written once, sorted, beside an index of the company documents they were made from. Memory holds a few screens.
+// written once, sorted, beside an index of the company documents they were made from. Memory holds what JOIN_BYTES
+// allows, however large the universe.
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Storage } from "unstorage";
@@ -15,15 +16,28 @@ import type { DocumentRefs } from "../publish/snapshot.ts";
 
 /** Spooled text held in memory before it is appended to its file. */
 const FLUSH_BYTES = 4 * 1024 * 1024;
-/** Screens made and written at once. */
-const SCREENS_AT_ONCE = 8;
+/**
+ * Spooled bytes joined and written at once (at least one file, however large). A screen of 10,000 companies is tens of
+ * megabytes: eight at once, as strings, took the build's peak RSS from 730 MB to 1.1 GB.
+ */
+const JOIN_BYTES = 64 * 1024 * 1024;
+/** How a screen's spooled line opens: its ticker follows (as JSON: a ticker needs no escape). */
+const LINE_HEAD = '{"ticker":"';
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]}");
 
 /** Collects a build's companies and writes their cross-company documents. */
 export class CrossAssembler {
   readonly #dir = mkdtempSync(join(tmpdir(), "cross-spool-"));
+  /** Spooled bytes joined and written at once (JOIN_BYTES; a test makes it small). */
+  readonly #joinBytes: number;
   readonly #pending = new Map<string, string[]>();
   #pendingBytes = 0;
   readonly #companies: CrossIndex["companies"] = {};
+
+  constructor(options: { joinBytes?: number } = {}) {
+    this.#joinBytes = options.joinBytes ?? JOIN_BYTES;
+  }
 
   /** Spools a company built by this build (its documents' references name the hashes the index records). */
   add(cross: CompanyCross, refs: DocumentRefs): void {
@@ -46,46 +60,52 @@ export class CrossAssembler {
   async write(storage: Storage, buildId: string, builtAt: string, previous: CrossManifest | undefined): Promise<CrossManifest> {
     this.#flush();
     const files = readdirSync(this.#dir);
-    const store = async (key: string, previousRef: CrossRef | undefined, text: string): Promise<CrossRef> => {
-      const sha256 = createHash("sha256").update(text).digest("hex").slice(0, 32);
+    const store = async (key: string, previousRef: CrossRef | undefined, bytes: Uint8Array): Promise<CrossRef> => {
+      const sha256 = createHash("sha256").update(bytes).digest("hex").slice(0, 32);
       if (previousRef?.sha256 === sha256) return previousRef;
-      await storage.setItemRaw(key, new TextEncoder().encode(text));
+      await storage.setItemRaw(key, bytes);
       return { key, sha256 };
     };
     const screens: CrossManifest["screens"] = {};
-    // A screen is its companies' rows in ticker order (each line opens with its ticker), joined. A few are made and
-    // written at once (an object store takes tens of milliseconds a write): memory holds those few.
+    // A screen is its companies' rows in ticker order, joined as the bytes they are. Several are made and written at
+    // once (an object store takes tens of milliseconds a write), as many as JOIN_BYTES holds.
     const screenFiles = files.filter((f) => f.startsWith("screen-")).sort();
-    const writeNext = async (): Promise<void> => {
-      for (let file = screenFiles.shift(); file !== undefined; file = screenFiles.shift()) {
-        const [frame, metric] = file.slice("screen-".length).split("-") as [string, FinancialMetricName];
-        const rows = this.#lines(file).sort();
-        const text = `{"frame":${JSON.stringify(frame)},"metric":"${metric}","companies":[${rows.join(",")}]}`;
-        (screens[frame] ??= {})[metric] = { ...(await store(crossKey(buildId, { screen: [frame, metric] }), previous?.screens[frame]?.[metric], text)), rows: rows.length };
-      }
-    };
-    await Promise.all(Array.from({ length: SCREENS_AT_ONCE }, writeNext));
+    await withinBudget(
+      this.#joinBytes,
+      screenFiles.map((file) => ({
+        bytes: this.#size(file),
+        run: async () => {
+          const [frame, metric] = file.slice("screen-".length).split("-") as [string, FinancialMetricName];
+          const { bytes, rows } = screenBytes(frame, metric, readFileSync(join(this.#dir, file)));
+          (screens[frame] ??= {})[metric] = { ...(await store(crossKey(buildId, { screen: [frame, metric] }), previous?.screens[frame]?.[metric], bytes)), rows };
+        },
+      })),
+    );
     const days = async <T>(feed: "filings" | "insiders", order: (a: T, b: T) => number, before: CrossManifest["market_filings"] | undefined) => {
       const out: CrossManifest["market_filings"] = {};
       const from = feedFrom(builtAt, feed);
       const dayFiles = files.filter((f) => f.startsWith(`${feed}-`) && f.slice(feed.length + 1) >= from).sort();
-      await Promise.all(
-        dayFiles.map(async (file) => {
-          const day = file.slice(feed.length + 1);
-          const rows = this.#lines(file)
-            .map((line) => ({ line, row: JSON.parse(line) as T }))
-            .sort((a, b) => order(a.row, b.row))
-            .map((r) => r.line);
-          const text = `{"day":"${day}","data":[${rows.join(",")}]}`;
-          out[day] = { ...(await store(crossKey(buildId, { feed, day }), before?.[day], text)), rows: rows.length };
-        }),
+      await withinBudget(
+        this.#joinBytes,
+        dayFiles.map((file) => ({
+          bytes: this.#size(file),
+          run: async () => {
+            const day = file.slice(feed.length + 1);
+            const rows = this.#lines(file)
+              .map((line) => ({ line, row: JSON.parse(line) as T }))
+              .sort((a, b) => order(a.row, b.row))
+              .map((r) => r.line);
+            const bytes = Buffer.from(`{"day":"${day}","data":[${rows.join(",")}]}`);
+            out[day] = { ...(await store(crossKey(buildId, { feed, day }), before?.[day], bytes)), rows: rows.length };
+          },
+        })),
       );
       return Object.fromEntries(Object.keys(out).sort().map((day) => [day, out[day]!]));
     };
     const market_filings = await days("filings", newestFiling, previous?.market_filings);
     const market_insiders = await days("insiders", newestInsider, previous?.market_insiders);
     const companies = Object.fromEntries(Object.entries(this.#companies).sort(([a], [b]) => (a < b ? -1 : 1)));
-    const index = await store(crossKey(buildId, "index"), previous?.index, JSON.stringify({ companies } satisfies CrossIndex));
+    const index = await store(crossKey(buildId, "index"), previous?.index, Buffer.from(JSON.stringify({ companies } satisfies CrossIndex)));
     return {
       build_id: buildId,
       built_at: builtAt,
@@ -117,9 +137,58 @@ export class CrossAssembler {
     this.#pendingBytes = 0;
   }
 
+  #size(file: string): number {
+    return statSync(join(this.#dir, file)).size;
+  }
+
   #lines(file: string): string[] {
     return readFileSync(join(this.#dir, file), "utf8").split("\n").filter((l) => l !== "");
   }
+}
+
+/**
+ * A screen document from its spooled lines: the companies' rows in ticker order, copied once into the document's bytes
+ * (as strings the lines, their sorted copy and the joined text each took the spool's size again, and more).
+ */
+function screenBytes(frame: string, metric: FinancialMetricName, spool: Buffer): { bytes: Buffer; rows: number } {
+  const lines: { ticker: string; line: Buffer }[] = [];
+  for (let start = 0; start < spool.length; ) {
+    const newline = spool.indexOf(10, start);
+    const end = newline === -1 ? spool.length : newline;
+    const at = start + LINE_HEAD.length;
+    if (end > start) lines.push({ ticker: spool.toString("latin1", at, spool.indexOf(34, at)), line: spool.subarray(start, end) });
+    start = end + 1;
+  }
+  // A company is in a screen once, under its main ticker: the tickers order the rows.
+  lines.sort((a, b) => (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : 0));
+  const head = Buffer.from(`{"frame":${JSON.stringify(frame)},"metric":"${metric}","companies":[`);
+  const parts = [head, ...lines.flatMap(({ line }, i) => (i ? [COMMA, line] : [line])), CLOSE];
+  return { bytes: Buffer.concat(parts), rows: lines.length };
+}
+
+/**
+ * Runs the tasks, starting each as soon as the bytes of those running leave room for its own within `budget` (one
+ * always runs, however large); the first failure stops new starts and is thrown once those running have ended.
+ */
+async function withinBudget(budget: number, tasks: { bytes: number; run: () => Promise<void> }[]): Promise<void> {
+  const running = new Set<Promise<void>>();
+  let held = 0;
+  let failure: { error: unknown } | null = null;
+  for (const task of tasks) {
+    while (running.size && held + task.bytes > budget) await Promise.race(running);
+    if (failure) break;
+    held += task.bytes;
+    const done: Promise<void> = task
+      .run()
+      .catch((error: unknown) => void (failure ??= { error }))
+      .finally(() => {
+        held -= task.bytes;
+        running.delete(done);
+      });
+    running.add(done);
+  }
+  await Promise.all(running);
+  if (failure) throw (failure as { error: unknown }).error;
 }
 
 /** The screens as written at once, listed in order: frames sorted, each frame's metrics in the metrics' order. */
