@@ -1,6 +1,11 @@
 // The cross-company documents a build assembles from its companies' spooled parts: a screen's companies in ticker order,
-// each with its own states as spooled; the bytes held at once bounded; a failed write failing the whole.
+// each with its own states as spooled; the bytes held at once bounded; a failed write failing the whole; a killed
+// build's spool removed.
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createStorage, type Storage } from "unstorage";
 import { describe, expect, it } from "vitest";
@@ -92,5 +97,28 @@ describe("CrossAssembler", () => {
   it("fails the whole write with the store's error when one screen cannot be written, after the others in flight end", async () => {
     const failing = assembled(undefined, (key) => key.endsWith("net_income.json"));
     await expect(failing).rejects.toThrow(/store refused .*CY2024Q3\/net_income\.json/);
+  });
+});
+
+describe("a killed build's spool", () => {
+  it("is removed by the next build's assembler; a living process's is kept", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "spools-"));
+    try {
+      const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+      const dead = Number(child.stdout); // exited: as a SIGKILLed build's, its spool stays behind
+      for (const pid of [dead, process.pid]) {
+        mkdirSync(join(tmp, `cross-spool-${pid}-abc123`));
+        writeFileSync(join(tmp, `cross-spool-${pid}-abc123`, "screen-CY2024Q3-revenue"), "{}\n");
+      }
+      const assembler = new CrossAssembler({ tmp });
+      const left = readdirSync(tmp);
+      expect(left).toHaveLength(2); // the living process's, and the new assembler's own
+      expect(left).toContain(`cross-spool-${process.pid}-abc123`);
+      expect(left.every((name) => name.startsWith(`cross-spool-${process.pid}-`))).toBe(true);
+      assembler.dispose();
+      expect(readdirSync(tmp)).toEqual([`cross-spool-${process.pid}-abc123`]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

@@ -21,6 +21,10 @@ const FLUSH_BYTES = 4 * 1024 * 1024;
  * megabytes: eight at once, as strings, took the build's peak RSS from 730 MB to 1.1 GB.
  */
 const JOIN_BYTES = 64 * 1024 * 1024;
+/** A spool's folder name: the prefix, the building process's id, a random tail. */
+const SPOOL_PREFIX = "cross-spool-";
+const SPOOL_NAME = /^cross-spool-(\d+)-/;
+
 /** How a screen's spooled line opens: its ticker follows (as JSON: a ticker needs no escape). */
 const LINE_HEAD = '{"ticker":"';
 const COMMA = Buffer.from(",");
@@ -28,15 +32,18 @@ const CLOSE = Buffer.from("]}");
 
 /** Collects a build's companies and writes their cross-company documents. */
 export class CrossAssembler {
-  readonly #dir = mkdtempSync(join(tmpdir(), "cross-spool-"));
+  readonly #dir: string;
   /** Spooled bytes joined and written at once (JOIN_BYTES; a test makes it small). */
   readonly #joinBytes: number;
   readonly #pending = new Map<string, string[]>();
   #pendingBytes = 0;
   readonly #companies: CrossIndex["companies"] = {};
 
-  constructor(options: { joinBytes?: number } = {}) {
+  constructor(options: { joinBytes?: number; tmp?: string } = {}) {
     this.#joinBytes = options.joinBytes ?? JOIN_BYTES;
+    const tmp = options.tmp ?? tmpdir();
+    sweepSpools(tmp);
+    this.#dir = mkdtempSync(join(tmp, `${SPOOL_PREFIX}${process.pid}-`));
   }
 
   /** Spools a company built by this build (its documents' references name the hashes the index records). */
@@ -143,6 +150,26 @@ export class CrossAssembler {
 
   #lines(file: string): string[] {
     return readFileSync(join(this.#dir, file), "utf8").split("\n").filter((l) => l !== "");
+  }
+}
+
+/**
+ * Removes the spools of builds whose process is gone (killed: no finally ran), each up to the size of the build's
+ * cross-company documents; a living process's spool is its own.
+ */
+function sweepSpools(tmp: string): void {
+  for (const name of readdirSync(tmp)) {
+    const pid = SPOOL_NAME.exec(name)?.[1];
+    if (pid !== undefined && !alive(Number(pid))) rmSync(join(tmp, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"; // another user's process: alive
   }
 }
 
