@@ -57,7 +57,7 @@ function newestFirst(indices: readonly number[], dates: readonly string[], conte
     // Most often the first filing of the row's own values (nine in ten TTM rows): searched outwards from there.
     let own = LATEST;
     for (const entries of Object.values(context.histories[i]!.metrics)) for (const e of entries ?? []) if (e.filed_at < own) own = e.filed_at;
-    const first = firstReported(dates.length, reported, lowerBound(dates, own));
+    const first = firstReported(dates.length, reported, firstHolding(0, dates.length, (k) => dates[k]! >= own));
     if (first < dates.length) from.set(i, dates[first]!);
   }
   return { indices: indices.filter((i) => from.has(i)), from };
@@ -90,21 +90,15 @@ function firstReported(n: number, reported: (k: number) => boolean, from: number
       lo += step;
     }
   }
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (reported(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
+  return firstHolding(lo, hi, reported);
 }
 
-/** The index of the first of the sorted `dates` not before `date`. */
-function lowerBound(dates: readonly string[], date: string): number {
-  let [lo, hi] = [0, dates.length];
+/** The first index in [lo, hi) at which `holds` is true (hi when none), given that once true it stays true. */
+function firstHolding(lo: number, hi: number, holds: (k: number) => boolean): number {
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (dates[mid]! < date) lo = mid + 1;
-    else hi = mid;
+    if (holds(mid)) hi = mid;
+    else lo = mid + 1;
   }
   return lo;
 }

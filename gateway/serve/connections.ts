@@ -180,7 +180,7 @@ function ignoreRest(socket: Socket): void {
  * worth reading: its close captures none (Node's listener runs between these two, synchronously).
  */
 function stacklessAborts(socket: Socket): void {
-  let limit = Error.stackTraceLimit;
+  let limit: number; // the process's own, read as the close begins
   socket.prependOnceListener("close", () => {
     limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
