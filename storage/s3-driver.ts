@@ -22,6 +22,9 @@ export const PROBE_FOLDER = ".conditional-write-probe";
 /** Tries of a conditional PUT that S3 answers 409 ConditionalRequestConflict (another one in flight: "retry"). */
 const CONDITIONAL_TRIES = 5;
 
+/** Sends of one call whose connection was reset (each send has the SDK's own tries within its retry quota). */
+const RESET_SENDS = 3;
+
 /** Options of the S3 driver; credentials come from the standard AWS chain (AWS_ACCESS_KEY_ID, …). */
 export interface S3DriverOptions {
   bucket: string;
@@ -42,6 +45,21 @@ export const s3Driver = defineDriver((opts: S3DriverOptions) => {
     forcePathStyle: opts.forcePathStyle ?? false,
     maxAttempts: 3,
   });
+  // S3 closes idle connections; a builder busy deriving for longer has not read those closes, so its next burst of
+  // calls meets a reset on each pooled one, and the SDK's retry quota (500, 14 a reset) runs out within one burst of
+  // its 50 connections. A reset is sent again here, on a new connection, outside that quota.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      for (let sends = 1; ; sends++) {
+        try {
+          return await next(args);
+        } catch (error) {
+          if (!isReset(error) || sends === RESET_SENDS) throw error;
+        }
+      }
+    },
+    { step: "initialize", name: "sendAgainOnReset" },
+  );
   const prefix = opts.prefix ? `${opts.prefix.replace(/\/+$/, "")}/` : "";
   const objectKey = (key: string) => prefix + key.replace(/:/g, "/");
   const Bucket = opts.bucket;
@@ -166,6 +184,12 @@ export const s3Driver = defineDriver((opts: S3DriverOptions) => {
 
 function isMissing(error: unknown): boolean {
   return error instanceof S3ServiceException && (error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata.httpStatusCode === 404);
+}
+
+/** A connection closed under the call (what a pooled connection the server had closed answers). */
+function isReset(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ECONNRESET" || code === "EPIPE";
 }
 
 function contentType(key: string): string {

@@ -72,6 +72,22 @@ describe("storage: S3 (s3rver on loopback behind the conditional-write stand-in,
     client.destroy();
   });
 
+  it("a burst of calls on pooled connections the store has closed meanwhile: every call answers, past the SDK's retry quota", async () => {
+    // A builder busy deriving a large company for longer than S3 keeps an idle connection finds every pooled one closed
+    // at its next burst; each reset costs the SDK's retry quota 14 of 500, so a burst of 50 used to fail calls.
+    const storage = openStorage(`s3://${suite.s3.bucket}/stale`, suite.conditional.env);
+    const keys = Array.from({ length: 60 }, (_, i) => `k${i}.json`);
+    await Promise.all(keys.map((key) => storage.setItem(key, JSON.stringify({ key }))));
+    for (let round = 0; round < 3; round++) {
+      suite.conditional.resetNext(keys.length);
+      expect(await Promise.all(keys.map((key) => storage.getItem(key)))).toEqual(keys.map((key) => ({ key })));
+    }
+    suite.conditional.resetNext(keys.length);
+    await Promise.all(keys.map((key) => storage.setItem(key, JSON.stringify({ key, again: true }))));
+    expect(await storage.getItem(keys[59]!)).toEqual({ key: keys[59], again: true });
+    await storage.dispose();
+  });
+
   it("the stand-in, not s3rver, refused the losing conditional PUTs (412)", () => {
     expect(suite.conditional.refused()).toBeGreaterThanOrEqual(20); // 19 losers of the race, 1 over a plain write
   });

@@ -56,6 +56,11 @@ export interface ConditionalS3 {
   refused(): number;
   /** Every request it passed or refused: method and path (`/bucket/key`), for counting an object store's writes. */
   requests: { method: string; path: string }[];
+  /**
+   * Answers the next `count` requests with a connection reset, as requests sent on pooled connections the store has
+   * closed meanwhile are (S3 closes idle ones; a client whose event loop was busy has not read the close yet).
+   */
+  resetNext(count: number): void;
   stop(): Promise<void>;
 }
 
@@ -69,6 +74,7 @@ export interface ConditionalS3 {
 export async function startConditionalS3(upstream: S3Server): Promise<ConditionalS3> {
   const target = new URL(upstream.endpoint);
   let refused = 0;
+  let resets = 0;
   const requests: ConditionalS3["requests"] = [];
   const queues = new Map<string, Promise<unknown>>();
   /** Runs `task` after every earlier task for the same object. */
@@ -90,6 +96,11 @@ export async function startConditionalS3(upstream: S3Server): Promise<Conditiona
       out.end(body);
     });
   const server = createServer(async (req, res) => {
+    if (resets > 0) {
+      resets--;
+      req.socket.resetAndDestroy();
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const incoming = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers };
@@ -120,6 +131,9 @@ export async function startConditionalS3(upstream: S3Server): Promise<Conditiona
     env: { ...upstream.env, S3_ENDPOINT: endpoint },
     refused: () => refused,
     requests,
+    resetNext: (count) => {
+      resets = count;
+    },
     stop: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
