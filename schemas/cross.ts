@@ -63,15 +63,29 @@ const STATE_FIELDS = [
   "derived", "restated", "original_value", "marks", "source_accession", "filed_at",
 ] as const satisfies readonly (keyof ScreenValue)[];
 
-/** Whether two values are the same state: field by field (a timeline asks it of every metric on every date). */
+/**
+ * Whether two values are the same state, field by field (a timeline asks it of every metric on every date: named
+ * fields, where a loop over STATE_FIELDS's keys took about a tenth of the timelines' time).
+ */
 export function sameScreenValue(a: ScreenValue | null, b: ScreenValue | null): boolean {
   if (a === null || b === null) return a === b;
-  for (const field of STATE_FIELDS) {
-    if (field === "marks") {
-      if (a.marks.length !== b.marks.length || a.marks.some((m, i) => m !== b.marks[i])) return false;
-    } else if (a[field] !== b[field]) return false;
-  }
-  return true;
+  return (
+    a.value === b.value &&
+    a.filed_at === b.filed_at &&
+    a.source_accession === b.source_accession &&
+    a.period_end === b.period_end &&
+    a.period_start === b.period_start &&
+    a.unit === b.unit &&
+    a.concept === b.concept &&
+    a.fiscal_year === b.fiscal_year &&
+    a.fiscal_quarter === b.fiscal_quarter &&
+    a.months === b.months &&
+    a.derived === b.derived &&
+    a.restated === b.restated &&
+    a.original_value === b.original_value &&
+    a.marks.length === b.marks.length &&
+    a.marks.every((m, i) => m === b.marks[i])
+  );
 }
 
 /**

@@ -7,14 +7,15 @@ import { sameScreenValue, storeState, type FrameTimelines, type ScreenMark, type
 import { financialAsOf, financialsContext } from "../../schemas/financials-history.ts";
 import type { FinancialPeriodHistory, FinancialReconciliationState, FinancialsContext } from "../../schemas/financials-row-history.ts";
 import { labelKey } from "../../schemas/financials-ttm.ts";
-import { FINANCIAL_METRIC_NAMES, FLOW_METRICS, STATEMENT_METRICS, STATEMENTS, type FinancialMetricName, type FinancialPeriod, type Statement, type StatementMetric } from "../../schemas/financials.ts";
+import { FLOW_METRICS, STATEMENT_METRICS, STATEMENTS, type FinancialMetricName, type FinancialPeriod, type Statement, type StatementMetric } from "../../schemas/financials.ts";
 
 /** The frame of the trailing twelve months: each company's latest TTM row. */
 export const TTM_FRAME = "ttm";
 
 const QUARTER_FRAME = /^CY\d{4}Q[1-4]$/;
 const YEAR_FRAME = /^CY\d{4}$/;
-const STATEMENT_OF = new Map<FinancialMetricName, Statement>(STATEMENTS.flatMap((s) => STATEMENT_METRICS[s].map((m) => [m as FinancialMetricName, s] as const)));
+/** Each metric with its statement, in FINANCIAL_METRIC_NAMES's order (a timeline's metrics are listed in it). */
+const METRICS = STATEMENTS.flatMap((statement) => STATEMENT_METRICS[statement].map((metric) => ({ metric: metric as FinancialMetricName, statement })));
 const FLOWS: ReadonlySet<string> = new Set(FLOW_METRICS);
 const PER_SHARE: ReadonlySet<string> = new Set([...PER_SHARE_METRICS, "shares_outstanding"]);
 
@@ -39,7 +40,10 @@ export function frameTimelines(rows: readonly FinancialPeriod[], histories: read
   for (const [frame, indices] of byFrame) {
     const ttm = frame === TTM_FRAME;
     const dates = ttm ? allDates : frameDates(indices, rows, context);
-    const timelines = timelinesOf(ttm ? newestFirst(indices, allDates, context) : indices, dates, context);
+    // A TTM row's reading is the costliest (its quarters' and years' blocks), and the search for its first date reads
+    // it on the dates the timeline then reads it on: each read once. A frame's row is read once a date anyway.
+    const read = ttm ? remembered(readerOf(context)) : readerOf(context);
+    const timelines = timelinesOf(ttm ? newestFirst(indices, allDates, context, read) : indices, dates, context, read);
     if (Object.keys(timelines).length) out[frame] = timelines;
   }
   return out;
@@ -50,10 +54,10 @@ export function frameTimelines(rows: readonly FinancialPeriod[], histories: read
  * cut to those reported by then. A reading once reported stays reported, so each row's first date is searched for
  * (a TTM row every quarter: trying each of them on each date cost most of a company's time).
  */
-function newestFirst(indices: readonly number[], dates: readonly string[], context: FinancialsContext): Candidates {
+function newestFirst(indices: readonly number[], dates: readonly string[], context: FinancialsContext, read: Reader): Candidates {
   const from = new Map<number, string>();
   for (const i of indices) {
-    const reported = (k: number) => financialAsOf(context.rows[i]!, context.histories[i]!, dates[k]!, false, context) !== null;
+    const reported = (k: number) => read(i, dates[k]!) !== null;
     // Most often the first filing of the row's own values (nine in ten TTM rows): searched outwards from there.
     let own = LATEST;
     for (const entries of Object.values(context.histories[i]!.metrics)) for (const e of entries ?? []) if (e.filed_at < own) own = e.filed_at;
@@ -135,17 +139,36 @@ function historyDates(history: FinancialPeriodHistory): string[] {
   return out;
 }
 
+/** Row `i` of the document as the company's answer gave it on a date (financialAsOf); null when not yet reported. */
+type Reader = (i: number, date: string) => FinancialPeriod | null;
+
+function readerOf(context: FinancialsContext): Reader {
+  return (i, date) => financialAsOf(context.rows[i]!, context.histories[i]!, date, false, context);
+}
+
+/** A reader that reads each row on each date once. */
+function remembered(read: Reader): Reader {
+  const readings = new Map<number, Map<string, FinancialPeriod | null>>();
+  return (i, date) => {
+    let byDate = readings.get(i);
+    if (!byDate) readings.set(i, (byDate = new Map()));
+    let reading = byDate.get(date);
+    if (reading === undefined) byDate.set(date, (reading = read(i, date)));
+    return reading;
+  };
+}
+
 /** A frame's rows in the document's order, and (for TTM rows) the first date each was reported by. */
 type Candidates = readonly number[] | { indices: readonly number[]; from: ReadonlyMap<number, string> };
 
 /** Each metric's states over the dates: the value of the frame's first row reported by each date, when it changed. */
-function timelinesOf(rows: Candidates, dates: readonly string[], context: FinancialsContext): FrameTimelines {
+function timelinesOf(rows: Candidates, dates: readonly string[], context: FinancialsContext, read: Reader): FrameTimelines {
   const out: FrameTimelines = {};
   const last = new Map<FinancialMetricName, ScreenValue | null>();
   const record = (date: string) => {
-    const reading = readingOn(rows, date, context);
-    for (const metric of FINANCIAL_METRIC_NAMES) {
-      const value = reading && screenValue(reading.row, metric, reading.verdict);
+    const reading = readingOn(rows, date, context, read);
+    for (const { metric, statement } of METRICS) {
+      const value = reading && screenValue(reading.row, metric, statement, reading.verdict);
       if (sameScreenValue(last.get(metric) ?? null, value)) continue;
       last.set(metric, value);
       (out[metric] ??= []).push(storeState({ from: date, row: value }));
@@ -159,10 +182,10 @@ function timelinesOf(rows: Candidates, dates: readonly string[], context: Financ
 }
 
 /** The frame's first row reported by a date, as of then, with its fiscal year's verdict on its quarters then; null when none was. */
-function readingOn(rows: Candidates, date: string, context: FinancialsContext): { row: FinancialPeriod; verdict: FinancialReconciliationState | undefined } | null {
+function readingOn(rows: Candidates, date: string, context: FinancialsContext, read: Reader): { row: FinancialPeriod; verdict: FinancialReconciliationState | undefined } | null {
   for (const i of "from" in rows ? rows.indices : rows) {
     if ("from" in rows && rows.from.get(i)! > date) continue;
-    const row = financialAsOf(context.rows[i]!, context.histories[i]!, date, false, context);
+    const row = read(i, date);
     if (!row) continue;
     // The fiscal year's verdict on its quarters as the year's own reading gives it on the date (financialAsOf).
     const year = yearRowOf(context.rows[i]!, context);
@@ -177,16 +200,17 @@ function yearRowOf(row: FinancialPeriod, context: FinancialsContext): number | u
 }
 
 /** A row's metric as a screen serves it, with the marks its row and fiscal year put on it; null when the row has none. */
-function screenValue(row: FinancialPeriod, metric: FinancialMetricName, year: FinancialReconciliationState | undefined): ScreenValue | null {
-  const group = row[STATEMENT_OF.get(metric)!] as Partial<Record<string, StatementMetric | null>> | null | undefined;
-  const m = group?.[metric];
+function screenValue(row: FinancialPeriod, metric: FinancialMetricName, statement: Statement, year: FinancialReconciliationState | undefined): ScreenValue | null {
+  const m = (row[statement] as Partial<Record<string, StatementMetric | null>> | null)?.[metric];
   if (!m) return null;
   const marks: ScreenMark[] = [];
   if (m.scale_corrected) marks.push("scale_corrected");
-  for (const e of row.exceptions) {
-    if (e.metric !== metric && !(e.rule === "one_entity" && e.metric === null)) continue;
-    const mark: ScreenMark | null = e.rule === "scale" ? "scale_unclear" : e.rule === "sign" ? "sign" : e.rule === "one_entity" ? "entity_change" : null;
-    if (mark && !marks.includes(mark)) marks.push(mark);
+  if (row.exceptions.length) {
+    for (const e of row.exceptions) {
+      if (e.metric !== metric && !(e.rule === "one_entity" && e.metric === null)) continue;
+      const mark: ScreenMark | null = e.rule === "scale" ? "scale_unclear" : e.rule === "sign" ? "sign" : e.rule === "one_entity" ? "entity_change" : null;
+      if (mark && !marks.includes(mark)) marks.push(mark);
+    }
   }
   if (FLOWS.has(metric) && year?.reconciled === false && year.reconciliation.some((r) => r.metric === metric)) marks.push("unreconciled");
   if (PER_SHARE.has(metric) && (metric === "shares_outstanding" ? m.split_unadjusted === true : row.split_unadjusted)) marks.push("split_unadjusted");
