@@ -51,9 +51,8 @@ export class CrossAssembler {
     const { company } = cross;
     this.#companies[company.ticker] = { ...company, screen: refs.screen?.sha256 ?? null, filings: refs.filings?.sha256 ?? null, insiders: refs.insiders?.sha256 ?? null };
     // A file per screen, named by frame and metric (neither holds a "-"); each line opens with the ticker, so a sort orders them.
-    const ticker = JSON.stringify(company.ticker);
     for (const [frame, byMetric] of Object.entries(cross.frames)) {
-      for (const [metric, states] of Object.entries(byMetric)) this.#spool(`screen-${frame}-${metric}`, `{"ticker":${ticker},"states":${states}}\n`);
+      for (const [metric, states] of Object.entries(byMetric)) this.#spool(`screen-${frame}-${metric}`, `${LINE_HEAD}${company.ticker}","states":${states}}\n`);
     }
     for (const filing of cross.filings) this.#spool(`filings-${filing.filed_at}`, `${JSON.stringify(marketFiling(filing, company))}\n`);
     for (const row of cross.insiders) this.#spool(`insiders-${row.transaction_date}`, `${JSON.stringify({ ...row, ticker: company.ticker, name: company.name })}\n`);
