@@ -188,7 +188,7 @@ export const ROUTES = [
       "segments is served as it presents them, marked recast. Fiscal labels are /earnings/summary's. Members are reconciled to the " +
       "filing's consolidated figure with its stated reconciling items (corporate, eliminations) and subtotals; what is left is shown as " +
       "the difference, never forced to fit. Every value names its concept, unit and accession. as_of answers as of a date; limit and " +
-      "offset page (meta.total, meta.next_offset). A year of one axis is about 2 KB.",
+      "offset page (meta.total, meta.next_offset).",
     agent: { sizes: "About 2 KB a period and axis: the newest 12 rows (about 24 KB) unless limit says otherwise; axis and period narrow, offset pages on (meta.total, meta.next_offset). history=true multiplies the size.", limit: 12 },
     query: SegmentsQuery,
     payload: z.array(SegmentPeriod),
@@ -208,7 +208,7 @@ export const ROUTES = [
       "meta.next_offset). Each row's value is the company's own /financials answer for that period, byte for byte — the same restatement " +
       "rule, derived fourth quarters, fiscal labels and marks (a scale correction, an unreconciled year, a split-unadjusted value stay in, " +
       "marked) — with its source accession and filing date. as_of runs the screen as it could have been run that day. A company without " +
-      "the metric for the frame is absent. 50 rows are about 30 KB.",
+      "the metric for the frame is absent.",
     query: ScreenQuery,
     payload: z.array(ScreenRow),
     price: "$0.05",
@@ -225,7 +225,7 @@ export const ROUTES = [
     description:
       "Every covered issuer's Form 4 and 4/A rows with a transaction since a date (default the last 7 days; at most 90), newest first, " +
       "each as /insiders gives it with the issuer's ticker and name; filters code (P open-market purchases), min_value (shares × price, " +
-      "USD) and role (officer, director, ten_percent_owner); limit and offset page (meta.total, meta.next_offset). A row is about 1.5 KB.",
+      "USD) and role (officer, director, ten_percent_owner); limit and offset page (meta.total, meta.next_offset).",
     query: MarketInsidersQuery,
     payload: z.array(MarketInsider),
     price: "$0.02",
@@ -242,7 +242,7 @@ export const ROUTES = [
     description:
       "Every covered company's EDGAR filings since a date (default today, UTC; at most 7 days back), newest first (acceptance time), each " +
       "as /filings/latest gives it with the company's ticker, CIK and name; filters form (exact) and item (8-K items, e.g. 2.02 results); " +
-      "limit and offset page (meta.total, meta.next_offset). A row is about 700 bytes.",
+      "limit and offset page (meta.total, meta.next_offset).",
     query: MarketFilingsQuery,
     payload: z.array(MarketFiling),
     price: "$0.01",
