@@ -47,6 +47,19 @@ export function toolOutputSchema(route: Route): JsonSchema {
 
 // Without `$schema`: AJV's default dialect reads it as is, and the Bazaar block nests it inside a 2020-12 schema.
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-7", io, unrepresentable: "any" }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-7", io, unrepresentable: "any", override: standardKeywords }) as JsonSchema;
   return rest;
+}
+
+/**
+ * Only JSON Schema's own keywords: zod copies every `.meta()` key into the schema, and two of ours are OpenAPI's
+ * (`example`, said `examples` here) and zod-openapi's (`override`). A validator in strict mode (AJV's default)
+ * refuses a schema with a keyword it does not know.
+ */
+function standardKeywords({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
+  delete jsonSchema.override;
+  if ("example" in jsonSchema) {
+    jsonSchema.examples = [jsonSchema.example];
+    delete jsonSchema.example;
+  }
 }

@@ -1,8 +1,10 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { PAID_ROUTES } from "../../schemas/api.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
 import { removeDir } from "../../test/_s3.ts";
+import { strictRefusal } from "../../test/_strict-schema.ts";
 import { decodePaymentRequired } from "../../test/_x402.ts";
 
 describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
@@ -77,12 +79,13 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     expect(text).toContain("(https://api.example.test/mcp)");
   });
 
-  it("declares Bazaar discovery on every paid route's 402", async () => {
-    for (const path of ["/filings/latest", "/earnings/summary", "/insiders", "/financials"]) {
-      const required = decodePaymentRequired((await gw.get(`${path}?ticker=AAPL`)).headers.get("payment-required"));
+  it("declares Bazaar discovery on every paid route's 402, its schema one a strict validator reads", async () => {
+    for (const route of PAID_ROUTES) {
+      const query = new URLSearchParams(Object.entries(route.example).map(([k, v]) => [k, String(v)]));
+      const required = decodePaymentRequired((await gw.get(`${route.path}?${query}`)).headers.get("payment-required"));
       const bazaar = (required.extensions as Record<string, any>).bazaar;
-      expect(bazaar.info.input).toMatchObject({ type: "http", method: "GET" });
-      expect(bazaar.schema).toBeDefined();
+      expect(bazaar.info.input, route.path).toMatchObject({ type: "http", method: "GET", queryParams: route.example });
+      expect(strictRefusal(bazaar.schema), route.path).toBeNull();
     }
   });
 

@@ -14,6 +14,7 @@ import { describeEdgar } from "../../test/_edgar.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
 import { agentBridged, agentV1, agentV2, GOOD_ARGS, type Agent } from "../../test/_mcp.ts";
 import { removeDir } from "../../test/_s3.ts";
+import { strictRefusal } from "../../test/_strict-schema.ts";
 import { addressOf, ANVIL_KEYS, callPaying, payerClient, paymentRequiredOf, receiptOf } from "../../test/_x402.ts";
 import { createLocalFacilitator } from "../payment/dev-chain/facilitator.ts";
 import { createUsdcLedger } from "../payment/dev-chain/ledger.ts";
@@ -79,6 +80,8 @@ describeEdgar("every tool through the clients agents use", () => {
       for (const tool of keyed.tools) {
         expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, openWorldHint: false, title: expect.any(String) });
         if (PAID.has(tool.name)) expect(tool.description, tool.name).toMatch(/\$0\.0\d per call/);
+        // A client that validates with a strict validator (unknown keywords refused) can read every schema it is given.
+        expect([strictRefusal(tool.inputSchema), strictRefusal(tool.outputSchema!)], tool.name).toEqual([null, null]);
       }
     });
 
@@ -95,7 +98,11 @@ describeEdgar("every tool through the clients agents use", () => {
       for (const route of TOOLS) {
         const result = await anonymous.call(route.tool, GOOD_ARGS[route.tool]!);
         if (!PAID.has(route.tool)) expect(result.isError, route.tool).toBeFalsy();
-        else expect([errorOf(result).code, paymentRequiredOf(result)?.error], route.tool).toEqual(["payment_required", "Payment required"]);
+        else {
+          expect([errorOf(result).code, paymentRequiredOf(result)?.error], route.tool).toEqual(["payment_required", "Payment required"]);
+          const bazaar = (paymentRequiredOf(result)!.extensions as { bazaar: { info: { input: unknown }; schema: Record<string, unknown> } }).bazaar;
+          expect([bazaar.info.input, strictRefusal(bazaar.schema)], route.tool).toEqual([expect.objectContaining({ type: "mcp", toolName: route.tool }), null]);
+        }
       }
     });
 
