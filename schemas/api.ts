@@ -18,8 +18,22 @@ export const NETWORK = "eip155:8453";
 /** USDC on Base; 6 decimals. */
 export const USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 export const USDC_DECIMALS = 6;
-/** How the service names itself to x402 discovery (Bazaar `resource.serviceName`/`tags`: printable ASCII, ≤ 32 characters, ≤ 5 tags). */
-export const SERVICE = { name: "Filing Data Service", tags: ["sec-edgar", "filings", "earnings", "insider-trading", "financial-data"] } as const;
+/**
+ * How the service names itself to x402 discovery (Bazaar `resource.serviceName`/`tags`: printable ASCII, ≤ 32
+ * characters, ≤ 5 tags), and what it is, said once for llms.txt, OpenAPI and MCP's instructions.
+ */
+export const SERVICE = {
+  name: "Filing Data Service",
+  tags: ["sec-edgar", "filings", "earnings", "insider-trading", "financial-data"],
+  description:
+    "US public-company filing data from SEC EDGAR as JSON. For one company: its filings index; earnings and financial " +
+    "statements (income, balance sheet, cash flow as discrete quarters, trailing twelve months) derived from its XBRL facts, " +
+    "restatements resolved, fiscal labels from the company's fiscal calendar (label_source says whose), fourth quarters " +
+    "derived and marked, as filed or as known on any past date; revenue and " +
+    "operating income by segment; its insiders' Form 4 transactions. Across every covered company: screens by any of " +
+    "those metrics for a calendar quarter, year or the trailing twelve months, and the market's latest filings and " +
+    "insider trades. Every value carries the accession number of the filing it came from.",
+} as const;
 /** The monthly plan (spec 5.5, 8). */
 export const SUBSCRIPTION = { usd_per_month: "19.00" } as const;
 

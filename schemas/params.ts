@@ -149,7 +149,7 @@ export const InsidersQuery = z.object({
   since: IsoDate.optional().meta({ description: "Only transactions on or after this date (YYYY-MM-DD)." }),
   limit: limitUpTo(MAX_INSIDER_ROWS)
     .optional()
-    .meta({ description: `The newest N transaction rows of those selected, 1 to ${MAX_INSIDER_ROWS}; omitted, all of them (issue 41).`, example: 20 }),
+    .meta({ description: `The newest N transaction rows of those selected, 1 to ${MAX_INSIDER_ROWS}; omitted, all of them.`, example: 20 }),
   offset: Offset,
 });
 

@@ -31,6 +31,8 @@ export interface Agent {
   tools: Tool[];
   /** The protocol revision the client speaks with the server. */
   protocol: string | undefined;
+  /** The server's instructions as the client received them (initialize, or server/discover). */
+  instructions: string | undefined;
   call(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<CallToolResult>;
   /** The client itself, for x402-buyer's callPaying. */
   client: { callTool(params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }): Promise<unknown> };
@@ -65,6 +67,7 @@ async function listed(client: ClientV1 | ClientV2, protocol: string | undefined)
   return {
     tools: tools as Tool[],
     protocol,
+    instructions: client.getInstructions(),
     call: async (name, args, meta) => (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })) as CallToolResult,
     client: client as Agent["client"],
     close: () => client.close(),

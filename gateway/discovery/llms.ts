@@ -1,18 +1,14 @@
 // /llms.txt: a plain-text guide for language models (llmstxt.org style), generated from the route table.
 import { z } from "zod";
-import { NETWORK, ROUTES, SUBSCRIPTION, USDC_BASE, usdToAtomic } from "../../schemas/api.ts";
+import { NETWORK, ROUTES, SERVICE, SUBSCRIPTION, USDC_BASE, usdToAtomic } from "../../schemas/api.ts";
 import { Meta } from "../../schemas/envelope.ts";
 
 /** The guide for a deployment at `publicBaseUrl`. */
 export function buildLlmsTxt(publicBaseUrl: string): string {
   const lines = [
-    "# Filing Data Service",
+    `# ${SERVICE.name}`,
     "",
-    "> US public-company filing data from SEC EDGAR as JSON: a filings index, earnings derived from XBRL company facts " +
-      "(restatements resolved, fiscal labels from the company's fiscal calendar — the original filing's fy/fp where they " +
-      "agree with it, label_source says which — Q4 derived and marked), financial statements (balance " +
-      "sheet, cash flow as discrete quarters, trailing twelve months) on the same periods, and Form 4 insider transactions. " +
-      "Every value carries the accession number of the filing it came from.",
+    `> ${SERVICE.description}`,
     "",
     "Start with the free coverage probe: `GET /probe?ticker=AAPL`. When `data.ticker_coverage.covered` is false, the paid " +
       "endpoints answer 404 for that ticker and must not be paid for. `GET /tickers` (free) lists every covered ticker. " +

@@ -18,6 +18,7 @@ import { strictRefusal } from "../../test/_strict-schema.ts";
 import { addressOf, ANVIL_KEYS, callPaying, payerClient, paymentRequiredOf, receiptOf } from "../../test/_x402.ts";
 import { createLocalFacilitator } from "../payment/dev-chain/facilitator.ts";
 import { createUsdcLedger } from "../payment/dev-chain/ledger.ts";
+import { INSTRUCTIONS } from "./mcp-server.ts";
 
 const PAYER = addressOf(ANVIL_KEYS.payer);
 const TOOLS = ROUTES.filter((r) => r.tool !== null);
@@ -74,8 +75,9 @@ describeEdgar("every tool through the clients agents use", () => {
     }, 60_000);
     afterAll(async () => Promise.all([keyed?.close(), anonymous?.close()]));
 
-    it("connects on its protocol and lists every tool, each annotated, the paid ones with their price", () => {
+    it("connects on its protocol, given the server's instructions, and lists every tool, each annotated, the paid ones with their price", () => {
       expect(keyed.protocol).toBe(protocol);
+      expect(keyed.instructions).toBe(INSTRUCTIONS);
       expect(keyed.tools.map((t) => t.name).sort()).toEqual(TOOLS.map((r) => r.tool).sort());
       for (const tool of keyed.tools) {
         expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, openWorldHint: false, title: expect.any(String) });

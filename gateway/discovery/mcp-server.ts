@@ -11,6 +11,7 @@ import {
   type CallToolResult,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/server";
+import { SERVICE } from "../../schemas/api.ts";
 import { printable } from "../http/errors.ts";
 import type { Sender } from "../payment/refusal-limit.ts";
 import { plainResult, SERVER_INFO } from "./mcp-reply.ts";
@@ -21,6 +22,13 @@ import type { McpTools } from "./mcp-tools.ts";
  * (2026-07-28 `ttlMs`/`cacheScope` on cacheable results).
  */
 export const CACHE_HINT: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
+
+/** What a host tells its model about the server (initialize's and server/discover's `instructions`). */
+export const INSTRUCTIONS =
+  `${SERVICE.description} Call probe_coverage (free) first: a ticker it does not cover is an error on every paid tool, ` +
+  `never charged. Paid tools take the API key in the Authorization header of the MCP request, or an x402 payment in ` +
+  `_meta["x402/payment"] (each tool states its price). Lists come newest first with meta.total and meta.next_offset: ` +
+  `call again with offset set to it for the next page.`;
 
 /** What a tool call needs from the HTTP request that carried it. */
 export interface CallContext {
@@ -66,7 +74,7 @@ export function createMcpProtocol(tools: McpTools, onerror: (error: Error) => vo
 
 /** One request's Server: tools/list from the table, tools/call through the tool's handler with the request's context. */
 function mcpServer(tools: McpTools, context: CallContext, onerror: (error: Error) => void): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, cacheHints: { "tools/list": CACHE_HINT, "server/discover": CACHE_HINT } });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, cacheHints: { "tools/list": CACHE_HINT, "server/discover": CACHE_HINT } });
   server.onerror = onerror;
   server.setRequestHandler("tools/list", () => ({ tools: tools.list }));
   server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {

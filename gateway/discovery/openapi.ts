@@ -5,6 +5,7 @@ import {
   DISCOVERY_ROUTES,
   NETWORK,
   ROUTES,
+  SERVICE,
   SUBSCRIPTION,
   SUBSCRIPTION_ROUTES,
   USDC_BASE,
@@ -80,8 +81,7 @@ export function buildOpenApi(publicBaseUrl: string): object {
       // The package's version, as the MCP server states it: one version for every description of the service.
       version: packageJson.version,
       description:
-        "US public-company filing data from SEC EDGAR as JSON: filings, earnings and financial statements (balance sheet, " +
-        "cash flow, TTM) from XBRL company facts, Form 4 insider transactions. Call /probe (free) first. Paid endpoints take x402 v2 (USDC on Base, scheme exact) per call, " +
+        `${SERVICE.description} Call /probe (free) first. Paid endpoints take x402 v2 (USDC on Base, scheme exact) per call, ` +
         `or a subscription API key (USD ${SUBSCRIPTION.usd_per_month} a month, unlimited). Errors are {error: {code, message, hint}}.`,
     },
     servers: [{ url: publicBaseUrl }],
