@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBuild } from "../build/pipeline/run.ts";
 import { createDirSource } from "../build/sources/dir.ts";
 import { KeyStore } from "../gateway/payment/keys.ts";
+import { ROUTES } from "../schemas/api.ts";
 import { memoryLogger } from "../test/_logger.ts";
 import { Manifest } from "../schemas/snapshot.ts";
 import { readJson } from "../storage/json.ts";
@@ -37,6 +38,13 @@ function examples(pages: readonly string[]): { path: string; status: number }[] 
   }
   return [...out].map(([path, status]) => ({ path, status }));
 }
+
+it("the README names every route with its price, and every MCP tool", () => {
+  for (const route of ROUTES) {
+    if (route.price) expect(README, route.path).toContain(`| GET | \`${route.path}\` | ${route.price} |`);
+    if (route.tool) expect(README, route.tool).toContain(`\`${route.tool}\``);
+  }
+});
 
 describeEdgar("the offline quick start", () => {
   it("a build of every ticker of the fixtures' company_tickers.json fails none and covers exactly the tickers npm start seeds", async () => {
