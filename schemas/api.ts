@@ -42,7 +42,16 @@ export interface Route {
   method: "GET";
   path: string;
   summary: string;
+  /**
+   * What it answers, in full: MCP's tool description (with its sizes and price: OpenAI's API refuses a function
+   * description over 1,024 characters, and hosts that bridge MCP tools to its models pass it on) and llms.txt.
+   */
   description: string;
+  /**
+   * The same in at most 240 characters, when the description is longer: OpenAPI's operation description, price added
+   * (GPT Actions refuse one over 300).
+   */
+  brief?: string;
   query: z.ZodObject;
   payload: z.ZodType;
   /** USD price per call ("$0.01"); null for free endpoints. */
@@ -86,6 +95,8 @@ export const ROUTES = [
       "Free. Without a ticker: the service summary. With one: whether it is covered, how much data exists, how fresh it is, " +
       "which paid endpoints return something for it, and the exact price of every endpoint. Call it before paying: " +
       "an uncovered ticker answers 404 on the paid endpoints and is never charged.",
+    brief:
+      "Free. Whether a ticker is covered, how much data it has, how fresh it is and what each endpoint costs; without a ticker, the service summary. Call it before paying: an uncovered ticker is 404 on every paid endpoint, never charged.",
     query: ProbeQuery,
     payload: z.union([TickerProbe, ServiceProbe]),
     price: null,
@@ -102,6 +113,8 @@ export const ROUTES = [
       "Free. Every ticker the service covers, sorted, with its CIK, company name and freshness (when its documents were " +
       "built; its newest filing, period end and Form 4). The list changes only when a new snapshot is published: send " +
       "the ETag back in If-None-Match for a 304, and Accept-Encoding: gzip for a compressed answer.",
+    brief:
+      "Free. Every covered ticker, sorted, with its CIK, company name and freshness (newest filing, period end and Form 4). limit and offset page; send the ETag back in If-None-Match for a 304.",
     query: TickersQuery,
     payload: TickerList,
     price: null,
@@ -118,6 +131,8 @@ export const ROUTES = [
       "The company's EDGAR filings, newest first (acceptance time), optionally one form type, up to `limit`. A company given a new CIK " +
       "by a holding-company reorganisation also lists its earlier CIK's filings (each URL under the CIK that filed it; /probe names " +
       "the earlier CIKs).",
+    brief:
+      "A company's EDGAR filings, newest first (acceptance time), optionally of one form type; limit and offset page.",
     query: FilingsQuery,
     payload: z.array(FilingItem),
     price: "$0.01",
@@ -132,13 +147,14 @@ export const ROUTES = [
     path: "/earnings/summary",
     summary: "Earnings from XBRL company facts",
     description:
-      "Fiscal years, quarters (Q4 derived and marked) and year-to-date periods with revenue, net income (the parent's share), " +
-      "operating income, gross profit, basic and diluted EPS and weighted shares. Restated values resolve to the latest filing; fiscal labels " +
-      "are the original filing's where they agree with the company's fiscal calendar (label_source says which). Each fiscal " +
-      "year uses one concept per metric; years whose quarters do not add up are marked (reconciled: false); unit-scale " +
-      "slips are corrected and marked; a period with figures from both sides of a reverse merger is marked (one_entity). " +
-      "Every value names its concept, unit and source accession. as_of answers as of a " +
-      "date; history=true lists every value each metric had; limit=N keeps the newest N rows (every period: hundreds of kilobytes).",
+      "Fiscal years, quarters (Q4 derived and marked) and year-to-date periods: revenue, net income (the parent's " +
+      "share), operating income, gross profit, basic and diluted EPS and weighted shares. Restatements resolve to the " +
+      "latest filing; fiscal labels follow the company's fiscal calendar (label_source says whose); each fiscal year " +
+      "uses one concept per metric; years whose quarters do not add up are marked (reconciled: false), unit-scale " +
+      "slips corrected and marked, reverse mergers marked (one_entity). Every value names its concept, unit and " +
+      "source accession. as_of: as known on a date; history=true: every value each metric had.",
+    brief:
+      "Revenue, net income, operating income, gross profit, EPS and shares by fiscal year and quarter (Q4 derived), from XBRL company facts: restatements resolved, each value traceable to its filing. as_of: as known on a date.",
     query: EarningsQuery,
     payload: z.array(EarningsPeriod),
     price: "$0.02",
@@ -156,6 +172,8 @@ export const ROUTES = [
       "Every transaction row of the issuer's Forms 4 and 4/A (two-year look-back), newest first (limit and offset page), with owners and roles, codes " +
       "and their meaning, prices (null when given only in a footnote), footnotes, the 10b5-1 flag and amendments marked. A company " +
       "given a new CIK by a holding-company reorganisation also has its earlier CIK's Forms 4 (issuer_cik as filed).",
+    brief:
+      "Every Form 4 and 4/A transaction row of the issuer (two-year look-back), newest first: owners and roles, codes, prices, footnotes, the 10b5-1 flag. since narrows; limit and offset page.",
     query: InsidersQuery,
     payload: z.array(InsiderTransaction),
     price: "$0.01",
@@ -170,16 +188,14 @@ export const ROUTES = [
     path: "/financials",
     summary: "Financial statements: income, balance sheet, cash flow, trailing twelve months",
     description:
-      "The income statement (the /earnings/summary metrics), the balance sheet at each quarter and fiscal year end (total assets, " +
-      "liabilities, the parent's equity, cash, current and non-current debt, cover-page shares outstanding with their date), and cash " +
-      "flows (operating cash flow, capital expenditure, free cash flow, dividends, repurchases) as discrete quarters: 10-Qs file cash " +
-      "flows year to date, so quarters are derived from the same filings and marked derived, never a year-to-date value labelled a " +
-      "quarter. Outflows are positive. period=ttm gives trailing twelve months (the latest four quarters, or the fiscal year at its " +
-      "end), with the periods and accessions summed, null with the reason where a quarter is missing, a year does not add up " +
-      "or the quarters straddle a reverse merger. " +
-      "Same labels, vintages and marks as /earnings/summary; every value names its concept (the terms of a computed one) and accession. " +
-      "as_of answers as of a date; history=true lists every value each metric had; limit=N keeps the newest N rows (every period: " +
-      "hundreds of kilobytes).",
+      "The income statement (the /earnings/summary metrics), the balance sheet at each quarter and year end (assets, " +
+      "liabilities, the parent's equity, cash, current and non-current debt, cover-page shares outstanding) and cash " +
+      "flows (operating, capital expenditure, free cash flow, dividends, repurchases) as discrete quarters, derived " +
+      "from the 10-Qs' year-to-date figures and marked derived. Outflows are positive. period=ttm: trailing twelve " +
+      "months, null with the reason where a quarter is missing or a year does not add up. Labels, restatements and " +
+      "marks as /earnings/summary; every value names its concept and accession. as_of and history as there.",
+    brief:
+      "Income statement, balance sheet and cash flows (discrete quarters) by fiscal year and quarter, and trailing twelve months (period=ttm), from XBRL company facts; each value traceable to its filing. as_of: as known on a date.",
     query: FinancialsQuery,
     payload: z.array(FinancialPeriod),
     price: "$0.03",
@@ -194,22 +210,22 @@ export const ROUTES = [
     path: "/segments",
     summary: "Segments: revenue and operating income by business, product and region",
     description:
-      "Each period (fiscal years, quarters with the fourth derived as the year less the nine months, year-to-date) and axis — business " +
-      "segments, products and services, regions — with every member's revenue and operating income (or the segment profit measure the " +
-      "company reports: the concept says which), read from the filings' own XBRL (10-K and 10-Q since inline XBRL, 2019). Each member is " +
-      "named as filed (its QName) and as the filing labels it (\"Greater China\"); a product or region reported within a segment names it. " +
-      "The latest filing's presentation is served, the original kept (history=true); a later 10-K that restates earlier years under new " +
-      "segments is served as it presents them, marked recast. Fiscal labels are /earnings/summary's. Members are reconciled to the " +
-      "filing's consolidated figure with its stated reconciling items (corporate, eliminations) and subtotals; what is left is shown as " +
-      "the difference, never forced to fit. Every value names its concept, unit and accession. as_of answers as of a date; limit and " +
-      "offset page (meta.total, meta.next_offset).",
-    agent: { sizes: "About 2 KB a period and axis: the newest 12 rows (about 24 KB) unless limit says otherwise; axis and period narrow, offset pages on (meta.total, meta.next_offset). history=true multiplies the size.", limit: 12 },
+      "Revenue and operating income (or the segment profit measure the company reports: the concept says which) by " +
+      "business segment, product or service and region, for fiscal years, quarters (the fourth derived) and " +
+      "year-to-date, from each 10-K's and 10-Q's own inline XBRL (2019 on). Members are named as filed and as " +
+      "labelled (\"Greater China\"). The latest presentation is served, a recast marked, earlier ones with " +
+      "history=true. Members reconcile to the consolidated figure with the filing's reconciling items; a remainder is " +
+      "shown, never forced. Fiscal labels as /earnings/summary; every value names its concept, unit and accession. " +
+      "as_of: as known on a date.",
+    brief:
+      "Revenue and operating income by business segment, product and region, per fiscal year and quarter, from each 10-K's and 10-Q's inline XBRL, reconciled to the consolidated figure. as_of: as known on a date.",
     query: SegmentsQuery,
     payload: z.array(SegmentPeriod),
     price: "$0.02",
     document: "segments",
     feed: null,
     tool: "get_segments",
+    agent: { sizes: "About 2 KB a period and axis: the newest 12 rows (about 24 KB) unless limit says otherwise; axis and period narrow, offset pages on (meta.total, meta.next_offset). history=true multiplies the size.", limit: 12 },
     example: { ticker: "AAPL", axis: "business", period: "FY2023" },
   },
   {
@@ -223,6 +239,8 @@ export const ROUTES = [
       "rule, derived fourth quarters, fiscal labels and marks (a scale correction, an unreconciled year, a split-unadjusted value stay in, " +
       "marked) — with its source accession and filing date. as_of runs the screen as it could have been run that day. A company without " +
       "the metric for the frame is absent.",
+    brief:
+      "One metric of every covered company for a calendar quarter (CY2024Q3), year (CY2024) or the trailing twelve months (ttm), filtered by value, SIC and exchange, ranked and paged; each value the company's own /financials figure.",
     query: ScreenQuery,
     payload: z.array(ScreenRow),
     price: "$0.05",
@@ -240,6 +258,8 @@ export const ROUTES = [
       "Every covered issuer's Form 4 and 4/A rows with a transaction since a date (default the last 7 days; at most 90), newest first, " +
       "each as /insiders gives it with the issuer's ticker and name; filters code (P open-market purchases), min_value (shares × price, " +
       "USD) and role (officer, director, ten_percent_owner); limit and offset page (meta.total, meta.next_offset).",
+    brief:
+      "Every covered issuer's Form 4 rows with a transaction since a date (default 7 days back, at most 90), newest first; filters code (P: purchases), min_value and role; limit and offset page.",
     query: MarketInsidersQuery,
     payload: z.array(MarketInsider),
     price: "$0.02",
@@ -257,6 +277,8 @@ export const ROUTES = [
       "Every covered company's EDGAR filings since a date (default today, UTC; at most 7 days back), newest first (acceptance time), each " +
       "as /filings/latest gives it with the company's ticker, CIK and name; filters form (exact) and item (8-K items, e.g. 2.02 results); " +
       "limit and offset page (meta.total, meta.next_offset).",
+    brief:
+      "Every covered company's filings since a date (default today, at most 7 days back), newest first; filters form and 8-K item (2.02: results); limit and offset page.",
     query: MarketFilingsQuery,
     payload: z.array(MarketFiling),
     price: "$0.01",

@@ -198,12 +198,12 @@ export const ScreenQuery = z
       .regex(FRAME_PATTERN, "period must be a calendar frame like CY2024Q3 or CY2024, or ttm")
       .meta({
         description:
-          "A calendar frame as SEC's frames API names them. CY2024Q3: each company's three-month quarter filed under that calendar quarter " +
-          "(for a balance-sheet metric, its balance at that quarter's end); CY2024: each company's fiscal year filed under that calendar year; " +
-          "ttm: each company's latest trailing twelve months (flow metrics only). As SEC places them, a quarter belongs to the calendar quarter " +
-          "it overlaps most and a fiscal year to the calendar year holding most of its month-ends (the later on a tie): a 52/53-week quarter " +
-          "ending 2024-09-28 is CY2024Q3; a January year to 2025-01-31 is CY2024 and its quarter to 2024-10-31 CY2024Q3; a year from July " +
-          "2023 to June 2024 is CY2024; one from April 2023 to March 2024 is CY2023. Each row names the company's own fiscal year and quarter.",
+          "A calendar frame, as SEC's frames API names them: CY2024Q3, each company's three-month quarter filed under that calendar " +
+          "quarter (a balance-sheet metric: its balance at the quarter's end); CY2024, its fiscal year filed under that year; ttm, its " +
+          "latest trailing twelve months (flows only). As SEC places them, a quarter belongs to the calendar quarter it overlaps most, " +
+          "a fiscal year to the calendar year holding most of its month-ends (the later on a tie): a 52/53-week quarter ending " +
+          "2024-09-28 is CY2024Q3; a year to 2025-01-31 is CY2024, its quarter to 2024-10-31 CY2024Q3; a year to June 2024 is " +
+          "CY2024, one to March 2024 CY2023. Each row names the company's own fiscal year and quarter.",
         example: "CY2024Q3",
       }),
     as_of: IsoDate.optional().meta({

@@ -27,6 +27,19 @@ describeEdgar("discovery: OpenAPI, llms.txt, Bazaar, CORS", () => {
     await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
   });
 
+  it("fits GPT Actions' limits: at most 30 operations, 300 characters a summary or description, 700 a parameter's", async () => {
+    const doc = await (await gw.get("/openapi.json")).json();
+    const operations = Object.entries(doc.paths as Record<string, Record<string, { summary?: string; description?: string; parameters?: { name: string; description?: string }[] }>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ at: `${method} ${path}`, op })),
+    );
+    expect(operations.length).toBeLessThanOrEqual(30);
+    for (const { at, op } of operations) {
+      expect([op.summary ?? "", op.description ?? ""].map((text) => text.length).filter((n) => n > 300), at).toEqual([]);
+      for (const param of op.parameters ?? []) expect(param.description?.length ?? 0, `${at} ${param.name}`).toBeLessThanOrEqual(700);
+    }
+    expect(doc.externalDocs.url).toBe("https://api.example.test/llms.txt");
+  });
+
   it("documents every route of the app and nothing else", async () => {
     const doc = await (await gw.get("/openapi.json")).json();
     const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));

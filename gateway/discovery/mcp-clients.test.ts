@@ -82,6 +82,8 @@ describeEdgar("every tool through the clients agents use", () => {
       for (const tool of keyed.tools) {
         expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, openWorldHint: false, title: expect.any(String) });
         if (PAID.has(tool.name)) expect(tool.description, tool.name).toMatch(/\$0\.0\d per call/);
+        // OpenAI's API refuses a function description over 1,024 characters; hosts that bridge MCP tools to it pass it on.
+        expect(tool.description!.length, tool.name).toBeLessThanOrEqual(1024);
         // A client that validates with a strict validator (unknown keywords refused) can read every schema it is given.
         expect([strictRefusal(tool.inputSchema), strictRefusal(tool.outputSchema!)], tool.name).toEqual([null, null]);
       }

@@ -10,6 +10,7 @@ import {
   SUBSCRIPTION_ROUTES,
   USDC_BASE,
   usdToAtomic,
+  type Route,
   type RouteEntry,
   type RouteResponse,
   type SubscriptionRoute,
@@ -28,7 +29,7 @@ export function buildOpenApi(publicBaseUrl: string): object {
       get: {
         operationId: operationId(route.path),
         summary: route.summary,
-        description: route.price ? `${route.description}\n\nPrice: ${route.price} per call (x402 v2), or free with an API key.` : route.description,
+        description: route.price ? `${briefOf(route)} Price: ${route.price} per call (x402 v2), or free with an API key.` : briefOf(route),
         tags: [route.price ? "paid" : "free"],
         requestParams: { query: route.query },
         responses: responses(route),
@@ -85,6 +86,7 @@ export function buildOpenApi(publicBaseUrl: string): object {
         `or a subscription API key (USD ${SUBSCRIPTION.usd_per_month} a month, unlimited). Errors are {error: {code, message, hint}}.`,
     },
     servers: [{ url: publicBaseUrl }],
+    externalDocs: { description: "The guide for agents, every endpoint in full", url: `${publicBaseUrl}/llms.txt` },
     paths,
     components: {
       securitySchemes: {
@@ -142,4 +144,9 @@ function errorResponse(description: string) {
 function operationId(path: string, verb = "get"): string {
   const words = path.split(/[^a-zA-Z0-9]+/).filter(Boolean);
   return [verb, ...words].map((w, i) => (i ? w[0]!.toUpperCase() + w.slice(1) : w)).join("");
+}
+
+/** A route as OpenAPI describes it: GPT Actions refuse an operation description over 300 characters (the whole is in llms.txt and MCP). */
+function briefOf(route: Route): string {
+  return route.brief ?? route.description;
 }
