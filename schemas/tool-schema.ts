@@ -35,7 +35,9 @@ export function toolDefaults(route: Route): Record<string, unknown> | undefined 
 function withToolLimit(schema: JsonSchema, limit: number | undefined): JsonSchema {
   const properties = schema.properties as Record<string, JsonSchema> | undefined;
   if (limit === undefined || !properties?.limit) return schema;
-  return { ...schema, properties: { ...properties, limit: { ...properties.limit, default: limit } } };
+  // The route's own words may say what HTTP does without a limit (every row); the tool says its own default.
+  const description = `${properties.limit.description ?? ""} The tool's default: ${limit}.`.trim();
+  return { ...schema, properties: { ...properties, limit: { ...properties.limit, description, default: limit } } };
 }
 
 /** The tool's structured result (the route's envelope) as JSON Schema. */

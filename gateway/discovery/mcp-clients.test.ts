@@ -9,6 +9,7 @@ import { serve } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAID_ROUTES, ROUTES } from "../../schemas/api.ts";
 import { envelope } from "../../schemas/envelope.ts";
+import { toolDefaults } from "../../schemas/tool-schema.ts";
 import { ErrorBody } from "../../schemas/errors.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
@@ -84,6 +85,9 @@ describeEdgar("every tool through the clients agents use", () => {
         if (PAID.has(tool.name)) expect(tool.description, tool.name).toMatch(/\$0\.0\d per call/);
         // OpenAI's API refuses a function description over 1,024 characters; hosts that bridge MCP tools to it pass it on.
         expect(tool.description!.length, tool.name).toBeLessThanOrEqual(1024);
+        // A tool's own default limit is its schema's default, and its description says it (HTTP's may differ).
+        const limit = toolDefaults(ROUTES.find((r) => r.tool === tool.name)!)?.limit;
+        if (limit !== undefined) expect(tool.inputSchema.properties!.limit, tool.name).toMatchObject({ default: limit, description: expect.stringMatching(new RegExp(`The tool's default: ${limit}\\.$`)) });
         // A client that validates with a strict validator (unknown keywords refused) can read every schema it is given.
         expect([strictRefusal(tool.inputSchema), strictRefusal(tool.outputSchema!)], tool.name).toEqual([null, null]);
       }
