@@ -19,12 +19,25 @@ export function queryInputSchema(route: Route): JsonSchema {
 
 /**
  * The tool's arguments as JSON Schema (draft-07, as the MCP SDK writes it: its clients validate with AJV's default):
- * the route's query, with the tool's own default `limit` where it has one (`agent.limit`, issue 41).
+ * the route's query, with the tool's own default `limit` where it has one (`agent.limit`, issue 41), and no string
+ * format but those Gemini's function declarations accept (hosts hand MCP tools to it; a date is held by its pattern).
  */
 export function toolInputSchema(route: Route): JsonSchema {
   let schema = inputs.get(route);
-  if (!schema) inputs.set(route, (schema = withToolLimit(queryInputSchema(route), route.agent?.limit)));
+  if (!schema) inputs.set(route, (schema = withoutFormats(withToolLimit(queryInputSchema(route), route.agent?.limit))));
   return schema;
+}
+
+/** The string formats Gemini's function declarations accept; any other is refused with a 400 for the whole request. */
+export const TOOL_STRING_FORMATS: ReadonlySet<string> = new Set(["enum", "date-time"]);
+
+function withoutFormats(schema: JsonSchema): JsonSchema {
+  const properties = Object.entries(schema.properties as Record<string, JsonSchema>).map(([name, property]) => {
+    if (typeof property.format !== "string" || TOOL_STRING_FORMATS.has(property.format)) return [name, property];
+    const { format: _dropped, ...rest } = property;
+    return [name, rest];
+  });
+  return { ...schema, properties: Object.fromEntries(properties) };
 }
 
 /** The arguments a tool stands in for when its caller gives none (its `limit`). */

@@ -9,7 +9,7 @@ import { serve } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAID_ROUTES, ROUTES } from "../../schemas/api.ts";
 import { envelope } from "../../schemas/envelope.ts";
-import { toolDefaults } from "../../schemas/tool-schema.ts";
+import { TOOL_STRING_FORMATS, toolDefaults } from "../../schemas/tool-schema.ts";
 import { ErrorBody } from "../../schemas/errors.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
@@ -90,6 +90,9 @@ describeEdgar("every tool through the clients agents use", () => {
         if (limit !== undefined) expect(tool.inputSchema.properties!.limit, tool.name).toMatchObject({ default: limit, description: expect.stringMatching(new RegExp(`The tool's default: ${limit}\\.$`)) });
         // A client that validates with a strict validator (unknown keywords refused) can read every schema it is given.
         expect([strictRefusal(tool.inputSchema), strictRefusal(tool.outputSchema!)], tool.name).toEqual([null, null]);
+        // Gemini refuses a declaration with another string format (a date keeps its pattern).
+        const formats = Object.values(tool.inputSchema.properties as Record<string, { format?: string }>).flatMap((p) => (p.format ? [p.format] : []));
+        expect(formats.filter((f) => !TOOL_STRING_FORMATS.has(f)), tool.name).toEqual([]);
       }
     });
 
