@@ -6,7 +6,6 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
-  isJSONRPCRequest,
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
   specTypeSchemas,
@@ -48,18 +47,16 @@ export function listBytes(tools: McpTools): Record<Era, Buffer> {
  * to serve.
  */
 export function fastReply(tools: McpTools, list: Record<Era, Buffer>, era: Era, headers: Headers, body: unknown): ((context: CallContext) => Parts | Promise<Parts>) | null {
-  if (!isJSONRPCRequest(body)) return null;
+  if (!plainRequest(body)) return null;
   const id = body.id;
+  const params = body.params ?? {};
   if (body.method === "tools/list") {
-    const params = (body as { params?: Record<string, unknown> }).params ?? {};
     if (Object.keys(params).some((key) => key !== "_meta")) return null; // a cursor: the SDK's to answer
-    if (!(era === "modern" ? modernHeaders(headers, "tools/list", null, metaOf(body)) : legacyHeaders(headers, metaOf(body)))) return null;
+    if (!(era === "modern" ? modernHeaders(headers, "tools/list", null, params._meta) : legacyHeaders(headers, params._meta))) return null;
     return () => replyParts(id, { jsonrpc: "2.0", result: { [WRITTEN]: list[era] } });
   }
-  if (body.method !== "tools/call") return null;
-  const parsed = specTypeSchemas.CallToolRequest["~standard"].validate(body);
-  if (parsed.issues) return null;
-  const { name, arguments: args, _meta: meta } = parsed.value.params;
+  if (body.method !== "tools/call" || !plainCall(params)) return null;
+  const { name, arguments: args, _meta: meta } = params;
   const handler = tools.handler(name);
   if (!handler || !(era === "modern" ? modernHeaders(headers, "tools/call", name, meta) : legacyHeaders(headers, meta))) return null;
   return (context) => {
@@ -77,13 +74,60 @@ function modernHeaders(headers: Headers, method: string, name: string | null, me
   if (!meta || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION || !Object.keys(meta).every((key) => FAST_META.has(key))) return false;
   const info = meta[CLIENT_INFO_META_KEY];
   return (
-    specTypeSchemas.ClientCapabilities["~standard"].validate(meta[CLIENT_CAPABILITIES_META_KEY]).issues === undefined &&
-    (info === undefined || specTypeSchemas.Implementation["~standard"].validate(info).issues === undefined) &&
+    validCached("ClientCapabilities", meta[CLIENT_CAPABILITIES_META_KEY]) &&
+    (info === undefined || validCached("Implementation", info)) &&
     headers.get("mcp-protocol-version") === MODERN_REVISION &&
     headers.get("mcp-method") === method &&
     headers.get("mcp-name") === name
   );
 }
+
+/**
+ * A JSON-RPC request in the plainest form the SDK's schema accepts (JSONRPCRequestSchema: these four members, a
+ * string or safe-integer id, params and its `_meta` objects); checked by hand, as zod's pass cost the usual call
+ * ~25 µs of its ~210. Whatever is not this plain goes to the SDK (mcp-fast.test.ts holds this to the SDK's schemas).
+ */
+function plainRequest(body: unknown): body is { jsonrpc: "2.0"; id: string | number; method: string; params?: Params } {
+  if (!isObject(body)) return false;
+  for (const key in body) if (key !== "jsonrpc" && key !== "id" && key !== "method" && key !== "params") return false;
+  const { jsonrpc, id, method, params } = body;
+  return (
+    jsonrpc === "2.0" &&
+    (typeof id === "string" || Number.isSafeInteger(id)) &&
+    typeof method === "string" &&
+    (params === undefined || (isObject(params) && (params._meta === undefined || isObject(params._meta))))
+  );
+}
+
+type Params = Record<string, unknown> & { _meta?: Record<string, unknown> };
+
+/** A tools/call's params as the SDK's CallToolRequest schema accepts them, without its optional `task`. */
+function plainCall(params: Params): params is Params & { name: string; arguments?: Record<string, unknown> } {
+  for (const key in params) if (key !== "name" && key !== "arguments" && key !== "_meta") return false;
+  return typeof params.name === "string" && (params.arguments === undefined || isObject(params.arguments));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The SDK schema's verdict on a value, kept for the values clients send again and again (their capabilities, their name). */
+function validCached(schema: "ClientCapabilities" | "Implementation", value: unknown): boolean {
+  const key = `${schema}:${JSON.stringify(value)}`;
+  let valid = verdicts.get(key);
+  if (valid === undefined) {
+    valid = specTypeSchemas[schema]["~standard"].validate(value).issues === undefined;
+    if (key.length > MAX_VERDICT_KEY) return valid;
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(key, valid);
+  }
+  return valid;
+}
+
+const verdicts = new Map<string, boolean>();
+/** At most this many verdicts of at most this many characters are kept: a client cannot grow the map beyond 256 KB. */
+const MAX_VERDICTS = 256;
+const MAX_VERDICT_KEY = 1024;
 
 function metaOf(message: unknown): Record<string, unknown> | undefined {
   const params = (message as { params?: { _meta?: unknown } } | null)?.params;
