@@ -44,7 +44,7 @@ export function buildLlmsTxt(publicBaseUrl: string): string {
     "- MCP 2026-07-28 (no initialize, no session): `server/discover`, then every request carries `_meta[\"io.modelcontextprotocol/protocolVersion\"]: \"2026-07-28\"` and `_meta[\"io.modelcontextprotocol/clientCapabilities\"]`, with the headers `MCP-Protocol-Version: 2026-07-28`, `Mcp-Method` and, for tools/call, `Mcp-Name` (the tool). Results carry `resultType`; the tool list may be cached an hour (`ttlMs`, `cacheScope: public`). The official v2 TypeScript client does all this with `versionNegotiation: {mode: {pin: \"2026-07-28\"}}` (or `\"auto\"`).",
     "- MCP 2025-11-25, 2025-06-18 and 2025-03-26: `initialize`, then the methods, each POST with `Accept: application/json, text/event-stream`. No session is kept; GET and DELETE answer 405.",
     "- A client that speaks only stdio: `npx mcp-remote " + publicBaseUrl + "/mcp` (add `--header-file FILE` with a line `Authorization: Bearer <key>` to use a key).",
-    "- List the tools first: each states its price, the size of its answer and the parameters that narrow it. Lists answer newest first with `meta.total` and `meta.next_offset`; call again with `offset` set to it for the next page. The tools' own `limit` defaults keep a default answer within an agent host's tool-result cap (25,000 tokens).",
+    "- List the tools first: each states its price, the size of its answer and the parameters that narrow it. A list answer says `meta.total` (rows matched) and `meta.next_offset`; call again with `offset` set to it for the next page. The tools' own `limit` defaults keep a default answer within an agent host's tool-result cap (25,000 tokens).",
     "",
     "## Paying over MCP (x402 tool-result binding)",
     "",

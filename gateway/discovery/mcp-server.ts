@@ -27,8 +27,8 @@ export const CACHE_HINT: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
 export const INSTRUCTIONS =
   `${SERVICE.description} Call probe_coverage (free) first: a ticker it does not cover is an error on every paid tool, ` +
   `never charged. Paid tools take the API key in the Authorization header of the MCP request, or an x402 payment in ` +
-  `_meta["x402/payment"] (each tool states its price). Lists come newest first with meta.total and meta.next_offset: ` +
-  `call again with offset set to it for the next page.`;
+  `_meta["x402/payment"] (each tool states its price). A list answer says meta.total (rows matched) and ` +
+  `meta.next_offset: call again with offset set to it for the next page.`;
 
 /** What a tool call needs from the HTTP request that carried it. */
 export interface CallContext {
