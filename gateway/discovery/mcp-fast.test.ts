@@ -110,4 +110,14 @@ describe("the fast path's checks, against the SDK's schemas", () => {
     expect(served("legacy", { ...call(), params: { name: TOOL, arguments: ["AAPL"] } })).toBe(false);
     expect(served("legacy", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { cursor: "x" } })).toBe(false);
   });
+
+  it("capabilities or a client name nested deeper than JSON.stringify goes are the SDK's to refuse, never a throw", () => {
+    // Off the wire as JSON.parse reads it (it goes deeper than JSON.stringify, which throws a RangeError).
+    const deep = JSON.parse(`${"[".repeat(60_000)}${"]".repeat(60_000)}`) as unknown;
+    for (const key of [CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY]) {
+      const meta = { [PROTOCOL_VERSION_META_KEY]: MODERN_REVISION, [CLIENT_CAPABILITIES_META_KEY]: {}, [key]: { roots: deep } };
+      const body = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: TOOL, arguments: {}, _meta: meta } };
+      expect(fastReply(tools, list, "modern", headersFor("modern", body), body), key).toBeNull();
+    }
+  });
 });

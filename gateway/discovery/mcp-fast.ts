@@ -113,10 +113,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The SDK schema's verdict on a value, kept for the values clients send again and again (their capabilities, their name). */
 function validCached(schema: "ClientCapabilities" | "Implementation", value: unknown): boolean {
-  const key = `${schema}:${JSON.stringify(value)}`;
+  const check = () => specTypeSchemas[schema]["~standard"].validate(value).issues === undefined;
+  let key: string;
+  try {
+    key = `${schema}:${JSON.stringify(value)}`;
+  } catch {
+    return check(); // nested deeper than JSON.stringify goes (JSON.parse goes further): checked, not kept
+  }
   let valid = verdicts.get(key);
   if (valid === undefined) {
-    valid = specTypeSchemas[schema]["~standard"].validate(value).issues === undefined;
+    valid = check();
     if (key.length > MAX_VERDICT_KEY) return valid;
     if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
     verdicts.set(key, valid);

@@ -549,6 +549,13 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       const error = errorOf(((await reply.json()) as { result: CallToolResult }).result);
       expect([error.code, error.message], tool).toEqual(["invalid_parameter", expect.stringContaining('"ticker"')]);
     }
+    // The same depth in a 2026-07-28 call's capabilities: the SDK's invalid-params error, never a 5xx.
+    const envelope = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":${deep}}}`;
+    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_latest_filings","arguments":{"ticker":"AAPL"},"_meta":${envelope}}}`;
+    const headers = { ...MCP_HEADERS, authorization: `Bearer ${key}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "get_latest_filings" };
+    const reply = await fetch(`${main.base}/mcp`, { method: "POST", headers, body });
+    expect(reply.status).toBeLessThan(500);
+    expect(((await reply.json()) as { error?: { code: number } }).error?.code).toBe(-32602);
   });
 
   it("transport limits: a batch over the cap, GET and a wrong Accept are refused as the SDK's transport would", async () => {
