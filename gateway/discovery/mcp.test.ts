@@ -540,7 +540,7 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
     }
   });
 
-  it("tool arguments nested 10,000 deep are invalid_parameter naming the argument, never internal_error", async () => {
+  it("tool arguments nested 10,000 deep are invalid_parameter naming the argument, and capabilities so deep invalid params: never a 5xx", async () => {
     // Written as text: no client library can serialise it (the SDK's own overflows), but the wire carries it.
     const deep = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
     for (const tool of ["get_latest_filings", "probe_coverage"]) {
