@@ -11,6 +11,7 @@ import {
   specTypeSchemas,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
+import { ByteLru } from "../http/lru.ts";
 import { PAYMENT_META } from "../payment/mcp.ts";
 import type { Parts } from "../serve/envelope.ts";
 import { framed, replyParts, SERVER_INFO, WRITTEN, type Era } from "./mcp-reply.ts";
@@ -113,26 +114,25 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The SDK schema's verdict on a value, kept for the values clients send again and again (their capabilities, their name). */
 function validCached(schema: "ClientCapabilities" | "Implementation", value: unknown): boolean {
-  const check = () => specTypeSchemas[schema]["~standard"].validate(value).issues === undefined;
-  let key: string;
-  try {
-    key = `${schema}:${JSON.stringify(value)}`;
-  } catch {
-    return check(); // nested deeper than JSON.stringify goes (JSON.parse goes further): checked, not kept
-  }
-  let valid = verdicts.get(key);
-  if (valid === undefined) {
-    valid = check();
-    if (key.length > MAX_VERDICT_KEY) return valid;
-    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-    verdicts.set(key, valid);
-  }
+  const key = verdictKey(schema, value);
+  const known = key === null ? undefined : verdicts.get(key);
+  if (known !== undefined) return known;
+  const valid = specTypeSchemas[schema]["~standard"].validate(value).issues === undefined;
+  if (key !== null && key.length <= MAX_VERDICT_KEY) verdicts.set(key, valid, key.length);
   return valid;
 }
 
-const verdicts = new Map<string, boolean>();
-/** At most this many verdicts of at most this many characters are kept: a client cannot grow the map beyond 256 KB. */
-const MAX_VERDICTS = 256;
+/** The memo's key: the value's JSON; null when it is nested deeper than JSON.stringify goes (JSON.parse goes further). */
+function verdictKey(schema: string, value: unknown): string | null {
+  try {
+    return `${schema}:${JSON.stringify(value)}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Verdicts of keys up to 1,024 characters, 64 K characters in all: a client cannot grow the memo beyond that. */
+const verdicts = new ByteLru<boolean>(64 * 1024);
 const MAX_VERDICT_KEY = 1024;
 
 function metaOf(message: unknown): Record<string, unknown> | undefined {
