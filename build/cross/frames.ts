@@ -205,12 +205,10 @@ function screenValue(row: FinancialPeriod, metric: FinancialMetricName, statemen
   if (!m) return null;
   const marks: ScreenMark[] = [];
   if (m.scale_corrected) marks.push("scale_corrected");
-  if (row.exceptions.length) {
-    for (const e of row.exceptions) {
-      if (e.metric !== metric && !(e.rule === "one_entity" && e.metric === null)) continue;
-      const mark: ScreenMark | null = e.rule === "scale" ? "scale_unclear" : e.rule === "sign" ? "sign" : e.rule === "one_entity" ? "entity_change" : null;
-      if (mark && !marks.includes(mark)) marks.push(mark);
-    }
+  for (const e of row.exceptions) {
+    if (e.metric !== metric && !(e.rule === "one_entity" && e.metric === null)) continue;
+    const mark: ScreenMark | null = e.rule === "scale" ? "scale_unclear" : e.rule === "sign" ? "sign" : e.rule === "one_entity" ? "entity_change" : null;
+    if (mark && !marks.includes(mark)) marks.push(mark);
   }
   if (FLOWS.has(metric) && year?.reconciled === false && year.reconciliation.some((r) => r.metric === metric)) marks.push("unreconciled");
   if (PER_SHARE.has(metric) && (metric === "shares_outstanding" ? m.split_unadjusted === true : row.split_unadjusted)) marks.push("split_unadjusted");
