@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Storage } from "unstorage";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { runBuild, type BuildOptions } from "../build/pipeline/run.ts";
 import { readPublished } from "../build/publish/snapshot.ts";
 import { readText } from "../storage/json.ts";
@@ -14,7 +14,7 @@ import { documentKeyOf } from "../storage/layout.ts";
 import { openStorage } from "../storage/open.ts";
 import { makeOverlayMirror } from "./_edgar.ts";
 import { startReplay, type EdgarReplay } from "./_edgar-replay.ts";
-import { replaySource, spawnFollower, type FollowerProcess } from "./_follower.ts";
+import { replaySource, spawnFollower, stopInProcessFollowers, type FollowerProcess } from "./_follower.ts";
 import { memoryLogger } from "./_logger.ts";
 import { removeDir } from "./_s3.ts";
 import { useConditionalS3 } from "./_s3-suite.ts";
@@ -43,6 +43,7 @@ export function useFollowerSuite() {
   const replays: EdgarReplay[] = [];
   const children: FollowerProcess[] = [];
   beforeAll(() => void (root = makeOverlayMirror()));
+  afterEach(stopInProcessFollowers);
   afterAll(async () => {
     for (const c of children) c.child.kill("SIGKILL");
     for (const r of replays) await r.close();

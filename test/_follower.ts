@@ -22,7 +22,17 @@ export function followInProcess(replay: EdgarReplay, storage: Storage, extra: Pa
   const lines: string[] = [];
   const log = createLogger("info", (line) => void lines.push(line));
   const running = follow({ source: replaySource(replay), storage, log, pollMs: 100, gapRetryMs: 300, signal: stop.signal, ...extra });
-  return { lines, stop: async () => (stop.abort(), running) };
+  live.add(stop);
+  return { lines, stop: async () => (stop.abort(), live.delete(stop), running) };
+}
+
+/** In-process followers not yet stopped. */
+const live = new Set<AbortController>();
+
+/** Stops the in-process followers a failed test left running, so that they do not slow the tests after it. */
+export function stopInProcessFollowers(): void {
+  for (const stop of live) stop.abort();
+  live.clear();
 }
 
 /** One log line of the follower (logging/log.ts writes one JSON object a line). */
