@@ -99,13 +99,13 @@ describeEdgar("dataset CLI: an operator's mistakes, each answered in one line th
     const audit = await run(["audit", "--data", data]);
     expect(audit).toMatchObject({ code: 1, out: expect.stringMatching(/^FINDING TSM: failed: submissions\/CIK0001046179\.json: not found at the source; not covered: no earlier documents to serve$/m) });
     expect(audit.out.split("\n").at(-1)).toMatch(/^audit \S+: 3 tickers, 1 covered, 1 failed \(TSM\), 1 findings, /);
-  });
+  }, 120_000);
 
   it("a plain build of the fixtures fails no company: every ticker of their map is covered or not covered with a reason", async () => {
     const built = await run(["build", "--source", "dir:test/fixtures/edgar", "--out", data, "--lookback-days", "1"]);
     expect(built).toMatchObject({ code: 0, out: expect.stringMatching(/^published \S+: 9603 tickers, 9 covered, not covered: 9594 no_xbrl_history; 0 failed \(0 kept their previous documents\); /) });
     expect((await run(["audit", "--data", data])).out.split("\n").at(-1)).toMatch(/^audit \S+: 9603 tickers, 9 covered, 0 failed, 0 findings, /);
-  }, 60_000);
+  }, 120_000);
 });
 
 describeEdgar("dataset CLI on the shared mirror", () => {

@@ -84,7 +84,7 @@ describeEdgar("the gateway's snapshot", () => {
     await s3.restart();
     expect((await gw.get("/earnings/summary?ticker=WMT", auth)).status).toBe(200);
     gw.close();
-  }, 60_000);
+  }, 120_000);
 
   const buildUnderLoad = (location: string, env: Record<string, string>, minute: number) =>
     runBuild({ source: createDirSource(mirror), storage: openStorage(location, env), log: memoryLogger(), tickers: TICKERS, now: () => new Date(Date.UTC(2026, 6, 1, 12, minute)) });
@@ -148,7 +148,7 @@ describeEdgar("the gateway's snapshot", () => {
     // By itself, with nothing restarted on the gateway: every path answers again, including documents not yet held.
     for (const path of [...PATHS, "/earnings/summary?ticker=DIS"]) expect((await gw.get(path, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
     gw.close();
-  }, 60_000);
+  }, 120_000);
 
   it("answers 503 storage_unavailable when nothing was ever published", async () => {
     const empty = mkdtempSync(join(tmpdir(), "empty-"));

@@ -68,5 +68,5 @@ describeEdgar("API keys while the store is down", () => {
       ["info", "key_states_fresh"],
     ]);
     gw.close();
-  }, 60_000);
+  }, 120_000);
 });
