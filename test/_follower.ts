@@ -23,7 +23,14 @@ export function followInProcess(replay: EdgarReplay, storage: Storage, extra: Pa
   const log = createLogger("info", (line) => void lines.push(line));
   const running = follow({ source: replaySource(replay), storage, log, pollMs: 100, gapRetryMs: 300, signal: stop.signal, ...extra });
   live.add(stop);
-  return { lines, stop: async () => (stop.abort(), live.delete(stop), running) };
+  return {
+    lines,
+    stop: async () => {
+      stop.abort();
+      live.delete(stop);
+      return running;
+    },
+  };
 }
 
 /** In-process followers not yet stopped. */

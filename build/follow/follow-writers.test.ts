@@ -128,9 +128,7 @@ describeEdgar("the follower beside company facts, other writers and EDGAR's budg
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const gated: Source = {
-      name: slow.name,
-      stats: slow.stats,
-      describe: (path) => slow.describe(path),
+      ...slow,
       getText: async (path) => {
         if (path.startsWith("submissions/")) await released;
         return slow.getText(path);
