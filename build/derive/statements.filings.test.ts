@@ -1,8 +1,10 @@
-// Every value the statements attribute to a filing is that filing's own fact: for each periodic report whose XBRL
-// the real files hold, every value (served or only listed) whose accession is the report's — and each term of a sum
-// of its lines — is a fact of its document with the same concept, period and value, and without a dimension.
+// Every value the earnings and the statements attribute to a filing is that filing's own fact: for each periodic
+// report whose XBRL the real files hold, every value (served or only listed) whose accession is the report's — and
+// each term of a sum of its lines — is a fact of its document with the same concept, period and value, undimensioned.
 import { expect, it } from "vitest";
-import { BALANCE_METRICS } from "../../schemas/financials.ts";
+import type { PeriodHistory } from "../../schemas/earnings-history.ts";
+import type { FinancialPeriodHistory } from "../../schemas/financials-row-history.ts";
+import { BALANCE_METRICS, type StatementHistoryEntry } from "../../schemas/financials.ts";
 import { padCik } from "../../schemas/primitives.ts";
 import { describeEdgar, describeFilings, FILINGS, listEdgar, MIRROR, readEdgar } from "../../test/_edgar.ts";
 import { parseInlineXbrl } from "../parse/inline-xbrl.ts";
@@ -16,6 +18,8 @@ import { deriveFinancials } from "./statements.ts";
 /** A periodic report's XBRL as EDGAR names it: the inline primary document or an instance (`aapl-20230930_htm.xml`). */
 const XBRL_DOCUMENT = /^[a-z]+-\d{8}(\.htm|_htm\.xml|\.xml)$/;
 const INSTANTS: ReadonlySet<string> = new Set(BALANCE_METRICS);
+type Histories = PeriodHistory | FinancialPeriodHistory;
+type Span = { period_start: string; period_end: string };
 
 interface Files {
   read(path: string): string;
@@ -39,7 +43,7 @@ function plainFacts(doc: XbrlDocument): Map<string, number[]> {
 interface Traced {
   accession: string;
   document: string;
-  /** Values the statements attribute to the filing, each term of a sum counted. */
+  /** Values the earnings and the statements attribute to the filing, each term of a sum counted. */
   checked: number;
   /** Those the document has no fact for, or another value: `metric concept period: value (filed …)`. */
   unfound: string[];
@@ -49,10 +53,10 @@ interface Traced {
 function trace(facts: Files, archives: Files): Traced[] {
   const out: Traced[] = [];
   for (const cik of archives.list("Archives/edgar/data").map(Number)) {
-    const factsFile = facts.list("api/xbrl/companyfacts").includes(`CIK${padCik(cik)}.json`);
-    if (!factsFile) continue;
+    if (!facts.list("api/xbrl/companyfacts").includes(`CIK${padCik(cik)}.json`)) continue;
     const companyFacts = readCompanyFacts(facts.read(companyFactsPath(cik)), { cik });
-    const { periods, history } = deriveFinancials(companyFacts, deriveEarningsBase(companyFacts));
+    const earnings = deriveEarningsBase(companyFacts);
+    const financials = deriveFinancials(companyFacts, earnings);
     for (const folder of archives.list(filerFolderPath(cik))) {
       const accession = `${folder.slice(0, 10)}-${folder.slice(10, 12)}-${folder.slice(12)}`;
       for (const document of archives.list(`${filerFolderPath(cik)}${folder}`).filter((name) => XBRL_DOCUMENT.test(name))) {
@@ -60,26 +64,32 @@ function trace(facts: Files, archives: Files): Traced[] {
         const doc = document.endsWith(".htm") ? parseInlineXbrl(text, { path: document }) : parseXbrlInstance(text, { path: document });
         const filed = plainFacts(doc);
         const traced: Traced = { accession, document, checked: 0, unfound: [] };
-        periods.forEach((row, i) => {
-          for (const [metric, entries] of Object.entries({ ...history[i]!.metrics, ...history[i]!.filed })) {
-            for (const entry of entries ?? []) {
-              if (entry.accession !== accession || (entry.derived && !entry.components?.length)) continue;
-              // A value corrected for a unit-scale slip was filed as its correction says; a sum's terms carry their sign.
-              const terms = entry.components?.length ? entry.components : [{ concept: entry.concept, value: entry.scale_corrected?.value_as_filed ?? entry.value }];
-              for (const term of terms) {
-                const period = INSTANTS.has(metric) ? `|${entry.as_of ?? row.period_end}` : `${row.period_start}|${row.period_end}`;
-                const values = filed.get(`${term.concept}|${period}`) ?? [];
-                traced.checked++;
-                if (!values.includes(Math.abs(term.value)) && !values.includes(term.value)) traced.unfound.push(`${metric} ${term.concept} ${period}: ${term.value} (filed ${values.join(", ") || "nothing"})`);
-              }
-            }
-          }
-        });
+        for (const series of [earnings.series, financials]) traceSeries(series, filed, traced);
         out.push(traced);
       }
     }
   }
   return out;
+}
+
+/** Traces each value of the earnings or statements series attributed to `traced`'s filing to `filed`, its plain facts. */
+function traceSeries({ periods, history }: { periods: readonly Span[]; history: readonly Histories[] }, filed: Map<string, number[]>, traced: Traced): void {
+  periods.forEach((row, i) => {
+    const { metrics, filed: listed = {} } = history[i]!;
+    for (const [metric, entries] of [...Object.entries(metrics), ...Object.entries(listed)]) {
+      for (const entry of (entries ?? []) as StatementHistoryEntry[]) {
+        if (entry.accession !== traced.accession || (entry.derived && !entry.components?.length)) continue;
+        // A value corrected for a unit-scale slip was filed as its correction says; a sum's terms carry their sign.
+        const terms = entry.components?.length ? entry.components : [{ concept: entry.concept, value: entry.scale_corrected?.value_as_filed ?? entry.value }];
+        for (const term of terms) {
+          const period = INSTANTS.has(metric) ? `|${entry.as_of ?? row.period_end}` : `${row.period_start}|${row.period_end}`;
+          const values = filed.get(`${term.concept}|${period}`) ?? [];
+          traced.checked++;
+          if (!values.includes(Math.abs(term.value)) && !values.includes(term.value)) traced.unfound.push(`${metric} ${term.concept} ${period}: ${term.value} (filed ${values.join(", ") || "nothing"})`);
+        }
+      }
+    }
+  });
 }
 
 describeEdgar("the statements against the fixtures' own filings", () => {
