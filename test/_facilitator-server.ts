@@ -28,7 +28,12 @@ export async function serveFacilitator(
   const slowMs = options.slowMs ?? 5_000;
   let mode: FacilitatorMode = "ok";
   let extensions: string | null = null;
-  const app = new H3()
+  const app = new H3({
+    silent: true,
+    // A request its client gave up on (a slow-mode call past the client's timeout, a server closed under it) ends in an
+    // abort once its handler goes on: expected, and in a worker that outlives the file it would print into the next one.
+    onError: (error, event) => void (event.req.signal.aborted || error.unhandled !== true || console.error(error)),
+  })
     .use(async (event) => {
       if (mode === "down") return new Response("facilitator down", { status: 503 });
       if (mode === "slow") await sleep(slowMs);
