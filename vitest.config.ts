@@ -11,8 +11,9 @@ export default defineConfig({
     hookTimeout: 60_000, // a beforeAll that builds a snapshot from the fixtures can take 10 s on a loaded machine
     pool: "forks",
     // A worker runs its files in one module graph rather than importing the gateway, the AWS SDK and viem afresh for
-    // each: 21-25 s of imports in a full run instead of 157, 463-467 s against 536 (and in shuffled file orders, as a
-    // clean clone without vitest's cache orders them). No test relies on a fresh module: each restores what it fakes.
+    // each: 21-32 s of imports in a full run instead of 157-164; 463-467 s against 536 here, 523 against 560 in a clean
+    // clone (no vitest cache to order files by); passing in shuffled orders. No test relies on a fresh module: each
+    // restores what it fakes, and a helper's server that outlives its file stays quiet (test/_facilitator-server.ts).
     isolate: false,
     // s3rver (the tests' S3) signs its listing continuation tokens with DES, which OpenSSL 3 keeps in its legacy
     // provider: without it every listing of more than 1,000 keys is an InternalError (a build's screens are ~2,000).
