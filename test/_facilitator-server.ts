@@ -32,7 +32,9 @@ export async function serveFacilitator(
     silent: true,
     // A request its client gave up on (a slow-mode call past the client's timeout, a server closed under it) ends in an
     // abort once its handler goes on: expected, and in a worker that outlives the file it would print into the next one.
-    onError: (error, event) => void (event.req.signal.aborted || error.unhandled !== true || console.error(error)),
+    onError: (error, event) => {
+      if (error.unhandled && !event.req.signal.aborted) console.error(error);
+    },
   })
     .use(async (event) => {
       if (mode === "down") return new Response("facilitator down", { status: 503 });
