@@ -48,6 +48,11 @@ export function edgarFiles(dir: string): EdgarFiles {
   };
 }
 
+/** The accession a filing's folder is named for: `000032019325000057` → `0000320193-25-000057`. */
+export function accessionOfFolder(folder: string): string {
+  return `${folder.slice(0, 10)}-${folder.slice(10, 12)}-${folder.slice(12)}`;
+}
+
 /** Root of the repository's EDGAR fixtures (a curated, cut set of the shared mirror; see its PROVENANCE.md). */
 export const EDGAR_DIR = join(import.meta.dirname, "fixtures", "edgar");
 const fixtures = edgarFiles(EDGAR_DIR);

@@ -7,6 +7,7 @@
 // request log are the loopback mirror's.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { accessionOfFolder } from "./_edgar-files.ts";
 import { startMirror, type Mirror } from "./_mirror.ts";
 
 /** A filing the replay can hold back and accept: from a company's real submissions. */
@@ -74,7 +75,7 @@ export async function startReplay(root: string, ciks: number[], hold: number, al
     if (companyFacts && companies.has(Number(companyFacts[1]))) return factsJson(Number(companyFacts[1]));
     const archive = /^Archives\/edgar\/data\/\d+\/(?:(\d{18})\/|(\d{10}-\d{2}-\d{6})\.txt$)/.exec(path);
     if (archive) {
-      const accession = archive[2] ?? `${archive[1]!.slice(0, 10)}-${archive[1]!.slice(10, 12)}-${archive[1]!.slice(12)}`;
+      const accession = archive[2] ?? accessionOfFolder(archive[1]!);
       return isHidden(accession) ? null : undefined;
     }
     const index = /^Archives\/edgar\/daily-index\/\d{4}\/QTR\d\/form\.(\d{4})(\d{2})(\d{2})\.idx$/.exec(path);

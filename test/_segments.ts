@@ -9,7 +9,7 @@ import { deriveSegments, type SegmentSeries } from "../build/derive/segments.ts"
 import { parseMemberLabels } from "../build/parse/label-linkbase.ts";
 import { readSegmentFiling } from "../build/pipeline/segment-documents.ts";
 import { companyFactsPath } from "../build/sources/paths.ts";
-import { EDGAR_DIR } from "./_edgar-files.ts";
+import { accessionOfFolder, EDGAR_DIR } from "./_edgar-files.ts";
 
 /**
  * The periodic reports of the sets, by accession: form and filing date as EDGAR's submissions list them (Alphabet's
@@ -36,7 +36,7 @@ export function xbrlDocuments(cik: number, root = EDGAR_DIR): { accession: strin
     const names = readdirSync(join(folder, sub)).filter((n) => n.endsWith(".htm") || n.endsWith("_htm.xml"));
     const name = names.find((n) => n.endsWith(".htm")) ?? names[0];
     if (!name) continue;
-    const accession = `${sub.slice(0, 10)}-${sub.slice(10, 12)}-${sub.slice(12)}`;
+    const accession = accessionOfFolder(sub);
     const path = `Archives/edgar/data/${cik}/${sub}/${name}`;
     out.push({ accession, path, text: readFileSync(join(root, path), "utf8") });
   }

@@ -6,11 +6,12 @@ import type { PeriodHistory } from "../../schemas/earnings-history.ts";
 import type { FinancialPeriodHistory } from "../../schemas/financials-row-history.ts";
 import { BALANCE_METRICS, type StatementHistoryEntry } from "../../schemas/financials.ts";
 import { padCik } from "../../schemas/primitives.ts";
-import { describeEdgar, describeFilings, FILINGS, listEdgar, MIRROR, readEdgar } from "../../test/_edgar.ts";
+import { describeEdgar, describeFilings, EDGAR_DIR, FILINGS, MIRROR } from "../../test/_edgar.ts";
+import { accessionOfFolder, edgarFiles, type EdgarFiles } from "../../test/_edgar-files.ts";
 import { parseInlineXbrl } from "../parse/inline-xbrl.ts";
 import { parseXbrlInstance } from "../parse/xbrl-instance.ts";
 import type { XbrlDocument } from "../parse/xbrl.ts";
-import { companyFactsPath, filerFolderPath } from "../sources/paths.ts";
+import { COMPANY_FACTS_FOLDER, companyFactsPath, filerFolderPath } from "../sources/paths.ts";
 import { readCompanyFacts } from "./company-facts.ts";
 import { deriveEarningsBase } from "./earnings.ts";
 import { deriveFinancials } from "./statements.ts";
@@ -21,12 +22,7 @@ const INSTANTS: ReadonlySet<string> = new Set(BALANCE_METRICS);
 type Histories = PeriodHistory | FinancialPeriodHistory;
 type Span = { period_start: string; period_end: string };
 
-interface Files {
-  read(path: string): string;
-  list(folder: string): string[];
-}
-
-const fixtures: Files = { read: readEdgar, list: listEdgar };
+const fixtures = edgarFiles(EDGAR_DIR);
 
 /** A document's plain facts (no dimension) by concept and period: `concept|start|end`, an instant's start empty. */
 function plainFacts(doc: XbrlDocument): Map<string, number[]> {
@@ -50,15 +46,16 @@ interface Traced {
 }
 
 /** Every report of `facts`' companies whose XBRL `archives` holds, traced. */
-function trace(facts: Files, archives: Files): Traced[] {
+function trace(facts: EdgarFiles, archives: EdgarFiles): Traced[] {
   const out: Traced[] = [];
+  const withFacts = new Set(facts.list(COMPANY_FACTS_FOLDER));
   for (const cik of archives.list("Archives/edgar/data").map(Number)) {
-    if (!facts.list("api/xbrl/companyfacts").includes(`CIK${padCik(cik)}.json`)) continue;
+    if (!withFacts.has(`CIK${padCik(cik)}.json`)) continue;
     const companyFacts = readCompanyFacts(facts.read(companyFactsPath(cik)), { cik });
     const earnings = deriveEarningsBase(companyFacts);
     const financials = deriveFinancials(companyFacts, earnings);
     for (const folder of archives.list(filerFolderPath(cik))) {
-      const accession = `${folder.slice(0, 10)}-${folder.slice(10, 12)}-${folder.slice(12)}`;
+      const accession = accessionOfFolder(folder);
       for (const document of archives.list(`${filerFolderPath(cik)}${folder}`).filter((name) => XBRL_DOCUMENT.test(name))) {
         const text = archives.read(`${filerFolderPath(cik)}${folder}/${document}`);
         const doc = document.endsWith(".htm") ? parseInlineXbrl(text, { path: document }) : parseXbrlInstance(text, { path: document });
