@@ -1,6 +1,7 @@
-// Two screen values are one state only when every field agrees: the named comparison is checked against the schema's fields.
+// Two screen values are one state only when every field agrees, and a state is stored and read back whole: the
+// named comparison and the written-out stored order are checked against the schema's fields.
 import { describe, expect, it } from "vitest";
-import { sameScreenValue, ScreenValue } from "./cross.ts";
+import { readState, sameScreenValue, ScreenValue, storeState, StoredState } from "./cross.ts";
 
 const VALUE: ScreenValue = {
   ...{ value: 94_930_000_000, unit: "USD", concept: "RevenueFromContractWithCustomerExcludingAssessedTax", fiscal_year: 2024, fiscal_quarter: "Q4", months: 3 },
@@ -25,5 +26,16 @@ describe("sameScreenValue", () => {
     for (const field of fields) expect([field, sameScreenValue(VALUE, { ...VALUE, [field]: OTHER[field] })]).toEqual([field, false]);
     expect(sameScreenValue(VALUE, { ...VALUE, marks: ["scale_corrected", "sign"] })).toBe(false);
     expect(sameScreenValue(VALUE, { ...VALUE, marks: [] })).toBe(false);
+  });
+});
+
+describe("storeState", () => {
+  it("stores every field of the schema where readState and the stored schema read it", () => {
+    for (const row of [VALUE, OTHER, null]) {
+      const stored = storeState({ from: "2024-11-01", row });
+      expect(StoredState.parse(stored)).toEqual(stored);
+      expect(readState(stored)).toEqual({ from: "2024-11-01", row });
+    }
+    expect(storeState({ from: "2024-11-01", row: VALUE })).toHaveLength(1 + Object.keys(ScreenValue.shape).length);
   });
 });

@@ -3,7 +3,7 @@
 // every date its inputs change, so a screen's value is byte for byte the company's answer, today and as of any day.
 import { LATEST } from "../../schemas/earnings-history.ts";
 import { PER_SHARE_METRICS } from "../../schemas/earnings.ts";
-import { sameScreenValue, storeState, type FrameTimelines, type ScreenMark, type ScreenValue } from "../../schemas/cross.ts";
+import { sameScreenValue, type MadeTimelines, type ScreenMark, type ScreenValue } from "../../schemas/cross.ts";
 import { financialAsOf, financialsContext } from "../../schemas/financials-history.ts";
 import type { FinancialPeriodHistory, FinancialReconciliationState, FinancialsContext } from "../../schemas/financials-row-history.ts";
 import { labelKey } from "../../schemas/financials-ttm.ts";
@@ -24,7 +24,7 @@ const PER_SHARE: ReadonlySet<string> = new Set([...PER_SHARE_METRICS, "shares_ou
  * (the document's order: newest period end first) that the company had reported by then — as `/financials?period=F`
  * lists them — and that row's metric; `ttm` likewise over the TTM rows (`period=ttm`: the latest first).
  */
-export function frameTimelines(rows: readonly FinancialPeriod[], histories: readonly FinancialPeriodHistory[]): Record<string, FrameTimelines> {
+export function frameTimelines(rows: readonly FinancialPeriod[], histories: readonly FinancialPeriodHistory[]): Record<string, MadeTimelines> {
   const context = financialsContext(rows, histories);
   const byFrame = new Map<string, number[]>();
   rows.forEach((row, i) => {
@@ -36,7 +36,7 @@ export function frameTimelines(rows: readonly FinancialPeriod[], histories: read
   });
   // A TTM row's block is read from its quarters' and years' rows: every date the company's values changed counts.
   const allDates = [...new Set(histories.flatMap(historyDates))].sort();
-  const out: Record<string, FrameTimelines> = {};
+  const out: Record<string, MadeTimelines> = {};
   for (const [frame, indices] of byFrame) {
     const ttm = frame === TTM_FRAME;
     const dates = ttm ? allDates : frameDates(indices, rows, context);
@@ -162,8 +162,8 @@ function remembered(read: Reader): Reader {
 type Candidates = readonly number[] | { indices: readonly number[]; from: ReadonlyMap<number, string> };
 
 /** Each metric's states over the dates: the value of the frame's first row reported by each date, when it changed. */
-function timelinesOf(rows: Candidates, dates: readonly string[], context: FinancialsContext, read: Reader): FrameTimelines {
-  const out: FrameTimelines = {};
+function timelinesOf(rows: Candidates, dates: readonly string[], context: FinancialsContext, read: Reader): MadeTimelines {
+  const out: MadeTimelines = {};
   const last = new Map<FinancialMetricName, ScreenValue | null>();
   const record = (date: string) => {
     const reading = readingOn(rows, date, context, read);
@@ -171,7 +171,7 @@ function timelinesOf(rows: Candidates, dates: readonly string[], context: Financ
       const value = reading && screenValue(reading.row, metric, statement, reading.verdict);
       if (sameScreenValue(last.get(metric) ?? null, value)) continue;
       last.set(metric, value);
-      (out[metric] ??= []).push(storeState({ from: date, row: value }));
+      (out[metric] ??= []).push({ from: date, row: value });
     }
   };
   for (const date of dates) record(date);

@@ -14,7 +14,7 @@ import { mergeCompanyFacts, readCompanyFacts } from "../derive/company-facts.ts"
 import type { CompanyFacts } from "../parse/companyfacts.ts";
 import { NoXbrlHistoryError } from "../errors.ts";
 import { mergeFilings, parseSubmissions, parseSubmissionsPage, type Submissions } from "../parse/submissions.ts";
-import { FEED_DAYS, ScreenTimeline } from "../../schemas/cross.ts";
+import { FEED_DAYS, ScreenStates, storeState } from "../../schemas/cross.ts";
 import { frameTimelines } from "../cross/frames.ts";
 import { companyFactsPath, submissionsPagePath, submissionsPath } from "../sources/paths.ts";
 import type { LabelledPeriod } from "../derive/segments.ts";
@@ -139,7 +139,7 @@ export function factsDocuments(
   const frames: FrameTexts = Object.fromEntries(
     Object.entries(timelines ? frameTimelines(statements.periods, statements.history) : {}).map(([frame, byMetric]) => [
       frame,
-      Object.fromEntries(Object.entries(byMetric).map(([metric, states]) => [metric, encodeJson(ScreenTimeline, states, `the ${frame} screen timeline of ${metric}`)])),
+      Object.fromEntries(Object.entries(byMetric).map(([metric, states]) => [metric, JSON.stringify(validated(ScreenStates, states, `the ${frame} screen timeline of ${metric}`).map(storeState))])),
     ]),
   );
   const labelled = periods.map(({ fiscal_year, fiscal_quarter, months, period_start, period_end, calendar_frame, alternative_dates }) => ({
