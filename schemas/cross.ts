@@ -120,7 +120,7 @@ export function readState(stored: StoredState): ScreenState {
 
 /**
  * One company's states of one metric for one frame as the builder makes them, checked before they are stored: as
- * objects, whose schema zod compiles, the check costs a quarter of the stored tuples' (issue 40's build time).
+ * objects, whose schema zod compiles, the check costs less than half the stored tuples' (issue 40's build time).
  */
 export const ScreenStates = z.array(ScreenState);
 
