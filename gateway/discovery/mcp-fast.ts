@@ -14,7 +14,7 @@ import {
 import { ByteLru } from "../http/lru.ts";
 import { PAYMENT_META } from "../payment/mcp.ts";
 import type { Parts } from "../serve/envelope.ts";
-import { framed, replyParts, SERVER_INFO, WRITTEN, type Era } from "./mcp-reply.ts";
+import { answerReplyParts, framed, replyParts, SERVER_INFO, WRITTEN, type Era } from "./mcp-reply.ts";
 import { CACHE_HINT, type CallContext } from "./mcp-server.ts";
 import type { McpTools } from "./mcp-tools.ts";
 
@@ -62,7 +62,7 @@ export function fastReply(tools: McpTools, list: Record<Era, Buffer>, era: Era, 
   if (!handler || !(era === "modern" ? modernHeaders(headers, "tools/call", name, meta) : legacyHeaders(headers, meta))) return null;
   return (context) => {
     const result = handler({ ...context, args: args ?? {}, meta: meta as Record<string, unknown> | undefined });
-    const reply = (r: Awaited<typeof result>) => replyParts(id, { jsonrpc: "2.0", result: framed(r, era) });
+    const reply = (r: Awaited<typeof result>) => answerReplyParts(id, r, era) ?? replyParts(id, { jsonrpc: "2.0", result: framed(r, era) });
     return result instanceof Promise ? result.then(reply) : reply(result);
   };
 }

@@ -7,7 +7,6 @@ import { ROUTES, type FeedRoute, type PaidRoute, type RouteEntry, type TickerRou
 import type { ErrorBody } from "../../schemas/errors.ts";
 import { paidAnswerParts } from "../serve/answer.ts";
 import { isoAt } from "../serve/clock.ts";
-import type { Parts } from "../serve/envelope.ts";
 import { ApiError, asApiError } from "../http/errors.ts";
 import { freeAnswer, type FreeRoute } from "../serve/free.ts";
 import { heldDocument, servePaid, type PaidDeps, type PaidQuery } from "../serve/paid.ts";
@@ -16,7 +15,7 @@ import { PaymentRefusal, type Credentials, type PaidOutcome } from "../payment/c
 import { feedParts, heldFeed, serveFeed, type FeedQuery } from "../serve/feeds.ts";
 import { mcpCredentials, paidOutputSchema, receiptMeta, refusalResult } from "../payment/mcp.ts";
 import type { Sender } from "../payment/refusal-limit.ts";
-import { WRITTEN, WRITTEN_LITERAL } from "./mcp-reply.ts";
+import { answerResult } from "./mcp-reply.ts";
 import type { EventLog } from "../../logging/log.ts";
 import type { CallRecord } from "../payment/call-record.ts";
 import { exchangeOf } from "../serve/exchange.ts";
@@ -132,11 +131,6 @@ function freeHandler(deps: PaidDeps, route: FreeRoute & ToolRoute): Answering {
     const text = await freeAnswer(route, readArguments(args), deps);
     return answerResult([text], [JSON.stringify(text)]);
   };
-}
-
-/** An answer: the envelope as structuredContent, and as text for clients that read only text (both written as is). */
-function answerResult(envelope: Parts, literal: Parts): CallToolResult {
-  return { structuredContent: { [WRITTEN]: envelope, [WRITTEN_LITERAL]: literal }, content: [{ type: "text", text: "" }] };
 }
 
 /**
