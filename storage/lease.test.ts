@@ -72,6 +72,26 @@ describe.each(backends)("the writer lease on $name", ({ fresh, open }) => {
     expect(isLive((await readLease(storage, "writer"))!, clock)).toBe(true);
   });
 
+  it("released while a renewal is under way: the renewal lands first, and the lease ends released", async () => {
+    const storage = open(fresh());
+    // A store whose renewal writes (a record not released) take 300 ms, as a slow object store's can.
+    const slow: typeof storage = new Proxy(storage, {
+      get: (target, key) =>
+        key === "setItemRaw"
+          ? async (k: string, bytes: Uint8Array) => {
+              if (new TextDecoder().decode(bytes).includes('"released":false')) await new Promise((r) => setTimeout(r, 300));
+              return target.setItemRaw(k, bytes);
+            }
+          : Reflect.get(target, key),
+    });
+    const lease = (await tryAcquireLease(storage, options("follower"))) as Lease;
+    const held = new Lease(slow, lease.record, options("follower"));
+    const renewing = held.renew({ published: 1 });
+    await held.release();
+    await renewing;
+    expect((await readLease(storage, "writer"))!).toMatchObject({ holder: "follower", released: true });
+  });
+
   it("a request for the lease is seen by its holder and cleared by the taker", async () => {
     const storage = open(fresh());
     const holder = (await tryAcquireLease(storage, options("follower"))) as Lease;

@@ -136,6 +136,8 @@ export class Lease {
   #validUntil: number;
   #timer: NodeJS.Timeout | null = null;
   #lost: Error | null = null;
+  /** Settles when every renewal under way has: a release waits for them, or one's write could land after its own. */
+  #renewing: Promise<unknown> | null = null;
 
   constructor(storage: Storage, record: LeaseRecord, options: LeaseOptions) {
     this.#storage = storage;
@@ -155,6 +157,17 @@ export class Lease {
   /** Extends the lease by its TTL from now, with the holder's status; LeaseLostError if it is no longer ours. */
   async renew(status?: unknown): Promise<void> {
     if (this.#lost) throw this.#lost;
+    const renewing = this.#renew(status);
+    const settled = Promise.allSettled([this.#renewing, renewing]);
+    this.#renewing = settled;
+    try {
+      await renewing;
+    } finally {
+      if (this.#renewing === settled) this.#renewing = null;
+    }
+  }
+
+  async #renew(status: unknown): Promise<void> {
     await this.#checkHighest();
     const started = performance.now();
     const now = (this.#options.now ?? Date.now)();
@@ -195,6 +208,7 @@ export class Lease {
   async release(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
+    await this.#renewing; // a renewal's failure is its caller's to report
     if (this.#lost) return;
     this.#lost = new LeaseLostError(`the ${this.#record.name} lease was released`);
     if ((await highestGeneration(this.#storage, this.#record.name)) !== this.#record.generation) return;
