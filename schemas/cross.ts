@@ -126,8 +126,7 @@ export const ScreenStates = z.array(ScreenState);
 
 /** A company's timelines for one frame, by metric (a metric it never had for the frame is absent). */
 export const FrameTimelines = z.partialRecord(FinancialMetricName, ScreenTimeline);
-export type FrameTimelines = Partial<Record<FinancialMetricName, ScreenTimeline>>;
-/** The same as made, before they are stored. */
+/** A company's timelines for one frame as made, before they are stored. */
 export type MadeTimelines = Partial<Record<FinancialMetricName, ScreenState[]>>;
 
 /** Who a company is, as the cross-company answers name it (from company_tickers.json and its submissions). */

@@ -40,10 +40,9 @@ export function replyParts(id: JSONRPCRequest["id"], reply: OpenReply): Parts {
   const result = reply.result as Record<string, unknown> | undefined;
   const whole = result?.[WRITTEN];
   if (Buffer.isBuffer(whole)) return [RESULT_HEAD, whole, tail];
-  const written = result?.structuredContent as Record<string, unknown> | undefined;
-  const envelope = written?.[WRITTEN] as Parts | undefined;
-  const literal = written?.[WRITTEN_LITERAL] as Parts | undefined;
-  if (!envelope || !literal) return [`${JSON.stringify(reply).slice(0, -1)}${tail}`];
+  const written = result && writtenParts(result as CallToolResult);
+  if (!written) return [`${JSON.stringify(reply).slice(0, -1)}${tail}`];
+  const { envelope, literal } = written;
   const text = JSON.stringify({ ...reply, result: { ...result, structuredContent: STRUCTURED, content: [{ type: "text", text: TEXT }] } });
   const [before, middle] = cut(text, STRUCTURED_JSON);
   const [between, after] = cut(middle, TEXT_JSON);
@@ -61,12 +60,18 @@ export function answerResult(envelope: Parts, literal: Parts): CallToolResult {
  * frame per call cost 5–20 µs of a keyed call's ~200).
  */
 export function answerReplyParts(id: JSONRPCRequest["id"], result: CallToolResult, era: Era): Parts | null {
+  const written = writtenParts(result);
+  if (!written || Object.keys(result).length !== 2) return null;
+  const [before, between, end] = (ANSWER_FRAMES[era] ??= answerFrame(era));
+  return [before, ...written.envelope, between, ...written.literal, `${end}${idTail(id)}`];
+}
+
+/** A result's envelope and its JSON string literal when its structuredContent stands for them (answerResult); else null. */
+function writtenParts(result: CallToolResult): { envelope: Parts; literal: Parts } | null {
   const written = result.structuredContent as Record<string, unknown> | undefined;
   const envelope = written?.[WRITTEN] as Parts | undefined;
   const literal = written?.[WRITTEN_LITERAL] as Parts | undefined;
-  if (!envelope || !literal || Object.keys(result).length !== 2) return null;
-  const [before, between, end] = (ANSWER_FRAMES[era] ??= answerFrame(era));
-  return [before, ...envelope, between, ...literal, `${end}${idTail(id)}`];
+  return envelope && literal ? { envelope, literal } : null;
 }
 
 const ANSWER_FRAMES: Partial<Record<Era, [string, string, string]>> = {};
@@ -90,10 +95,9 @@ export function framed(result: CallToolResult, era: Era): CallToolResult {
 
 /** A tool result with its written parts made plain values, for the SDK to validate and serialise. */
 export function plainResult(result: CallToolResult): CallToolResult {
-  const written = result.structuredContent as Record<string, unknown> | undefined;
-  const envelope = written?.[WRITTEN] as Parts | undefined;
-  if (!envelope) return result;
-  const text = Buffer.concat(envelope.map((part) => (typeof part === "string" ? Buffer.from(part) : part))).toString();
+  const written = writtenParts(result);
+  if (!written) return result;
+  const text = Buffer.concat(written.envelope.map((part) => (typeof part === "string" ? Buffer.from(part) : part))).toString();
   return { ...result, structuredContent: JSON.parse(text) as Record<string, unknown>, content: [{ type: "text", text }] };
 }
 
