@@ -20,6 +20,7 @@ import { ErrorBody } from "../../schemas/errors.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
 import { GOOD_ARGS } from "../../test/_mcp.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
+import { rawInPieces } from "../../test/_raw-http.ts";
 import { removeDir } from "../../test/_s3.ts";
 import { addressOf, ANVIL_KEYS, callPaying, counting, malformedPayments, payerClient, paymentRequiredOf, quietConsole, receiptOf, startLoopbackFacilitator, withFailingSettlement } from "../../test/_x402.ts";
 import { MAX_BATCH } from "./mcp.ts";
@@ -571,6 +572,43 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
     expect(html.status).toBe(406);
     const notJson = await fetch(`${main.base}/mcp`, { method: "POST", headers: MCP_HEADERS, body: "{" });
     expect([notJson.status, (await notJson.json()).error.code]).toEqual([400, -32700]);
+  });
+
+  it("a body however it arrives: with its headers, after them, cut inside a character, chunked; each read whole", async () => {
+    const port = Number(new URL(main.base).port);
+    const head = (extra: string) =>
+      `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+      `Authorization: Bearer ${key}\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: get_latest_filings\r\n${extra}Connection: close\r\n\r\n`;
+    const call = (id: string) =>
+      Buffer.from(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "get_latest_filings", arguments: { ticker: "AAPL", limit: 3 }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+        }),
+      );
+    const sized = (body: Buffer) => head(`Content-Length: ${body.length}\r\n`);
+    const reply = async (pieces: (string | Buffer)[]) => {
+      const answer = await rawInPieces(port, pieces, 40, 5_000);
+      const [status, ...rest] = answer.split("\r\n\r\n");
+      expect(status).toMatch(/^HTTP\/1\.1 200 /);
+      return sameTime(JSON.parse(rest.join("\r\n\r\n")) as Parameters<typeof sameTime>[0]) as { id: string; result: { isError?: boolean } };
+    };
+    const ids = ["whole", "after", "cut ☕ inside", "chunked"];
+    const [whole, after, cut, chunked] = ids.map(call);
+    const cutAt = cut!.indexOf(Buffer.from("☕")) + 1; // between the bytes of one character
+    const warm = call("warm"); // the document read once, so every reply below says cache "hit"
+    await reply([Buffer.concat([Buffer.from(sized(warm)), warm])]);
+    const replies = await Promise.all([
+      reply([Buffer.concat([Buffer.from(sized(whole!)), whole!])]),
+      reply([sized(after!), after!]),
+      reply([Buffer.concat([Buffer.from(sized(cut!)), cut!.subarray(0, cutAt)]), cut!.subarray(cutAt)]),
+      reply([head("Transfer-Encoding: chunked\r\n"), `${chunked!.length.toString(16)}\r\n`, chunked!, "\r\n0\r\n\r\n"]),
+    ]);
+    expect(replies.map((r) => r.id)).toEqual(ids);
+    expect(replies[0]!.result.isError).toBeUndefined();
+    for (const r of replies) expect(r.result).toEqual(replies[0]!.result);
   });
 
   /** An agent that pays over MCP without a key, on a given gateway. */

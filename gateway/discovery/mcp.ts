@@ -51,7 +51,7 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
   return async (event) => {
     const request = event.req as Request;
     if (!isJsonContentType(request.headers.get("content-type"))) return withHeaders(await protocol.unread(request), undefined);
-    const body = await readBody(request);
+    const body = await readBody(event, request);
     if (body instanceof Response) return body;
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
@@ -91,15 +91,35 @@ function isRequest(message: unknown): message is JSONRPCRequest {
 }
 
 /**
- * The body as JSON, or the error response the SDK's transport would give (413, 400). A declared length within the cap
- * is read whole (srvx's text() is ~180 µs cheaper than the SDK's stream reader); a chunked body through the reader.
+ * The body as JSON, or the error response the SDK's transport would give (413, 400). A body Node has already
+ * received whole is read at once (arrivedBody); a declared length within the cap is read whole (srvx's text() is
+ * ~180 µs cheaper than the SDK's stream reader); a chunked body through the reader.
  */
-async function readBody(request: Request): Promise<unknown> {
+async function readBody(event: H3Event, request: Request): Promise<unknown> {
+  await undefined; // Node hands the request over at its headers: the bytes after them in the same read arrive meanwhile
+  const arrived = arrivedBody(event);
+  if (arrived !== null) return parsed(arrived);
   const declared = request.headers.get("content-length");
   const read = declared !== null && Number(declared) <= MAX_BODY_BYTES ? { tooLarge: false, text: await request.text() } : await readRequestBody(request, MAX_BODY_BYTES);
   if (read.tooLarge) return rpcError(413, SERVER_ERROR, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`);
+  return parsed(read.text!);
+}
+
+/**
+ * On Node, a body within the cap whose declared length has all arrived (the usual call: one packet), read from the
+ * request's buffer without a stream's events or a promise (they cost a keyed call ~12 µs of its ~190); null otherwise.
+ */
+function arrivedBody(event: H3Event): string | null {
+  const req = event.runtime?.node?.req;
+  const declared = req?.headers["content-length"];
+  if (!req || declared === undefined || req.readableDidRead || req.readableFlowing !== null) return null;
+  if (req.readableLength !== Number(declared) || req.readableLength > MAX_BODY_BYTES) return null;
+  return req.readableLength === 0 ? "" : (req.read() as Buffer).toString();
+}
+
+function parsed(text: string): unknown {
   try {
-    return JSON.parse(read.text!);
+    return JSON.parse(text);
   } catch {
     return rpcError(400, PARSE_ERROR, "Parse error: Invalid JSON");
   }
