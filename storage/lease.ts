@@ -208,7 +208,8 @@ export class Lease {
   async release(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
-    await this.#renewing; // a renewal's failure is its caller's to report
+    // Every renewal under way, one started while waiting too; a renewal's failure is its caller's to report.
+    while (this.#renewing) await this.#renewing;
     if (this.#lost) return;
     this.#lost = new LeaseLostError(`the ${this.#record.name} lease was released`);
     if ((await highestGeneration(this.#storage, this.#record.name)) !== this.#record.generation) return;

@@ -117,6 +117,7 @@ function arrivedBody(event: H3Event): string | null {
   return req.readableLength === 0 ? "" : (req.read() as Buffer).toString();
 }
 
+/** The body's text as JSON, or JSON-RPC's parse error as the SDK's transport writes it. */
 function parsed(text: string): unknown {
   try {
     return JSON.parse(text);
