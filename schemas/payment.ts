@@ -84,6 +84,17 @@ export const PaymentRequiredResult = z.looseObject({
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * A refusal in x402's MCP extension binding (specs/transports-v2/mcp.md, `org.x402/payment`, MCP 2026-07-28 on): a
+ * result of its own type carrying the PaymentRequired, a failed settlement's receipt in `_meta`.
+ */
+export const PaymentRequiredExtensionResult = z.object({
+  resultType: z.literal("payment_required"),
+  paymentRequired: PaymentRequiredResult,
+  _meta: z.looseObject({ "x402/payment-response": SettleReceipt.optional() }).optional(),
+});
+export type PaymentRequiredExtensionResult = z.infer<typeof PaymentRequiredExtensionResult>;
+
 // A facilitator's replies (x402 spec §7: /verify, /settle, /supported), read as the spec writes them (loose:
 // facilitators add fields).
 export const VerifyReply = z.looseObject({ isValid: z.boolean(), invalidReason: z.string().nullish(), invalidMessage: z.string().nullish(), payer: z.string().nullish() });

@@ -73,3 +73,42 @@ async function listed(client: ClientV1 | ClientV2, protocol: string | undefined)
     close: () => client.close(),
   };
 }
+
+/** What a 2026-07-28 request's `_meta` carries, with x402's MCP extension advertised (or not) in the client's capabilities. */
+function envelope2026(extension: boolean): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": extension ? { extensions: { "org.x402/payment": {} } } : {},
+    "io.modelcontextprotocol/clientInfo": { name: "x402-extension-agent", version: "1.0.0" },
+  };
+}
+
+/** A JSON-RPC result as it came, unvalidated: the extension's `payment_required` is no result type the SDK clients read. */
+export type RawResult = Record<string, unknown> & { resultType?: string; _meta?: Record<string, unknown> };
+
+/**
+ * A 2026-07-28 client written from x402's MCP extension binding (specs/transports-v2/mcp.md, `org.x402/payment`) and
+ * MCP's per-request rules: the envelope in every request's `_meta`, with the extension in the client's capabilities
+ * (unless `extension` is false), and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers. No SDK client speaks
+ * the extension yet (the v2 client rejects any result type but `complete` and `input_required`).
+ */
+export function extensionAgent(base: string, headers: Record<string, string> = {}, extension = true) {
+  let id = 0;
+  const request = async (method: string, params: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<RawResult> => {
+    const body = { jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: { ...envelope2026(extension), ...extra } } };
+    const name: Record<string, string> = typeof params.name === "string" ? { "mcp-name": params.name } : {};
+    const response = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...name, ...headers },
+      body: JSON.stringify(body),
+    });
+    const reply = (await response.json()) as { id: number; result?: RawResult; error?: unknown };
+    if (response.status !== 200 || reply.id !== body.id || !reply.result) throw new Error(`${method}: ${response.status} ${JSON.stringify(reply)}`);
+    return reply.result;
+  };
+  return {
+    discover: () => request("server/discover", {}),
+    /** tools/call; `meta` adds to the envelope (a payment under `x402/payment`). */
+    call: (name: string, args: Record<string, unknown>, meta: Record<string, unknown> = {}) => request("tools/call", { name, arguments: args }, meta),
+  };
+}

@@ -12,7 +12,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
 import { ByteLru } from "../http/lru.ts";
-import { PAYMENT_META } from "../payment/mcp.ts";
+import { PAYMENT_META, refusalOf } from "../payment/mcp.ts";
 import type { Parts } from "../serve/envelope.ts";
 import { answerReplyParts, framed, replyParts, SERVER_INFO, WRITTEN, type Era } from "./mcp-reply.ts";
 import { CACHE_HINT, type CallContext } from "./mcp-server.ts";
@@ -62,7 +62,10 @@ export function fastReply(tools: McpTools, list: Record<Era, Buffer>, era: Era, 
   if (!handler || !(era === "modern" ? modernHeaders(headers, "tools/call", name, meta) : legacyHeaders(headers, meta))) return null;
   return (context) => {
     const result = handler({ ...context, args: args ?? {}, meta: meta as Record<string, unknown> | undefined });
-    const reply = (r: Awaited<typeof result>) => answerReplyParts(id, r, era) ?? replyParts(id, { jsonrpc: "2.0", result: framed(r, era) });
+    const reply = (r: Awaited<typeof result>) => {
+      context.refusal = refusalOf(r);
+      return answerReplyParts(id, r, era) ?? replyParts(id, { jsonrpc: "2.0", result: framed(r, era) });
+    };
     return result instanceof Promise ? result.then(reply) : reply(result);
   };
 }
@@ -135,7 +138,8 @@ function verdictKey(schema: string, value: unknown): string | null {
 const verdicts = new ByteLru<boolean>(64 * 1024);
 const MAX_VERDICT_KEY = 1024;
 
-function metaOf(message: unknown): Record<string, unknown> | undefined {
+/** A message's `params._meta`, when it is an object. */
+export function metaOf(message: unknown): Record<string, unknown> | undefined {
   const params = (message as { params?: { _meta?: unknown } } | null)?.params;
   return typeof params?._meta === "object" && params._meta !== null ? (params._meta as Record<string, unknown>) : undefined;
 }

@@ -87,10 +87,13 @@ function idTail(id: JSONRPCRequest["id"]): string {
   return `,"id":${JSON.stringify(id)}}`;
 }
 
-/** A tool result as the SDK frames it in `era`: on 2026-07-28 with `resultType` and the server's identity in `_meta`. */
-export function framed(result: CallToolResult, era: Era): CallToolResult {
+/**
+ * A result as the SDK frames it in `era`: on 2026-07-28 with `resultType` (`complete` unless it has its own) and the
+ * server's identity in `_meta`.
+ */
+export function framed<R extends { resultType?: string; _meta?: Record<string, unknown> }>(result: R, era: Era): R {
   if (era === "legacy") return result;
-  return { ...result, resultType: "complete", _meta: { ...result._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } } as CallToolResult;
+  return { ...result, resultType: result.resultType ?? "complete", _meta: { ...result._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } };
 }
 
 /** A tool result with its written parts made plain values, for the SDK to validate and serialise. */

@@ -10,9 +10,12 @@ import {
   type CacheHint,
   type CallToolResult,
   type JSONRPCMessage,
+  type ServerCapabilities,
 } from "@modelcontextprotocol/server";
 import { SERVICE } from "../../schemas/api.ts";
 import { printable } from "../http/errors.ts";
+import type { PaymentRefusal } from "../payment/core.ts";
+import { PAYMENT_EXTENSION, refusalOf } from "../payment/mcp.ts";
 import type { Sender } from "../payment/refusal-limit.ts";
 import { plainResult, SERVER_INFO } from "./mcp-reply.ts";
 import type { McpTools } from "./mcp-tools.ts";
@@ -30,11 +33,19 @@ export const INSTRUCTIONS =
   `_meta["x402/payment"] (each tool states its price). A list answer says meta.total (rows matched) and ` +
   `meta.next_offset: call again with offset set to it for the next page.`;
 
-/** What a tool call needs from the HTTP request that carried it. */
+/** What a tool call needs from the HTTP request that carried it, and what the endpoint learns back from the call. */
 export interface CallContext {
   headers: Headers;
   sender: Sender;
+  /** Set when the call's payment was refused: the endpoint answers it in x402's extension binding to a client that speaks it. */
+  refusal?: PaymentRefusal;
 }
+
+/**
+ * What the server offers each generation: x402's MCP extension needs 2026-07-28 (its result type and per-request
+ * capabilities), so only server/discover advertises it.
+ */
+const CAPABILITIES = { modern: { tools: {}, extensions: { [PAYMENT_EXTENSION]: {} } }, legacy: { tools: {} } };
 
 /** The protocol's two generations over one tool table. */
 export interface McpProtocol {
@@ -50,14 +61,14 @@ export interface McpProtocol {
 export function createMcpProtocol(tools: McpTools, onerror: (error: Error) => void): McpProtocol {
   // The modern leg's factory is called with the Request it serves: its call context rides along with it.
   const contexts = new WeakMap<Request, CallContext>();
-  const modern = createMcpHandler(({ requestInfo }) => mcpServer(tools, contexts.get(requestInfo!)!, onerror), { legacy: "reject", onerror });
+  const modern = createMcpHandler(({ requestInfo }) => mcpServer(tools, contexts.get(requestInfo!)!, CAPABILITIES.modern, onerror), { legacy: "reject", onerror });
   return {
     modern: (request, body, context) => {
       contexts.set(request, context);
       return modern.fetch(request, { parsedBody: body });
     },
     legacy: async (request, body, context) => {
-      const server = mcpServer(tools, context, onerror);
+      const server = mcpServer(tools, context, CAPABILITIES.legacy, onerror);
       // Stateless with JSON responses, as /mcp always answered (createMcpHandler's own fallback streams SSE).
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       transport.onerror = onerror;
@@ -73,15 +84,17 @@ export function createMcpProtocol(tools: McpTools, onerror: (error: Error) => vo
 }
 
 /** One request's Server: tools/list from the table, tools/call through the tool's handler with the request's context. */
-function mcpServer(tools: McpTools, context: CallContext, onerror: (error: Error) => void): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, cacheHints: { "tools/list": CACHE_HINT, "server/discover": CACHE_HINT } });
+function mcpServer(tools: McpTools, context: CallContext, capabilities: ServerCapabilities, onerror: (error: Error) => void): Server {
+  const server = new Server(SERVER_INFO, { capabilities, instructions: INSTRUCTIONS, cacheHints: { "tools/list": CACHE_HINT, "server/discover": CACHE_HINT } });
   server.onerror = onerror;
   server.setRequestHandler("tools/list", () => ({ tools: tools.list }));
   server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {
     const { name, arguments: args, _meta: meta } = request.params;
     const handler = tools.handler(name);
     if (!handler) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${printable(name)}`);
-    return plainResult(await handler({ ...context, args: args ?? {}, meta: meta as Record<string, unknown> | undefined }));
+    const result = await handler({ ...context, args: args ?? {}, meta: meta as Record<string, unknown> | undefined });
+    context.refusal = refusalOf(result);
+    return plainResult(result);
   });
   return server;
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { PaymentPayload } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { extractDiscoveryInfo, validateDiscoveryExtension } from "@x402/extensions/bazaar";
 import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { parsePaymentRequired } from "@x402/core/schemas";
@@ -17,8 +17,9 @@ import { PAID_ROUTES, ROUTES, SERVICE } from "../../schemas/api.ts";
 import { envelope } from "../../schemas/envelope.ts";
 import { toolDefaults } from "../../schemas/tool-schema.ts";
 import { ErrorBody } from "../../schemas/errors.ts";
+import { PaymentRequiredExtensionResult } from "../../schemas/payment.ts";
 import { describeEdgar } from "../../test/_edgar.ts";
-import { GOOD_ARGS } from "../../test/_mcp.ts";
+import { extensionAgent, GOOD_ARGS, type RawResult } from "../../test/_mcp.ts";
 import { buildTestData, testGateway } from "../../test/_gateway.ts";
 import { rawInPieces } from "../../test/_raw-http.ts";
 import { removeDir } from "../../test/_s3.ts";
@@ -409,6 +410,89 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       expect(errorOf(paid).message).toMatch(/could not be settled/);
       expect(ledger.balanceOf(PAYER)).toBe(before);
       await client.close();
+    });
+
+    describe("x402's MCP extension binding (org.x402/payment, 2026-07-28)", () => {
+      /** A refusal as the extension writes it: its own result type, the PaymentRequired in it, the server named. */
+      const extensionRefusal = (result: RawResult) => {
+        expect(result).not.toHaveProperty("isError");
+        expect(result._meta?.["io.modelcontextprotocol/serverInfo"]).toMatchObject({ name: "filing-data-service" });
+        return PaymentRequiredExtensionResult.parse(result);
+      };
+      /** The payer signs what a refusal asks, read as x402's client reads untrusted input (its own schema). */
+      const signed = async (refusal: PaymentRequiredExtensionResult) => {
+        const parsed = parsePaymentRequired(refusal.paymentRequired);
+        expect(parsed.success).toBe(true);
+        return payerClient(ANVIL_KEYS.payer).createPaymentPayload(parsed.data as PaymentRequired);
+      };
+
+      it("is advertised on server/discover only, and a client that speaks it gets refusals as payment_required: paid, receipted, a replay refused", async () => {
+        const x402 = extensionAgent(main.base);
+        const discovered = await x402.discover();
+        expect(discovered).toMatchObject({ resultType: "complete", capabilities: { tools: {}, extensions: { "org.x402/payment": {} } } });
+        const legacy = await agent(main.base); // 2025-11-25's initialize: the extension needs 2026-07-28's result types
+        expect(legacy.client.getServerCapabilities()).not.toHaveProperty("extensions");
+        await legacy.client.close();
+
+        const before = ledger.balanceOf(PAYER);
+        const refused = extensionRefusal(await x402.call("get_insider_transactions", { ticker: "JNJ" }));
+        expect(refused.paymentRequired).toMatchObject({ x402Version: 2, error: "Payment required", accepts: [{ amount: "10000", network: "eip155:8453" }] });
+        const payload = await signed(refused);
+        const paid = await x402.call("get_insider_transactions", { ticker: "JNJ" }, { "x402/payment": payload });
+        expect(paid.resultType).toBe("complete");
+        expect((paid.structuredContent as { data: unknown[] }).data).toHaveLength(3);
+        expect(paid._meta?.["x402/payment-response"]).toMatchObject({ success: true, payer: PAYER });
+        expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
+        const replay = extensionRefusal(await x402.call("get_insider_transactions", { ticker: "JNJ" }, { "x402/payment": payload }));
+        expect(replay.paymentRequired.error).toMatch(/nonce_already_used/);
+        expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
+      });
+
+      it("one payment sent ten times at once is charged once: one answer, nine payment_required", async () => {
+        const x402 = extensionAgent(main.base);
+        const payload = await signed(extensionRefusal(await x402.call("get_latest_filings", { ticker: "HD" })));
+        const before = ledger.balanceOf(PAYER);
+        const results = await Promise.all(Array.from({ length: 10 }, () => x402.call("get_latest_filings", { ticker: "HD" }, { "x402/payment": payload })));
+        const answered = results.filter((r) => r.resultType === "complete");
+        expect(answered).toHaveLength(1);
+        expect(answered[0]!._meta?.["x402/payment-response"]).toMatchObject({ success: true });
+        for (const refused of results.filter((r) => r.resultType !== "complete")) expect(extensionRefusal(refused).paymentRequired.error).toMatch(/nonce_already_used|payment_in_flight/);
+        expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
+      });
+
+      it("a failed settlement withholds the answer: payment_required with the failed receipt in _meta", async () => {
+        const x402 = extensionAgent(main.base);
+        const payload = await signed(extensionRefusal(await x402.call("get_earnings_summary", { ticker: "DIS" })));
+        const before = ledger.balanceOf(PAYER);
+        ledger.failNextSettlement();
+        const failed = await x402.call("get_earnings_summary", { ticker: "DIS" }, { "x402/payment": payload });
+        expect(JSON.stringify(failed)).not.toContain("fiscal_year");
+        const refusal = extensionRefusal(failed);
+        expect(refusal.paymentRequired.error).toMatch(/^settlement_failed/);
+        expect(refusal._meta?.["x402/payment-response"]).toMatchObject({ success: false, errorReason: expect.any(String) });
+        expect(ledger.balanceOf(PAYER)).toBe(before);
+      });
+
+      it("only payment refusals take the extension's type: a key's answer, an uncovered ticker, and clients that do not speak it are as before", async () => {
+        const keyed = await extensionAgent(main.base, { authorization: `Bearer ${key}` }).call("get_latest_filings", { ticker: "AAPL", limit: 2 });
+        expect(keyed).toMatchObject({ resultType: "complete", structuredContent: { data: [{}, {}] } });
+        // An error payment cannot resolve is a tool error, never a request for payment (nor a charge).
+        const uncovered = await extensionAgent(main.base).call("get_latest_filings", { ticker: "ZZZZ" });
+        expect(uncovered).toMatchObject({ resultType: "complete", isError: true });
+        expect(JSON.parse((uncovered.content as { text: string }[])[0]!.text)).toMatchObject({ error: { code: "ticker_not_covered" } });
+        // The extension's type goes only to a 2026-07-28 client that advertises it: without it, the tool-result binding.
+        const silent = await extensionAgent(main.base, {}, false).call("get_latest_filings", { ticker: "AAPL" });
+        expect(silent).toMatchObject({ resultType: "complete", isError: true, structuredContent: { x402Version: 2 } });
+        const v1 = await agent(main.base); // a 2025 client claiming the capability in _meta: 2025 has no such result type
+        const legacy = await v1.call("get_latest_filings", { ticker: "AAPL" }, { "io.modelcontextprotocol/clientCapabilities": { extensions: { "org.x402/payment": {} } } });
+        expect(paymentRequiredOf(legacy)).toMatchObject({ x402Version: 2 });
+        await v1.client.close();
+      });
+
+      it("a call the SDK serves itself (a progress token in _meta) is answered in the extension too", async () => {
+        const refused = extensionRefusal(await extensionAgent(main.base).call("get_latest_filings", { ticker: "AAPL" }, { progressToken: "p-1" }));
+        expect(refused.paymentRequired.accepts[0]).toMatchObject({ amount: "10000" });
+      });
     });
 
     it("an empty answer is returned and not charged", async () => {

@@ -2,17 +2,17 @@
 // that still initialize, the 2025 revisions. What the SDK does not do stays here: the body and batch caps, the
 // per-address limit on unauthenticated traffic and the hold on replies that only refuse (issue 39), and the usual
 // tools/call and tools/list answered at once from stored bytes, as the SDK would answer them (mcp-fast.ts; issue 41's
-// speed and flood goals).
+// speed and flood goals), and a refused payment answered in x402's MCP extension binding to a client that speaks it.
 import { isJsonContentType, readRequestBody, type JSONRPCMessage, type JSONRPCRequest } from "@modelcontextprotocol/server";
 import type { H3Event } from "h3";
 import { CORS_HEADERS } from "../http/cors.ts";
 import { rateLimited, type ClientRateLimit } from "../http/rate-limit.ts";
 import type { PaidDeps } from "../serve/paid.ts";
 import { presentedKey, trustedKey } from "../payment/http.ts";
-import { PAYMENT_META } from "../payment/mcp.ts";
+import { extensionRefusal, PAYMENT_META, speaksPaymentExtension } from "../payment/mcp.ts";
 import type { EventLog } from "../../logging/log.ts";
 import type { Parts } from "../serve/envelope.ts";
-import { eraOf, fastReply, listBytes } from "./mcp-fast.ts";
+import { eraOf, fastReply, listBytes, metaOf } from "./mcp-fast.ts";
 import { batchParts, framed, replyParts, replyResponse, type Era } from "./mcp-reply.ts";
 import { answeredMessages, createMcpProtocol, type CallContext } from "./mcp-server.ts";
 import { bodyResult, createTools, toolErrorBody, type McpTools } from "./mcp-tools.ts";
@@ -61,7 +61,7 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
     const era = eraOf(request.headers, body);
     const requests = messages.filter(isRequest);
     const limited = limitedRequests(deps, tools, event, requests);
-    const context: CallContext = { headers: request.headers, sender: { limiter: deps.limiter, event } };
+    const context: CallContext = { headers: request.headers, sender: { limiter: deps.limiter, event }, refusal: undefined };
     let response: Response | Parts;
     if (requests.length > 0 && limited.size === requests.length) {
       const replies = requests.map((r) => limitedReply(r, limited.get(r)!, era));
@@ -75,6 +75,10 @@ export function createMcpEndpoint(deps: McpDeps): (event: H3Event) => Promise<Re
         : era === "legacy"
           ? await protocol.legacy(request, body, context)
           : await protocol.modern(request, body, context);
+      // A refused payment, to a 2026-07-28 client that speaks x402's MCP extension: the extension's own result type.
+      if (context.refusal && era === "modern" && !batch && speaksPaymentExtension(metaOf(body))) {
+        response = replyParts((body as JSONRPCRequest).id, { jsonrpc: "2.0", result: framed(extensionRefusal(context.refusal), era) });
+      }
     }
     // Refused by the per-address limit before the call, or by the refused-payment limit within it (a payment in _meta
     // skips the first): a reply that only refuses is held either way (issue 39).
