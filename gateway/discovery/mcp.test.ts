@@ -414,7 +414,7 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
 
     describe("x402's MCP extension binding (org.x402/payment, 2026-07-28)", () => {
       /** A refusal as the extension writes it: its own result type, the PaymentRequired in it, the server named. */
-      const extensionRefusal = (result: RawResult) => {
+      const refusedInExtension = (result: RawResult) => {
         expect(result).not.toHaveProperty("isError");
         expect(result._meta?.["io.modelcontextprotocol/serverInfo"]).toMatchObject({ name: "filing-data-service" });
         return PaymentRequiredExtensionResult.parse(result);
@@ -435,7 +435,7 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
         await legacy.client.close();
 
         const before = ledger.balanceOf(PAYER);
-        const refused = extensionRefusal(await x402.call("get_insider_transactions", { ticker: "JNJ" }));
+        const refused = refusedInExtension(await x402.call("get_insider_transactions", { ticker: "JNJ" }));
         expect(refused.paymentRequired).toMatchObject({ x402Version: 2, error: "Payment required", accepts: [{ amount: "10000", network: "eip155:8453" }] });
         const payload = await signed(refused);
         const paid = await x402.call("get_insider_transactions", { ticker: "JNJ" }, { "x402/payment": payload });
@@ -443,31 +443,31 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
         expect((paid.structuredContent as { data: unknown[] }).data).toHaveLength(3);
         expect(paid._meta?.["x402/payment-response"]).toMatchObject({ success: true, payer: PAYER });
         expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
-        const replay = extensionRefusal(await x402.call("get_insider_transactions", { ticker: "JNJ" }, { "x402/payment": payload }));
+        const replay = refusedInExtension(await x402.call("get_insider_transactions", { ticker: "JNJ" }, { "x402/payment": payload }));
         expect(replay.paymentRequired.error).toMatch(/nonce_already_used/);
         expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
       });
 
       it("one payment sent ten times at once is charged once: one answer, nine payment_required", async () => {
         const x402 = extensionAgent(main.base);
-        const payload = await signed(extensionRefusal(await x402.call("get_latest_filings", { ticker: "HD" })));
+        const payload = await signed(refusedInExtension(await x402.call("get_latest_filings", { ticker: "HD" })));
         const before = ledger.balanceOf(PAYER);
         const results = await Promise.all(Array.from({ length: 10 }, () => x402.call("get_latest_filings", { ticker: "HD" }, { "x402/payment": payload })));
         const answered = results.filter((r) => r.resultType === "complete");
         expect(answered).toHaveLength(1);
         expect(answered[0]!._meta?.["x402/payment-response"]).toMatchObject({ success: true });
-        for (const refused of results.filter((r) => r.resultType !== "complete")) expect(extensionRefusal(refused).paymentRequired.error).toMatch(/nonce_already_used|payment_in_flight/);
+        for (const refused of results.filter((r) => r.resultType !== "complete")) expect(refusedInExtension(refused).paymentRequired.error).toMatch(/nonce_already_used|payment_in_flight/);
         expect(ledger.balanceOf(PAYER)).toBe(before - 10_000n);
       });
 
       it("a failed settlement withholds the answer: payment_required with the failed receipt in _meta", async () => {
         const x402 = extensionAgent(main.base);
-        const payload = await signed(extensionRefusal(await x402.call("get_earnings_summary", { ticker: "DIS" })));
+        const payload = await signed(refusedInExtension(await x402.call("get_earnings_summary", { ticker: "DIS" })));
         const before = ledger.balanceOf(PAYER);
         ledger.failNextSettlement();
         const failed = await x402.call("get_earnings_summary", { ticker: "DIS" }, { "x402/payment": payload });
         expect(JSON.stringify(failed)).not.toContain("fiscal_year");
-        const refusal = extensionRefusal(failed);
+        const refusal = refusedInExtension(failed);
         expect(refusal.paymentRequired.error).toMatch(/^settlement_failed/);
         expect(refusal._meta?.["x402/payment-response"]).toMatchObject({ success: false, errorReason: expect.any(String) });
         expect(ledger.balanceOf(PAYER)).toBe(before);
@@ -490,7 +490,7 @@ describeEdgar("MCP at /mcp, as agents use it", () => {
       });
 
       it("a call the SDK serves itself (a progress token in _meta) is answered in the extension too", async () => {
-        const refused = extensionRefusal(await extensionAgent(main.base).call("get_latest_filings", { ticker: "AAPL" }, { progressToken: "p-1" }));
+        const refused = refusedInExtension(await extensionAgent(main.base).call("get_latest_filings", { ticker: "AAPL" }, { progressToken: "p-1" }));
         expect(refused.paymentRequired.accepts[0]).toMatchObject({ amount: "10000" });
       });
     });
